@@ -1,0 +1,77 @@
+#include "cli.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace isoterra::app {
+
+void FieldOptions::add_to(CLI::App& cmd) {
+    auto* preset = cmd.add_option("--preset", preset_name, "Built-in preset (see `isoterra presets`)");
+    auto* config = cmd.add_option("--config", config_path, "Preset file (TOML) instead of a built-in");
+    preset->excludes(config);
+    cmd.add_option("--seed", seed, "World seed (default: the preset's)");
+}
+
+Preset FieldOptions::load() const {
+    Preset preset;
+    try {
+        preset = config_path.empty() ? builtin_preset(preset_name) : load_preset_file(config_path);
+    } catch (const PresetError& e) {
+        throw UsageError(e.what());
+    }
+    if (seed) {
+        if (*seed < -2147483648LL || *seed > 4294967295LL)
+            throw UsageError(fmt::format("--seed: expected an integer in [-2147483648, 4294967295], got {}", *seed));
+        preset.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(*seed));
+    }
+    return preset;
+}
+
+std::unique_ptr<TerrainField> FieldOptions::build() const {
+    const Preset preset = load();
+    return make_terrain(preset, preset.seed);
+}
+
+namespace {
+
+std::vector<double> parse_list(const std::string& text, const std::string& flag, std::size_t count) {
+    std::vector<double> values;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        std::size_t used = 0;
+        double v = 0.0;
+        try {
+            v = std::stod(part, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        while (used < part.size() && std::isspace(static_cast<unsigned char>(part[used]))) ++used;
+        if (part.empty() || used != part.size() || !std::isfinite(v))
+            throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text));
+        values.push_back(v);
+    }
+    if (values.size() != count)
+        throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text));
+    return values;
+}
+
+}  // namespace
+
+glm::dvec3 parse_vec3(const std::string& text, const std::string& flag) {
+    const auto v = parse_list(text, flag, 3);
+    return {v[0], v[1], v[2]};
+}
+
+glm::dvec2 parse_vec2(const std::string& text, const std::string& flag) {
+    const auto v = parse_list(text, flag, 2);
+    return {v[0], v[1]};
+}
+
+bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }
+
+}  // namespace isoterra::app

@@ -1,0 +1,54 @@
+// Shared pieces of the isoterra subcommands: error kinds with their exit codes, the
+// --preset/--config/--seed trio, and parsing of "X,Y,Z" flags.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra::app {
+
+/// Bad input from the user (a flag, a file, a value): exit code 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+/// Something failed although the input was fine (a write, a resource): exit code 1.
+struct Failure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// --preset NAME | --config FILE, and --seed N, for every generating subcommand.
+struct FieldOptions {
+    std::string preset_name = "tutorial";
+    std::string config_path;
+    std::optional<std::int64_t> seed;
+
+    void add_to(CLI::App& cmd);
+    /// Returns the chosen preset with the --seed override applied; throws UsageError.
+    Preset load() const;
+    /// Returns the terrain the options describe; throws UsageError.
+    std::unique_ptr<TerrainField> build() const;
+};
+
+/// Parses "X,Y,Z" for flag `flag`; throws UsageError naming the flag.
+glm::dvec3 parse_vec3(const std::string& text, const std::string& flag);
+/// Parses "A,B" for flag `flag`; throws UsageError naming the flag.
+glm::dvec2 parse_vec2(const std::string& text, const std::string& flag);
+
+/// True when stderr is a terminal (progress lines go there only then).
+bool stderr_is_terminal();
+
+// One registration function per subcommand file.
+void register_presets(CLI::App& app);
+void register_sample(CLI::App& app);
+void register_bench(CLI::App& app);
+
+}  // namespace isoterra::app

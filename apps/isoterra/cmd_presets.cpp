@@ -1,0 +1,33 @@
+// `isoterra presets` and `isoterra preset show NAME`.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+
+namespace isoterra::app {
+
+void register_presets(CLI::App& app) {
+    auto* list = app.add_subcommand("presets", "List the built-in presets, one line each");
+    list->callback([] {
+        for (const std::string& name : builtin_preset_names()) {
+            const Preset p = builtin_preset(name);
+            fmt::print("{:<10} {}\n", name, p.description);
+        }
+    });
+
+    auto* preset = app.add_subcommand("preset", "Show a built-in preset");
+    preset->require_subcommand(1);
+    auto* show = preset->add_subcommand("show", "Print a built-in preset as TOML (save it, edit it, use --config)");
+    static std::string name;
+    show->add_option("NAME", name, "Preset name")->required();
+    show->callback([] {
+        try {
+            fmt::print("{}", builtin_preset_text(name));
+        } catch (const PresetError& e) {
+            throw UsageError(e.what());
+        }
+    });
+}
+
+}  // namespace isoterra::app

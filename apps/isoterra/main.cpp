@@ -1,0 +1,42 @@
+// isoterra: make, inspect and export procedural voxel terrain. Each subcommand lives in its
+// own file; this one wires them up and turns errors into one line and an exit code.
+#include <cstdio>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+
+int main(int argc, char** argv) {
+    using namespace isoterra::app;
+    CLI::App app{"isoterra: procedural smooth voxel terrain. Generate, inspect and export an endless seeded world.",
+                 "isoterra"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "isoterra 0.1.0");
+    register_presets(app);
+    register_sample(app);
+    register_bench(app);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "isoterra: %s (see isoterra --help)\n", e.what());
+        return 2;
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "isoterra: %s\n", e.what());
+        return 2;
+    } catch (const Failure& e) {
+        std::fprintf(stderr, "isoterra: %s\n", e.what());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "isoterra: internal error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

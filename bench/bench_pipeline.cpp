@@ -1,0 +1,77 @@
+// Google Benchmark suite: per-sample and per-chunk figures of each pipeline stage.
+// Run: build/bench/isoterra_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <vector>
+
+#include "isoterra/field.hpp"
+
+namespace {
+
+using namespace isoterra;
+
+std::vector<glm::dvec3> random_points(std::size_t n) {
+    Mulberry32 rng(12345);
+    std::vector<glm::dvec3> pts(n);
+    for (auto& p : pts) p = {rng.next() * 2000 - 1000, rng.next() * 200 - 50, rng.next() * 2000 - 1000};
+    return pts;
+}
+
+void BM_noise2(benchmark::State& state) {
+    const NoiseSet noise(20261114);
+    const auto pts = random_points(4096);
+    for (auto _ : state)
+        for (const auto& p : pts) benchmark::DoNotOptimize(noise.noise2(p.x * 0.01, p.z * 0.01));
+    state.SetItemsProcessed(state.iterations() * pts.size());
+}
+BENCHMARK(BM_noise2);
+
+void BM_noise3(benchmark::State& state) {
+    const NoiseSet noise(20261114);
+    const auto pts = random_points(4096);
+    for (auto _ : state)
+        for (const auto& p : pts) benchmark::DoNotOptimize(noise.noise3(p.x * 0.01, p.y * 0.01, p.z * 0.01));
+    state.SetItemsProcessed(state.iterations() * pts.size());
+}
+BENCHMARK(BM_noise3);
+
+void BM_fbm5(benchmark::State& state) {
+    const NoiseSet noise(20261114);
+    const auto pts = random_points(4096);
+    const FbmShape five{5, 2.0, 0.5, 0.5};
+    for (auto _ : state)
+        for (const auto& p : pts) benchmark::DoNotOptimize(fbm2(noise.noise2, p.x * 0.0025, p.z * 0.0025, five));
+    state.SetItemsProcessed(state.iterations() * pts.size());
+}
+BENCHMARK(BM_fbm5);
+
+void BM_tutorial_points(benchmark::State& state) {
+    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto pts = random_points(4096);
+    std::vector<double> out(pts.size());
+    for (auto _ : state) {
+        terrain->sample_points(pts.data(), pts.size(), out.data());
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * pts.size());
+}
+BENCHMARK(BM_tutorial_points);
+
+void BM_tutorial_chunk(benchmark::State& state) {
+    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    Lattice chunk;
+    chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain->surface_height(26, 26))) - 16, 10};
+    chunk.size = {33, 33, 33};
+    std::vector<float> grid(chunk.count());
+    for (auto _ : state) {
+        terrain->sample_lattice(chunk, grid.data());
+        benchmark::DoNotOptimize(grid.data());
+    }
+    state.SetItemsProcessed(state.iterations() * grid.size());
+}
+BENCHMARK(BM_tutorial_chunk)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,23 @@
+// Times the seed's JavaScript terrain on the same 33^3 chunk `isoterra bench` samples,
+// column by column as the tutorial's grid asks, and prints the median ms per chunk.
+// Run: node bench/js/tutorial-chunk.mjs [repeats]   (after `npm ci` in tools/reference)
+import { makeTerrain } from '../../tools/reference/tutorial-terrain.mjs';
+
+const repeats = Number(process.argv[2] ?? 15);
+const t = makeTerrain(20261114);
+const x0 = 10, z0 = 10, y0 = Math.floor(t.surfaceHeight(26, 26)) - 16, n = 33;
+const out = new Float32Array(n * n * n);
+const sampleChunk = () => {
+  for (let k = 0; k < n; k += 1)
+    for (let i = 0; i < n; i += 1)
+      for (let j = 0; j < n; j += 1) out[(k * n + j) * n + i] = -t.density(x0 + i, y0 + j, z0 + k);
+};
+for (let w = 0; w < 3; w += 1) sampleChunk(); // let the JIT settle
+const runs = [];
+for (let r = 0; r < repeats; r += 1) {
+  const start = process.hrtime.bigint();
+  sampleChunk();
+  runs.push(Number(process.hrtime.bigint() - start) / 1e6);
+}
+runs.sort((a, b) => a - b);
+console.log(JSON.stringify({ js_tutorial_chunk_sample_ms: runs[Math.floor(runs.length / 2)], repeats }));

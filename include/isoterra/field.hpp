@@ -1,0 +1,264 @@
+// Stage 2 of the pipeline: the scalar field. One sign everywhere: f < 0 is solid, f > 0 is
+// air, the surface is f = 0 and the gradient points out of the ground (into the air).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "isoterra/noise.hpp"
+
+namespace isoterra {
+
+/// An axis-aligned box in metres.
+struct Box {
+    glm::dvec3 lo{0.0};
+    glm::dvec3 hi{0.0};
+};
+
+/// A closed range of field values.
+struct ValueRange {
+    double lo = 0.0;
+    double hi = 0.0;
+    /// Returns true if the range holds both solid (< 0) and air (> 0) values or touches 0.
+    bool may_cross_zero() const { return lo <= 0.0 && hi >= 0.0; }
+};
+
+/// A regular lattice of samples in global integer sample coordinates: sample (i, j, k) sits
+/// at (origin + (i, j, k)) * spacing_m metres. Values are stored x fastest, then y, then z.
+struct Lattice {
+    glm::i64vec3 origin{0};
+    glm::ivec3 size{0};
+    double spacing_m = 1.0;
+
+    std::size_t count() const {
+        return static_cast<std::size_t>(size.x) * size.y * static_cast<std::size_t>(size.z);
+    }
+    std::size_t index(int i, int j, int k) const {
+        return (static_cast<std::size_t>(k) * size.y + j) * size.x + i;
+    }
+    glm::dvec3 position(int i, int j, int k) const {
+        return glm::dvec3(static_cast<double>(origin.x + i), static_cast<double>(origin.y + j),
+                          static_cast<double>(origin.z + k)) *
+               spacing_m;
+    }
+    /// Returns the box the samples span.
+    Box bounds() const { return {position(0, 0, 0), position(size.x - 1, size.y - 1, size.z - 1)}; }
+};
+
+/// The surface materials, in the order the renderer's palette uses.
+enum class Material : std::uint8_t { grass = 0, soil = 1, rock = 2, snow = 3 };
+inline constexpr int kMaterialCount = 4;
+/// Returns the lower-case name of a material ("grass").
+const char* material_name(Material m);
+
+/// A material channel value: the dominant material, the runner-up, and how much of the
+/// runner-up shows (0 = none, 0.5 = an even mix).
+struct MaterialSample {
+    Material primary = Material::grass;
+    Material secondary = Material::grass;
+    float blend = 0.0f;
+};
+
+/// Where each material shows: thresholds in metres and degrees.
+struct MaterialRules {
+    double rock_slope_deg = 40.0;   // steeper than this is bare rock
+    double slope_blend_deg = 8.0;   // half-width of the grass/rock transition
+    double snow_line_m = 120.0;     // snow above this height...
+    double snow_blend_m = 15.0;     // ...fading in over this half-width
+    double snow_max_slope_deg = 50; // snow does not stick to steeper faces
+    double soil_depth_m = 12.0;     // below the column's ground, soil down to here, then rock
+
+    /// Returns the material at height `y` with the surface's unit `normal`, `depth_m`
+    /// below the column's ground (0 on the open surface). Thread-safe.
+    MaterialSample classify(double y, const glm::dvec3& normal, double depth_m) const;
+};
+
+/// A scalar field over all of space. Implementations are immutable after construction, so
+/// every const call is thread-safe.
+class Field {
+public:
+    virtual ~Field() = default;
+
+    /// Writes the values at `count` points to `out`. Thread-safe.
+    virtual void sample_points(const glm::dvec3* points, std::size_t count, double* out) const = 0;
+
+    /// Writes the values on `lattice` to `out` (lattice.count() floats, x fastest).
+    /// The default samples one row at a time; terrain fields work per column. Thread-safe.
+    virtual void sample_lattice(const Lattice& lattice, float* out) const;
+
+    /// Returns a range that holds every value in `box` (conservative: never too narrow).
+    /// Thread-safe.
+    virtual ValueRange bounds(const Box& box) const = 0;
+
+    /// Returns the material at surface point `p` whose unit normal is `normal`.
+    /// The default classifies by slope and height with default rules. Thread-safe.
+    virtual MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const;
+
+    /// Returns the value at one point (a batch of one). Thread-safe.
+    double value(const glm::dvec3& p) const;
+
+    /// Returns the gradient at `p` by central differences of step `h` metres. Thread-safe.
+    glm::dvec3 gradient(const glm::dvec3& p, double h = 0.05) const;
+};
+
+// ---------------------------------------------------------------------------------------
+// Shapes and CSG (field/shapes.cpp, field/csg.cpp). Shapes are exact signed distances.
+
+/// Returns min(a, b): the union of two solids.
+inline double op_union(double a, double b) { return a < b ? a : b; }
+/// Returns max(a, -b): solid a with solid b cut away.
+inline double op_subtract(double a, double b) { return a > -b ? a : -b; }
+/// Returns max(a, b): where both are solid.
+inline double op_intersect(double a, double b) { return a > b ? a : b; }
+/// Returns the polynomial smooth minimum of a and b with blend width k metres (k > 0); it
+/// lies at most k/4 below min(a, b), and equals it where |a - b| >= k.
+double smooth_min(double a, double b, double k);
+/// Returns the smooth union (smooth_min) of two solids, blend width k metres.
+inline double op_smooth_union(double a, double b, double k) { return smooth_min(a, b, k); }
+/// Returns a with b cut away, the edge rounded over k metres.
+inline double op_smooth_subtract(double a, double b, double k) { return -smooth_min(-a, b, k); }
+/// Returns the weight (0..1) of `a` in smooth_min(a, b, k): the factor materials blend by.
+double smooth_min_weight(double a, double b, double k);
+
+/// The half-space below a plane: f = dot(normal, p) - offset, with a unit `normal`
+/// pointing into the air.
+std::unique_ptr<Field> make_plane(const glm::dvec3& normal, double offset);
+/// A solid ball: f = |p - centre| - radius.
+std::unique_ptr<Field> make_sphere(const glm::dvec3& centre, double radius);
+/// A solid axis-aligned box with rounded-free edges: the exact box SDF.
+std::unique_ptr<Field> make_box(const glm::dvec3& centre, const glm::dvec3& half_extent);
+
+enum class CsgOp { union_, subtract, intersect, smooth_union, smooth_subtract };
+/// Combines two fields; `blend_m` is the blend width of the smooth operations (> 0).
+std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a,
+                                std::shared_ptr<const Field> b, double blend_m = 0.0);
+
+// ---------------------------------------------------------------------------------------
+// The terrain field and its presets (field/terrain.cpp, field/preset.cpp).
+
+/// Every knob of the terrain function. Scales are feature sizes in metres, heights in
+/// metres; the defaults are the terrain of the seed-000 tutorial.
+struct TerrainParams {
+    double iso_level = 0.0;  // the surface sits where the terrain's own value equals this
+    double base_height_m = 12.0;
+
+    double hill_scale_m = 400.0;
+    double hill_height_m = 40.0;
+    FbmShape hill_fbm{5, 2.0, 0.5, 0.5};
+    // Seed-002 reshaping of the hills: ((n + 1) / 2 * fudge) ^ exponent * multiplier
+    // instead of n * hill_height_m, when enabled.
+    bool reshape = false;
+    double reshape_exponent = 2.0;
+    double reshape_fudge = 1.0;
+    double reshape_multiplier_m = 60.0;
+
+    double mountain_scale_m = 1500.0;
+    double mountain_from = -0.1;  // smoothstep edges on the mountain noise
+    double mountain_to = 0.4;
+    double ridge_scale_m = 500.0;
+    FbmShape ridge_fbm{4, 2.0, 0.5, 0.5};
+    double ridge_sharpness = 1.6;
+    double ridge_crest = 0.15;
+    double ridge_exponent = 3.0;
+    double ridge_height_m = 150.0;
+
+    double warp_scale_m = 600.0;
+    double warp_distance_m = 0.0;  // 0 = no domain warp
+
+    double overhang_scale_m = 50.0;
+    double overhang_vertical_scale_m = 35.0;
+    double overhang_plains_m = 1.0;
+    double overhang_mountains_m = 10.0;
+
+    bool caves = true;
+    double cave_scale_m = 100.0;
+    double cave_vertical_scale_m = 50.0;
+    double cave_width = 0.09;           // tunnel half-width in noise units
+    double cave_metres_per_unit = 50.0; // converts the noise distance to metres
+    double cave_entrance_depth_m = 4.0; // tunnels narrow within this depth of the ground
+    double cave_entrance_narrowing = 0.6;
+    double cave_blend_m = 0.0;          // 0 = hard min, else smooth-min width
+
+    double sea_level_m = -1e9;  // water for renderers; very low = none
+
+    MaterialRules materials;
+};
+
+/// A named, seeded terrain description, as stored in presets/*.toml.
+struct Preset {
+    std::string name;
+    std::string description;
+    std::uint32_t seed = 20261114;
+    TerrainParams terrain;
+};
+
+/// A bad preset file or value: what() is one line, "file:line: key 'k': expected ..., got ...".
+class PresetError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Parses preset TOML `text`; `source` names it in errors. Throws PresetError. Thread-safe.
+Preset parse_preset(const std::string& text, const std::string& source);
+/// Returns the built-in preset names, sorted. Thread-safe.
+std::vector<std::string> builtin_preset_names();
+/// Returns the TOML text of a built-in preset; throws PresetError for an unknown name.
+const std::string& builtin_preset_text(const std::string& name);
+/// Parses a built-in preset by name; throws PresetError for an unknown name.
+Preset builtin_preset(const std::string& name);
+/// Reads and parses a preset file; throws PresetError naming the file on any problem.
+Preset load_preset_file(const std::string& path);
+/// Returns `preset` as TOML text that parse_preset reads back to the same values.
+std::string preset_to_toml(const Preset& preset);
+
+/// The procedural terrain: hills, ridged mountains, overhangs and tunnel caves, as minus
+/// the seed-000 density. Immutable; every call is thread-safe.
+class TerrainField final : public Field {
+public:
+    TerrainField(const TerrainParams& params, std::uint32_t seed);
+
+    void sample_points(const glm::dvec3* points, std::size_t count, double* out) const override;
+    void sample_lattice(const Lattice& lattice, float* out) const override;
+    ValueRange bounds(const Box& box) const override;
+    MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
+
+    /// Returns the ground height at (x, z) before overhangs and caves.
+    double surface_height(double x, double z) const;
+    /// Returns a height no ground rises above in the square from (x, z) to (x+size, z+size):
+    /// the seed-003 rule (highest of 5x5 heights + the most overhang + 16 m).
+    double highest_ground(double x, double z, double size) const;
+    /// Returns a proven range of the ground height over the square, overhangs included
+    /// (branch and bound on the height with proven per-cell variation).
+    ValueRange ground_range(double x0, double z0, double x1, double z1) const;
+    /// The most the overhangs push the ground out, in metres.
+    double most_bend() const;
+
+    const TerrainParams& params() const { return p_; }
+    std::uint32_t seed() const { return seed_; }
+
+private:
+    struct Column {
+        double height;
+        double mountain;
+    };
+    Column column(double x, double z) const;
+    double value_in_column(const Column& c, double x, double y, double z) const;
+    double combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const;
+    double height_variation(double reach, double mountain_max) const;
+    double height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const;
+
+    TerrainParams p_;
+    std::uint32_t seed_;
+    NoiseSet noise_;
+};
+
+/// Builds the field a preset describes, with `seed` in place of the preset's own.
+std::unique_ptr<TerrainField> make_terrain(const Preset& preset, std::uint32_t seed);
+
+}  // namespace isoterra

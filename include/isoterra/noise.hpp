@@ -1,0 +1,110 @@
+// Stage 1 of the pipeline: seeded random numbers and the noises built on them.
+// Everything here is pure computation: no allocation after construction, no global state.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace isoterra {
+
+/// Mulberry32: a small seeded generator, bit-compatible with the JavaScript of seed 000.
+/// Not thread-safe (it advances its state); copy it to branch a stream.
+class Mulberry32 {
+public:
+    explicit Mulberry32(std::uint32_t seed) : state_(seed) {}
+    /// Returns the next number in [0, 1), with 32 random bits.
+    double next();
+    /// Returns the next raw 32-bit value (the same step as next()).
+    std::uint32_t next_u32();
+
+private:
+    std::uint32_t state_;
+};
+
+/// Simplex noise in 2D, value-compatible with npm simplex-noise 4.0.3's createNoise2D
+/// when built from the same random stream. Values lie in [-1, 1].
+/// Construction draws 255 numbers from `random`; evaluation is const and thread-safe.
+class Simplex2 {
+public:
+    explicit Simplex2(Mulberry32& random);
+    /// Returns the noise at (x, y).
+    double operator()(double x, double y) const;
+    /// An upper bound of |gradient| of this noise per unit of input, for value bounds
+    /// (the steepest slope found by search is 7.333; tests/noise checks it).
+    static constexpr double kLipschitz = 8.0;
+
+private:
+    std::array<std::uint8_t, 512> perm_;
+    std::array<double, 512> grad_x_;
+    std::array<double, 512> grad_y_;
+};
+
+/// Simplex noise in 3D, value-compatible with npm simplex-noise 4.0.3's createNoise3D.
+/// Values lie in [-1, 1]. Its kernel radius (0.6, as in the package) reaches past the
+/// simplex's four corners, so the noise has tiny jumps: bound its values, not its slope.
+/// Evaluation is const and thread-safe.
+class Simplex3 {
+public:
+    explicit Simplex3(Mulberry32& random);
+    /// Returns the noise at (x, y, z).
+    double operator()(double x, double y, double z) const;
+    /// Writes the noise at `count` points (three coordinate arrays) to `out`: the same bits
+    /// as operator(), vectorised. Coordinates must stay within +-2^31 noise units.
+    void batch(const double* x, const double* y, const double* z, double* out, std::size_t count) const;
+
+private:
+    std::array<std::uint8_t, 512> perm_;
+    std::array<std::int32_t, 512> perm32_;  // the same table, wide for vector gathers
+    std::array<double, 512> grad_x_;
+    std::array<double, 512> grad_y_;
+    std::array<double, 512> grad_z_;
+};
+
+/// The noise pair of a seed, drawn as the tutorial draws it: first the 2D table, then the
+/// 3D table, from one Mulberry32 stream. Thread-safe to evaluate.
+struct NoiseSet {
+    explicit NoiseSet(std::uint32_t seed);
+    Simplex2 noise2;
+    Simplex3 noise3;
+
+private:
+    // Both tables come from one stream, 2D first, as in the tutorial.
+    explicit NoiseSet(Mulberry32 random);
+};
+
+/// Fractal Brownian motion: a sum of octaves, each `lacunarity` times finer and `gain` times
+/// weaker than the one before. `amplitude` is the first octave's weight.
+struct FbmShape {
+    int octaves = 5;
+    double lacunarity = 2.0;
+    double gain = 0.5;
+    double amplitude = 0.5;
+
+    /// Returns the most |fbm| can reach: the sum of the octave weights.
+    double max_abs() const;
+    /// Returns a bound of |gradient| of the sum per unit of input.
+    double lipschitz(double noise_lipschitz) const;
+};
+
+/// Returns the fBm of 2D noise at (x, y) (input already in noise units). Thread-safe.
+double fbm2(const Simplex2& noise, double x, double y, const FbmShape& shape);
+/// Returns the fBm of 3D noise at (x, y, z) (input in noise units). Thread-safe.
+double fbm3(const Simplex3& noise, double x, double y, double z, const FbmShape& shape);
+
+/// Returns hypot(a, b) computed as JavaScript's Math.hypot does in V8 (scaled by the larger,
+/// compensated sum), so that ports of JavaScript terrain agree to the last bit.
+double js_hypot(double a, double b);
+
+/// Ridged noise: 1 - |n| sharpened, highest (1) where the noise is 0. `sharpness` scales
+/// n before the fold, `crest` rounds the top (as hypot(n, crest)), `exponent` steepens.
+/// Returns a value in [0, 1].
+double ridge_profile(double n, double sharpness, double crest, double exponent);
+
+/// Domain warp: offsets (x, z) by up to `distance_m` metres, with noise of feature scale
+/// `scale_m`. Writes the warped coordinates. Thread-safe.
+void warp2(const Simplex2& noise, double scale_m, double distance_m, double& x, double& z);
+/// 3D domain warp of (x, y, z) by up to `distance_m` metres. Thread-safe.
+void warp3(const Simplex3& noise, double scale_m, double distance_m, double& x, double& y, double& z);
+
+}  // namespace isoterra

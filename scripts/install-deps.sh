@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages isoterra builds and tests with; skips apt when all are
+# present. Run as root (CI and the README's commands do).
+set -euo pipefail
+packages=(
+  g++ cmake make pkg-config git ca-certificates
+  libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libglm-dev
+  libspng-dev libtinygltf-dev libmeshoptimizer-dev libsqlite3-dev libzstd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"

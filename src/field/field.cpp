@@ -1,0 +1,42 @@
+// The Field base: the batched defaults every field gets, and single-point helpers.
+#include <vector>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra {
+
+void Field::sample_lattice(const Lattice& lattice, float* out) const {
+    // One row at a time keeps the batch small enough to stay in cache.
+    std::vector<glm::dvec3> row(static_cast<std::size_t>(lattice.size.x));
+    std::vector<double> values(row.size());
+    for (int k = 0; k < lattice.size.z; ++k) {
+        for (int j = 0; j < lattice.size.y; ++j) {
+            for (int i = 0; i < lattice.size.x; ++i) row[i] = lattice.position(i, j, k);
+            sample_points(row.data(), row.size(), values.data());
+            float* dst = out + lattice.index(0, j, k);
+            for (int i = 0; i < lattice.size.x; ++i) dst[i] = static_cast<float>(values[i]);
+        }
+    }
+}
+
+MaterialSample Field::material(const glm::dvec3& p, const glm::dvec3& normal) const {
+    static const MaterialRules kDefaultRules;
+    return kDefaultRules.classify(p.y, normal, 0.0);
+}
+
+double Field::value(const glm::dvec3& p) const {
+    double v = 0.0;
+    sample_points(&p, 1, &v);
+    return v;
+}
+
+glm::dvec3 Field::gradient(const glm::dvec3& p, double h) const {
+    const glm::dvec3 pts[6] = {p + glm::dvec3(h, 0, 0), p - glm::dvec3(h, 0, 0),
+                               p + glm::dvec3(0, h, 0), p - glm::dvec3(0, h, 0),
+                               p + glm::dvec3(0, 0, h), p - glm::dvec3(0, 0, h)};
+    double v[6];
+    sample_points(pts, 6, v);
+    return glm::dvec3(v[0] - v[1], v[2] - v[3], v[4] - v[5]) / (2.0 * h);
+}
+
+}  // namespace isoterra

@@ -1,0 +1,58 @@
+// The material channel: grass, soil, rock or snow from slope, height and depth below the
+// column's ground, with a blend weight so colours change as smoothly as the shape does.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra {
+namespace {
+
+double smoothstep(double from, double to, double v) {
+    const double t = std::clamp((v - from) / (to - from), 0.0, 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+}  // namespace
+
+const char* material_name(Material m) {
+    switch (m) {
+        case Material::grass: return "grass";
+        case Material::soil: return "soil";
+        case Material::rock: return "rock";
+        case Material::snow: return "snow";
+    }
+    return "?";
+}
+
+MaterialSample MaterialRules::classify(double y, const glm::dvec3& normal, double depth_m) const {
+    const double slope_deg = std::acos(std::clamp(normal.y, -1.0, 1.0)) * (180.0 / 3.14159265358979323846);
+    const double steep = smoothstep(rock_slope_deg - slope_blend_deg, rock_slope_deg + slope_blend_deg, slope_deg);
+    const double snowy = smoothstep(snow_line_m - snow_blend_m, snow_line_m + snow_blend_m, y) *
+                         (1.0 - smoothstep(snow_max_slope_deg - slope_blend_deg,
+                                           snow_max_slope_deg + slope_blend_deg, slope_deg));
+    // Under an overhang or in a cave: soil near the ground, rock deeper down.
+    const double under = smoothstep(1.0, 3.0, depth_m);
+    const double deep = smoothstep(soil_depth_m - 2.0, soil_depth_m + 2.0, depth_m);
+
+    std::array<double, kMaterialCount> w{};
+    const double open = 1.0 - under;
+    w[static_cast<int>(Material::snow)] = open * snowy;
+    w[static_cast<int>(Material::rock)] = open * (1.0 - snowy) * steep + under * deep;
+    w[static_cast<int>(Material::grass)] = open * (1.0 - snowy) * (1.0 - steep);
+    w[static_cast<int>(Material::soil)] = under * (1.0 - deep);
+
+    int first = 0;
+    for (int m = 1; m < kMaterialCount; ++m) if (w[m] > w[first]) first = m;
+    int second = first == 0 ? 1 : 0;
+    for (int m = 0; m < kMaterialCount; ++m) if (m != first && w[m] > w[second]) second = m;
+    const double total = w[first] + w[second];
+    MaterialSample s;
+    s.primary = static_cast<Material>(first);
+    s.secondary = static_cast<Material>(second);
+    s.blend = total > 0.0 ? static_cast<float>(w[second] / total) : 0.0f;
+    return s;
+}
+
+}  // namespace isoterra

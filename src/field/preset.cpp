@@ -1,0 +1,290 @@
+// Preset files: TOML with one flat table of named knobs, units in the names. Every key is
+// checked for its type and range; the first problem is reported as "file:line: key ...".
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra {
+
+// Generated at build time from presets/*.toml (cmake/embed_presets.cmake).
+const std::map<std::string, std::string>& embedded_presets();
+
+namespace {
+
+enum class Kind { number, integer, boolean };
+
+struct Range {
+    double lo = -std::numeric_limits<double>::infinity();
+    double hi = std::numeric_limits<double>::infinity();
+    bool lo_open = false;  // lo itself is refused
+    bool hi_open = false;
+
+    bool holds(double v) const {
+        return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+    }
+    std::string describe() const {
+        const bool has_lo = std::isfinite(lo), has_hi = std::isfinite(hi);
+        if (has_lo && has_hi)
+            return fmt::format("in {}{}, {}{}", lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+        if (has_lo) return fmt::format("{} {}", lo_open ? ">" : ">=", lo);
+        if (has_hi) return fmt::format("{} {}", hi_open ? "<" : "<=", hi);
+        return "finite";
+    }
+};
+
+struct Key {
+    const char* name;
+    Kind kind;
+    Range range;
+    // Reads the value into the preset, and writes it back out for preset_to_toml.
+    std::function<void(Preset&, double)> set_number;
+    std::function<double(const Preset&)> get_number;
+};
+
+Range positive() { return {0.0, std::numeric_limits<double>::infinity(), true, false}; }
+Range non_negative() { return {0.0, std::numeric_limits<double>::infinity(), false, false}; }
+Range finite() { return {}; }
+Range between(double lo, double hi, bool lo_open = false, bool hi_open = false) {
+    return {lo, hi, lo_open, hi_open};
+}
+
+#define ISO_NUM(key, member, range)                                                       \
+    Key {                                                                                  \
+        key, Kind::number, range, [](Preset& p, double v) { p.terrain.member = v; },      \
+            [](const Preset& p) { return static_cast<double>(p.terrain.member); }          \
+    }
+#define ISO_INT(key, member, range)                                                        \
+    Key {                                                                                  \
+        key, Kind::integer, range,                                                         \
+            [](Preset& p, double v) { p.terrain.member = static_cast<int>(v); },           \
+            [](const Preset& p) { return static_cast<double>(p.terrain.member); }          \
+    }
+#define ISO_BOOL(key, member)                                                              \
+    Key {                                                                                  \
+        key, Kind::boolean, Range{}, [](Preset& p, double v) { p.terrain.member = v != 0; }, \
+            [](const Preset& p) { return p.terrain.member ? 1.0 : 0.0; }                   \
+    }
+
+const std::vector<Key>& keys() {
+    static const std::vector<Key> list = {
+        ISO_NUM("iso_level", iso_level, finite()),
+        ISO_NUM("base_height_m", base_height_m, finite()),
+        ISO_NUM("hill_scale_m", hill_scale_m, positive()),
+        ISO_NUM("hill_height_m", hill_height_m, finite()),
+        ISO_INT("hill_octaves", hill_fbm.octaves, between(1, 12)),
+        ISO_NUM("hill_lacunarity", hill_fbm.lacunarity, between(1, 4, true)),
+        ISO_NUM("hill_gain", hill_fbm.gain, between(0, 1, true, true)),
+        ISO_BOOL("reshape", reshape),
+        ISO_NUM("reshape_exponent", reshape_exponent, between(1, 8)),
+        ISO_NUM("reshape_fudge", reshape_fudge, between(0, 4, true)),
+        ISO_NUM("reshape_multiplier_m", reshape_multiplier_m, finite()),
+        ISO_NUM("mountain_scale_m", mountain_scale_m, positive()),
+        ISO_NUM("mountain_from", mountain_from, between(-1, 1)),
+        ISO_NUM("mountain_to", mountain_to, between(-1, 1)),
+        ISO_NUM("ridge_scale_m", ridge_scale_m, positive()),
+        ISO_INT("ridge_octaves", ridge_fbm.octaves, between(1, 12)),
+        ISO_NUM("ridge_lacunarity", ridge_fbm.lacunarity, between(1, 4, true)),
+        ISO_NUM("ridge_gain", ridge_fbm.gain, between(0, 1, true, true)),
+        ISO_NUM("ridge_sharpness", ridge_sharpness, positive()),
+        ISO_NUM("ridge_crest", ridge_crest, non_negative()),
+        ISO_NUM("ridge_exponent", ridge_exponent, between(1, 8)),
+        ISO_NUM("ridge_height_m", ridge_height_m, finite()),
+        ISO_NUM("warp_scale_m", warp_scale_m, positive()),
+        ISO_NUM("warp_distance_m", warp_distance_m, non_negative()),
+        ISO_NUM("overhang_scale_m", overhang_scale_m, positive()),
+        ISO_NUM("overhang_vertical_scale_m", overhang_vertical_scale_m, positive()),
+        ISO_NUM("overhang_plains_m", overhang_plains_m, non_negative()),
+        ISO_NUM("overhang_mountains_m", overhang_mountains_m, non_negative()),
+        ISO_BOOL("caves", caves),
+        ISO_NUM("cave_scale_m", cave_scale_m, positive()),
+        ISO_NUM("cave_vertical_scale_m", cave_vertical_scale_m, positive()),
+        ISO_NUM("cave_width", cave_width, between(0, 1)),
+        ISO_NUM("cave_metres_per_unit", cave_metres_per_unit, positive()),
+        ISO_NUM("cave_entrance_depth_m", cave_entrance_depth_m, non_negative()),
+        ISO_NUM("cave_entrance_narrowing", cave_entrance_narrowing, non_negative()),
+        ISO_NUM("cave_blend_m", cave_blend_m, non_negative()),
+        ISO_NUM("sea_level_m", sea_level_m, finite()),
+        ISO_NUM("rock_slope_deg", materials.rock_slope_deg, between(0, 90, true, true)),
+        ISO_NUM("slope_blend_deg", materials.slope_blend_deg, between(0, 45, true)),
+        ISO_NUM("snow_line_m", materials.snow_line_m, finite()),
+        ISO_NUM("snow_blend_m", materials.snow_blend_m, positive()),
+        ISO_NUM("snow_max_slope_deg", materials.snow_max_slope_deg, between(0, 90, true)),
+        ISO_NUM("soil_depth_m", materials.soil_depth_m, positive()),
+    };
+    return list;
+}
+
+#undef ISO_NUM
+#undef ISO_INT
+#undef ISO_BOOL
+
+std::string where(const std::string& source, const toml::node& node) {
+    const auto line = node.source().begin.line;
+    return line > 0 ? fmt::format("{}:{}", source, line) : source;
+}
+
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_quote(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
+        else out += c;
+    }
+    return out + "\"";
+}
+
+// The value as the file spelled it, for "got ..." in messages.
+std::string shown(const toml::node& node) {
+    if (const auto* d = node.as_floating_point()) {
+        const double v = d->get();
+        if (std::isnan(v)) return "nan";
+        if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+        return fmt::format("{}", v);
+    }
+    if (const auto* i = node.as_integer()) return std::to_string(i->get());
+    if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
+    if (const auto* t = node.as_string()) return toml_quote(t->get());
+    if (node.is_array()) return "an array";
+    if (node.is_table()) return "a table";
+    return "a date or time";
+}
+
+[[noreturn]] void fail(const std::string& at, const std::string& key, const std::string& what) {
+    throw PresetError(fmt::format("{}: key '{}': {}", at, key, what));
+}
+
+}  // namespace
+
+Preset parse_preset(const std::string& text, const std::string& source) {
+    toml::table table;
+    try {
+        table = toml::parse(text, source);
+    } catch (const toml::parse_error& e) {
+        throw PresetError(fmt::format("{}:{}: {}", source, e.source().begin.line, e.description()));
+    }
+
+    Preset preset;
+    std::map<std::string, const Key*> by_name;
+    for (const Key& k : keys()) by_name[k.name] = &k;
+
+    for (auto&& [name_view, node] : table) {
+        const std::string name(name_view.str());
+        const std::string at = where(source, node);
+        if (name == "name" || name == "description") {
+            const auto* s = node.as_string();
+            if (!s) fail(at, name, fmt::format("expected a string, got {}", shown(node)));
+            (name == "name" ? preset.name : preset.description) = s->get();
+            continue;
+        }
+        if (name == "seed") {
+            const auto* i = node.as_integer();
+            if (!i || i->get() < -2147483648LL || i->get() > 4294967295LL)
+                fail(at, name, fmt::format("expected an integer in [-2147483648, 4294967295], got {}", shown(node)));
+            preset.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(i->get()));
+            continue;
+        }
+        const auto found = by_name.find(name);
+        if (found == by_name.end()) throw PresetError(fmt::format("{}: unknown key '{}'", at, name));
+        const Key& key = *found->second;
+        double v = 0.0;
+        switch (key.kind) {
+            case Kind::boolean: {
+                const auto* b = node.as_boolean();
+                if (!b) fail(at, name, fmt::format("expected true or false, got {}", shown(node)));
+                v = b->get() ? 1.0 : 0.0;
+                break;
+            }
+            case Kind::integer: {
+                const auto* i = node.as_integer();
+                if (!i) fail(at, name, fmt::format("expected an integer {}, got {}", key.range.describe(), shown(node)));
+                v = static_cast<double>(i->get());
+                if (!key.range.holds(v))
+                    fail(at, name, fmt::format("expected an integer {}, got {}", key.range.describe(), shown(node)));
+                break;
+            }
+            case Kind::number: {
+                if (const auto* i = node.as_integer()) v = static_cast<double>(i->get());
+                else if (const auto* d = node.as_floating_point()) v = d->get();
+                else fail(at, name, fmt::format("expected a number {}, got {}", key.range.describe(), shown(node)));
+                if (!std::isfinite(v) || !key.range.holds(v))
+                    fail(at, name, fmt::format("expected a number {}, got {}", key.range.describe(), shown(node)));
+                break;
+            }
+        }
+        key.set_number(preset, v);
+    }
+
+    // Checks that tie two keys together.
+    const TerrainParams& t = preset.terrain;
+    if (!(t.mountain_to > t.mountain_from)) {
+        const toml::node* n = table.get("mountain_to");
+        throw PresetError(fmt::format("{}: key 'mountain_to': expected a number > mountain_from ({}), got {}",
+                                      n ? where(source, *n) : source, t.mountain_from, t.mountain_to));
+    }
+    if (preset.name.empty()) preset.name = source;
+    return preset;
+}
+
+std::vector<std::string> builtin_preset_names() {
+    std::vector<std::string> names;
+    for (const auto& [name, text] : embedded_presets()) names.push_back(name);
+    return names;
+}
+
+const std::string& builtin_preset_text(const std::string& name) {
+    const auto& all = embedded_presets();
+    const auto it = all.find(name);
+    if (it == all.end()) {
+        std::string known;
+        for (const auto& [n, text] : all) known += (known.empty() ? "" : ", ") + n;
+        throw PresetError(fmt::format("unknown preset '{}' (known: {})", name, known));
+    }
+    return it->second;
+}
+
+Preset builtin_preset(const std::string& name) {
+    return parse_preset(builtin_preset_text(name), "presets/" + name + ".toml");
+}
+
+Preset load_preset_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw PresetError(fmt::format("{}: cannot open the preset file", path));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw PresetError(fmt::format("{}: cannot read the preset file", path));
+    return parse_preset(text.str(), path);
+}
+
+std::string preset_to_toml(const Preset& preset) {
+    std::string out;
+    out += fmt::format("name = {}\n", toml_quote(preset.name));
+    out += fmt::format("description = {}\n", toml_quote(preset.description));
+    out += fmt::format("seed = {}\n", preset.seed);
+    for (const Key& k : keys()) {
+        const double v = k.get_number(preset);
+        switch (k.kind) {
+            case Kind::boolean: out += fmt::format("{} = {}\n", k.name, v != 0 ? "true" : "false"); break;
+            case Kind::integer: out += fmt::format("{} = {}\n", k.name, static_cast<long long>(v)); break;
+            default: {
+                // Shortest text that reads back to the same double, always with a point.
+                std::string s = fmt::format("{}", v);
+                if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+                out += fmt::format("{} = {}\n", k.name, s);
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace isoterra

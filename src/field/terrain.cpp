@@ -1,0 +1,243 @@
+// The terrain function of seed 000, generalised by the knobs of TerrainParams: a ground
+// height from fBm hills and ridged mountains, bent by 3D noise into overhangs, with tunnel
+// caves where two noises are both near 0. With the defaults it is minus the tutorial's
+// density, bit for bit: the order of every operation below follows the tutorial's.
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <vector>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra {
+namespace {
+
+double smoothstep(double from, double to, double v) {
+    const double t = std::min(std::max((v - from) / (to - from), 0.0), 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+// Offsets that move the mountain, ridge and cave noises to unrelated regions of the same
+// noise (the tutorial's numbers).
+constexpr double kMountainDx = 40.0, kMountainDz = -70.0;
+constexpr double kRidgeDx = -20.0, kRidgeDz = 90.0;
+constexpr double kCaveDx = 43.7, kCaveDy = -11.3, kCaveDz = 7.9;
+
+}  // namespace
+
+TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed)
+    : p_(params), seed_(seed), noise_(seed) {}
+
+TerrainField::Column TerrainField::column(double x, double z) const {
+    if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, x, z);
+    const double mountain =
+        smoothstep(p_.mountain_from, p_.mountain_to,
+                   noise_.noise2(x / p_.mountain_scale_m + kMountainDx, z / p_.mountain_scale_m + kMountainDz));
+    const double n = fbm2(noise_.noise2, x / p_.hill_scale_m, z / p_.hill_scale_m, p_.hill_fbm);
+    const double hills = p_.reshape
+                             ? std::pow((n + 1.0) * 0.5 * p_.reshape_fudge, p_.reshape_exponent) *
+                                   p_.reshape_multiplier_m
+                             : n * p_.hill_height_m;
+    const double ridge = ridge_profile(
+        fbm2(noise_.noise2, x / p_.ridge_scale_m + kRidgeDx, z / p_.ridge_scale_m + kRidgeDz, p_.ridge_fbm),
+        p_.ridge_sharpness, p_.ridge_crest, p_.ridge_exponent);
+    return {p_.base_height_m + hills + mountain * ridge * p_.ridge_height_m, mountain};
+}
+
+double TerrainField::value_in_column(const Column& c, double x, double y, double z) const {
+    const double bend_noise =
+        noise_.noise3(x / p_.overhang_scale_m, y / p_.overhang_vertical_scale_m, z / p_.overhang_scale_m);
+    double a = 0.0, b = 0.0;
+    if (p_.caves) {
+        const double cx = x / p_.cave_scale_m, cy = y / p_.cave_vertical_scale_m, cz = z / p_.cave_scale_m;
+        a = noise_.noise3(cx, cy, cz);
+        b = noise_.noise3(cx + kCaveDx, cy + kCaveDy, cz + kCaveDz);
+    }
+    return combine(c, y, bend_noise, a, b);
+}
+
+double TerrainField::combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const {
+    double d = c.height - y;
+    const double bend = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * c.mountain;
+    d += bend_noise * bend;
+    if (p_.caves) {
+        const double cave = (js_hypot(cave_a, cave_b) - p_.cave_width) * p_.cave_metres_per_unit +
+                            std::max(p_.cave_entrance_depth_m - d, 0.0) * p_.cave_entrance_narrowing;
+        d = p_.cave_blend_m > 0.0 ? smooth_min(d, cave, p_.cave_blend_m) : std::min(d, cave);
+    }
+    // Density is positive in rock; the field is its negative, shifted so the surface is 0.
+    return -d - p_.iso_level;
+}
+
+void TerrainField::sample_points(const glm::dvec3* points, std::size_t count, double* out) const {
+    // Like the tutorial, keep the last column: callers usually walk a column at a time.
+    double last_x = std::nan(""), last_z = std::nan("");
+    Column c{};
+    for (std::size_t n = 0; n < count; ++n) {
+        const glm::dvec3& p = points[n];
+        if (p.x != last_x || p.z != last_z) {
+            c = column(p.x, p.z);
+            last_x = p.x;
+            last_z = p.z;
+        }
+        out[n] = value_in_column(c, p.x, p.y, p.z);
+    }
+}
+
+void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
+    // A column at a time: its 2D part once, then its three 3D noises as vector batches.
+    const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
+    std::vector<double> scratch(ny * 8);
+    double* ys = scratch.data();
+    double* u = ys + ny;      // overhang noise coordinates
+    double* v = u + ny;
+    double* w = v + ny;
+    double* bend = w + ny;    // overhang noise values
+    double* ca = bend + ny;   // the two cave noises
+    double* cb = ca + ny;
+    double* t = cb + ny;      // the second cave noise's y
+    for (std::size_t j = 0; j < ny; ++j) ys[j] = static_cast<double>(lattice.origin.y + static_cast<std::int64_t>(j)) * lattice.spacing_m;
+    for (int k = 0; k < lattice.size.z; ++k) {
+        for (int i = 0; i < lattice.size.x; ++i) {
+            const glm::dvec3 base = lattice.position(i, 0, k);
+            const Column c = column(base.x, base.z);
+            const double bx = base.x / p_.overhang_scale_m, bz = base.z / p_.overhang_scale_m;
+            for (std::size_t j = 0; j < ny; ++j) u[j] = bx, v[j] = ys[j] / p_.overhang_vertical_scale_m, w[j] = bz;
+            noise_.noise3.batch(u, v, w, bend, ny);
+            if (p_.caves) {
+                const double cx = base.x / p_.cave_scale_m, cz = base.z / p_.cave_scale_m;
+                for (std::size_t j = 0; j < ny; ++j) u[j] = cx, v[j] = ys[j] / p_.cave_vertical_scale_m, w[j] = cz;
+                noise_.noise3.batch(u, v, w, ca, ny);
+                for (std::size_t j = 0; j < ny; ++j) u[j] = cx + kCaveDx, t[j] = v[j] + kCaveDy, w[j] = cz + kCaveDz;
+                noise_.noise3.batch(u, t, w, cb, ny);
+            }
+            for (std::size_t j = 0; j < ny; ++j)
+                out[lattice.index(i, static_cast<int>(j), k)] = static_cast<float>(combine(c, ys[j], bend[j], ca[j], cb[j]));
+        }
+    }
+}
+
+double TerrainField::surface_height(double x, double z) const { return column(x, z).height; }
+
+double TerrainField::most_bend() const { return std::max(p_.overhang_plains_m, p_.overhang_mountains_m); }
+
+double TerrainField::highest_ground(double x, double z, double size) const {
+    double highest = -INFINITY;
+    for (int i = 0; i <= 4; ++i)
+        for (int j = 0; j <= 4; ++j)
+            highest = std::max(highest, surface_height(x + (i * size) / 4, z + (j * size) / 4));
+    return highest + most_bend() + 16;
+}
+
+namespace {
+
+// The most an fBm can change between two points `reach` apart (in metres, feature scale
+// `scale_m`): each octave changes by at most its slope times the distance, and never by
+// more than twice its amplitude. The cap keeps fine octaves from dominating big cells.
+double fbm_variation(const FbmShape& f, double scale_m, double reach) {
+    double sum = 0.0, a = std::fabs(f.amplitude), frequency = 1.0;
+    for (int i = 0; i < f.octaves; ++i, a *= f.gain, frequency *= f.lacunarity)
+        sum += std::min(2.0 * a, a * frequency * Simplex2::kLipschitz * reach / scale_m);
+    return sum;
+}
+
+}  // namespace
+
+double TerrainField::height_variation(double reach, double mountain_max) const {
+    const double l2 = Simplex2::kLipschitz;
+    // Warped points lie further apart than the points themselves, by the warp's own change.
+    if (p_.warp_distance_m > 0.0)
+        reach += std::sqrt(2.0) * std::min(2.0 * p_.warp_distance_m, p_.warp_distance_m * l2 * reach / p_.warp_scale_m);
+    double hills = fbm_variation(p_.hill_fbm, p_.hill_scale_m, reach);
+    if (p_.reshape) {
+        // g(n) = ((n + 1) / 2 * fudge)^e * multiplier is monotone: its slope at the top bounds it.
+        const double u_max = (p_.hill_fbm.max_abs() + 1.0) * 0.5 * p_.reshape_fudge;
+        const double g_slope = std::fabs(p_.reshape_multiplier_m) * p_.reshape_exponent *
+                               std::pow(u_max, p_.reshape_exponent - 1.0) * p_.reshape_fudge * 0.5;
+        hills = std::min(hills * g_slope, std::fabs(p_.reshape_multiplier_m) * std::pow(u_max, p_.reshape_exponent));
+    } else {
+        hills *= std::fabs(p_.hill_height_m);
+    }
+    // |m1 R1 - m2 R2| <= |m1 - m2| + m_max |R1 - R2| with R in [0, 1] and m in [0, 1].
+    const double dm = std::min(1.0, 1.5 / (p_.mountain_to - p_.mountain_from) * l2 * reach / p_.mountain_scale_m);
+    const double dr = std::min(1.0, p_.ridge_exponent * p_.ridge_sharpness * fbm_variation(p_.ridge_fbm, p_.ridge_scale_m, reach));
+    return hills + std::fabs(p_.ridge_height_m) * (dm + mountain_max * dr);
+}
+
+// One side of the ground's range over a square, by branch and bound: every cell of a
+// quadtree knows its centre's height, and no point of the cell is further from it than
+// height_variation(half diagonal). The cell that could hold the most extreme height is
+// split until that promise is within `kTolerance` of a height actually seen.
+double TerrainField::height_extreme(double x0, double z0, double x1, double z1, double mountain_max,
+                                    bool highest) const {
+    struct Cell {
+        double x, z, hx, hz, value, reach;
+        double promise() const { return value + reach; }
+        bool operator<(const Cell& o) const { return promise() < o.promise(); }
+    };
+    const double sign = highest ? 1.0 : -1.0;
+    const auto make = [&](double x, double z, double hx, double hz) {
+        return Cell{x, z, hx, hz, sign * column(x, z).height, height_variation(std::hypot(hx, hz), mountain_max)};
+    };
+    constexpr int kStart = 4;            // a 4x4 grid of cells to begin with
+    constexpr int kBudget = 600;         // heights evaluated at most per side
+    constexpr double kTolerance = 2.0;   // metres of slack accepted
+    std::priority_queue<Cell> cells;
+    const double hx = (x1 - x0) / (2 * kStart), hz = (z1 - z0) / (2 * kStart);
+    double seen = -INFINITY;
+    for (int i = 0; i < kStart; ++i)
+        for (int k = 0; k < kStart; ++k) {
+            cells.push(make(x0 + (2 * i + 1) * hx, z0 + (2 * k + 1) * hz, hx, hz));
+            seen = std::max(seen, cells.top().value);
+        }
+    int evaluated = kStart * kStart;
+    while (cells.top().promise() > seen + kTolerance && evaluated + 4 <= kBudget) {
+        const Cell c = cells.top();
+        cells.pop();
+        for (int q = 0; q < 4; ++q) {
+            const Cell child = make(c.x + (q & 1 ? 0.5 : -0.5) * c.hx, c.z + (q & 2 ? 0.5 : -0.5) * c.hz,
+                                    c.hx * 0.5, c.hz * 0.5);
+            seen = std::max(seen, child.value);
+            cells.push(child);
+        }
+        evaluated += 4;
+    }
+    return sign * cells.top().promise();
+}
+
+ValueRange TerrainField::ground_range(double x0, double z0, double x1, double z1) const {
+    // How mountainous the square can be, from a coarse look: the mountain noise is slow.
+    double m_hi = 0.0;
+    for (int i = 0; i <= 2; ++i)
+        for (int k = 0; k <= 2; ++k) m_hi = std::max(m_hi, column(x0 + (x1 - x0) * i / 2, z0 + (z1 - z0) * k / 2).mountain);
+    const double l2 = Simplex2::kLipschitz;
+    const double warp = p_.warp_distance_m > 0.0 ? 1.0 + 2.0 * p_.warp_distance_m * l2 / p_.warp_scale_m : 1.0;
+    const double reach = 0.25 * std::hypot(x1 - x0, z1 - z0);
+    m_hi = std::min(1.0, m_hi + reach * warp * 1.5 / (p_.mountain_to - p_.mountain_from) * l2 / p_.mountain_scale_m);
+    const double bend = std::max(std::fabs(p_.overhang_plains_m),
+                                 std::fabs(p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * m_hi));
+    return {height_extreme(x0, z0, x1, z1, m_hi, false) - bend, height_extreme(x0, z0, x1, z1, m_hi, true) + bend};
+}
+
+ValueRange TerrainField::bounds(const Box& box) const {
+    // d = height - y + bend * noise3 lies within the bent ground range minus y.
+    const ValueRange ground = ground_range(box.lo.x, box.lo.z, box.hi.x, box.hi.z);
+    const double d_hi = ground.hi - box.lo.y;
+    double d_lo = ground.lo - box.hi.y;
+    if (p_.caves) {
+        // The cave term is never below -(width * metres); smooth-min dips k/4 lower.
+        d_lo = std::min(d_lo, -p_.cave_width * p_.cave_metres_per_unit);
+        if (p_.cave_blend_m > 0.0) d_lo -= p_.cave_blend_m * 0.25;
+    }
+    return {-d_hi - p_.iso_level, -d_lo - p_.iso_level};
+}
+
+MaterialSample TerrainField::material(const glm::dvec3& p, const glm::dvec3& normal) const {
+    return p_.materials.classify(p.y, normal, surface_height(p.x, p.z) - p.y);
+}
+
+std::unique_ptr<TerrainField> make_terrain(const Preset& preset, std::uint32_t seed) {
+    return std::make_unique<TerrainField>(preset.terrain, seed);
+}
+
+}  // namespace isoterra

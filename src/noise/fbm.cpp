@@ -1,0 +1,49 @@
+// Fractal Brownian motion: octaves of one noise, each finer and weaker than the last.
+// The loop keeps the tutorial's order of operations so its heights come out bit-exact.
+#include <cmath>
+
+#include "isoterra/noise.hpp"
+
+namespace isoterra {
+
+double FbmShape::max_abs() const {
+    double sum = 0.0;
+    double a = amplitude;
+    for (int i = 0; i < octaves; ++i, a *= gain) sum += std::fabs(a);
+    return sum;
+}
+
+double FbmShape::lipschitz(double noise_lipschitz) const {
+    double sum = 0.0;
+    double a = amplitude;
+    double f = 1.0;
+    for (int i = 0; i < octaves; ++i, a *= gain, f *= lacunarity) sum += std::fabs(a) * f;
+    return sum * noise_lipschitz;
+}
+
+double fbm2(const Simplex2& noise, double x, double y, const FbmShape& shape) {
+    double sum = 0.0;
+    double a = shape.amplitude;
+    for (int i = 0; i < shape.octaves; ++i) {
+        sum += noise(x, y) * a;
+        x *= shape.lacunarity;
+        y *= shape.lacunarity;
+        a *= shape.gain;
+    }
+    return sum;
+}
+
+double fbm3(const Simplex3& noise, double x, double y, double z, const FbmShape& shape) {
+    double sum = 0.0;
+    double a = shape.amplitude;
+    for (int i = 0; i < shape.octaves; ++i) {
+        sum += noise(x, y, z) * a;
+        x *= shape.lacunarity;
+        y *= shape.lacunarity;
+        z *= shape.lacunarity;
+        a *= shape.gain;
+    }
+    return sum;
+}
+
+}  // namespace isoterra

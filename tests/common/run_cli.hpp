@@ -1,0 +1,45 @@
+// Runs the isoterra program as a script would, capturing stdout, stderr and the exit code.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+namespace isoterra::test {
+
+struct CliResult {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+/// Runs `isoterra ARGS` through the shell with `input` on stdin; returns what it did.
+inline CliResult run_cli(const std::string& args, const std::string& input = "") {
+    const std::string dir = ::testing::TempDir();
+    // Unique names: ctest runs test cases in parallel processes.
+    static int calls = 0;
+    const std::string tag = std::to_string(getpid()) + "_" + std::to_string(++calls);
+    const std::string in = dir + "/cli_in_" + tag + ".txt", err = dir + "/cli_err_" + tag + ".txt";
+    std::ofstream(in) << input;
+    const std::string cmd = std::string(ISOTERRA_BINARY) + " " + args + " < " + in + " 2> " + err;
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+    const int status = pclose(pipe);
+    std::ifstream e(err);
+    std::string errtext((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
+    return {WEXITSTATUS(status), out, errtext};
+}
+
+/// Returns the number of lines (newlines) in `s`.
+inline int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace isoterra::test

@@ -1,0 +1,76 @@
+// Preset files: every built-in loads, round-trips, and each kind of mistake has its message.
+#include <gtest/gtest.h>
+
+#include "isoterra/field.hpp"
+
+using namespace isoterra;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+    try {
+        parse_preset(text, "my.toml");
+    } catch (const PresetError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+TEST(Presets, every_builtin_loads_and_the_three_differ) {
+    const auto names = builtin_preset_names();
+    ASSERT_EQ(names, (std::vector<std::string>{"alpine", "islands", "tutorial"}));
+    for (const auto& n : names) {
+        const Preset p = builtin_preset(n);
+        EXPECT_EQ(p.name, n);
+        EXPECT_FALSE(p.description.empty());
+    }
+    EXPECT_GT(builtin_preset("alpine").terrain.warp_distance_m, 0.0);
+    EXPECT_TRUE(builtin_preset("islands").terrain.reshape);
+}
+
+TEST(Presets, tutorial_file_holds_exactly_the_default_knobs) {
+    const Preset p = builtin_preset("tutorial");
+    EXPECT_EQ(preset_to_toml(p), preset_to_toml(Preset{"tutorial", p.description, 20261114, TerrainParams{}}));
+}
+
+TEST(Presets, to_toml_reads_back_to_the_same_values) {
+    for (const auto& n : builtin_preset_names()) {
+        const Preset p = builtin_preset(n);
+        const Preset back = parse_preset(preset_to_toml(p), "roundtrip.toml");
+        EXPECT_EQ(preset_to_toml(back), preset_to_toml(p)) << n;
+    }
+}
+
+TEST(Presets, unknown_names_are_refused) {
+    EXPECT_THROW(builtin_preset("nope"), PresetError);
+}
+
+TEST(PresetErrors, each_kind_of_bad_value_names_file_line_and_key) {
+    EXPECT_EQ(error_of("name = \"x\"\n\n\n\n\n\nhill_scale_m = -3\n"),
+              "my.toml:7: key 'hill_scale_m': expected a number > 0, got -3");
+    EXPECT_EQ(error_of("hill_scael_m = 3\n"), "my.toml:1: unknown key 'hill_scael_m'");
+    EXPECT_EQ(error_of("hill_scale_m = \"big\"\n"), "my.toml:1: key 'hill_scale_m': expected a number > 0, got \"big\"");
+    EXPECT_EQ(error_of("hill_scale_m = nan\n"), "my.toml:1: key 'hill_scale_m': expected a number > 0, got nan");
+    EXPECT_EQ(error_of("base_height_m = inf\n"), "my.toml:1: key 'base_height_m': expected a number finite, got inf");
+    EXPECT_EQ(error_of("hill_octaves = 2.5\n"), "my.toml:1: key 'hill_octaves': expected an integer in [1, 12], got 2.5");
+    EXPECT_EQ(error_of("hill_octaves = 40\n"), "my.toml:1: key 'hill_octaves': expected an integer in [1, 12], got 40");
+    EXPECT_EQ(error_of("caves = 1\n"), "my.toml:1: key 'caves': expected true or false, got 1");
+    EXPECT_EQ(error_of("seed = -5000000000\n"),
+              "my.toml:1: key 'seed': expected an integer in [-2147483648, 4294967295], got -5000000000");
+    EXPECT_EQ(error_of("mountain_from = 0.5\nmountain_to = 0.2\n"),
+              "my.toml:2: key 'mountain_to': expected a number > mountain_from (0.5), got 0.2");
+    EXPECT_EQ(error_of("[hills]\nscale = 3\n"), "my.toml:1: unknown key 'hills'");
+    const std::string syntax = error_of("hill_scale_m = = 3\n");
+    EXPECT_EQ(syntax.rfind("my.toml:1: ", 0), 0u) << syntax;
+}
+
+TEST(PresetErrors, a_missing_file_is_named) {
+    try {
+        load_preset_file("/nonexistent/dir/p.toml");
+        FAIL();
+    } catch (const PresetError& e) {
+        EXPECT_EQ(std::string(e.what()), "/nonexistent/dir/p.toml: cannot open the preset file");
+    }
+}

@@ -1,0 +1,86 @@
+// The sign convention on analytic shapes, and CSG identities.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "isoterra/field.hpp"
+
+using namespace isoterra;
+
+TEST(SignConvention, plane_is_negative_below_positive_above_gradient_up) {
+    const auto plane = make_plane({0, 1, 0}, 2.5);
+    EXPECT_LT(plane->value({3, 0, 4}), 0.0);
+    EXPECT_GT(plane->value({3, 5, 4}), 0.0);
+    EXPECT_DOUBLE_EQ(plane->value({3, 2.5, 4}), 0.0);
+    const glm::dvec3 g = plane->gradient({1, 1, 1});
+    EXPECT_NEAR(g.y, 1.0, 1e-9);
+    EXPECT_NEAR(g.x, 0.0, 1e-9);
+}
+
+TEST(SignConvention, sphere_is_solid_inside_with_outward_gradient) {
+    const auto s = make_sphere({1, 2, 3}, 10);
+    EXPECT_DOUBLE_EQ(s->value({1, 2, 3}), -10.0);
+    EXPECT_DOUBLE_EQ(s->value({1, 2, 23}), 10.0);
+    EXPECT_NEAR(s->value({1 + 10, 2, 3}), 0.0, 1e-12);
+    const glm::dvec3 g = s->gradient({1 + 5, 2, 3});
+    EXPECT_NEAR(g.x, 1.0, 1e-6);
+}
+
+TEST(SignConvention, terrain_is_solid_deep_down_and_air_high_up_gradient_out) {
+    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const double h = t->surface_height(0, 0);
+    EXPECT_GT(t->value({0, h + 60, 0}), 0.0);
+    const glm::dvec3 g = t->gradient({0, h + 30, 0});
+    EXPECT_GT(g.y, 0.5);  // up, out of the ground
+}
+
+TEST(BoxShape, is_the_exact_box_distance) {
+    const auto b = make_box({0, 0, 0}, {1, 2, 3});
+    EXPECT_DOUBLE_EQ(b->value({0, 0, 0}), -1.0);
+    EXPECT_DOUBLE_EQ(b->value({4, 0, 0}), 3.0);
+    EXPECT_DOUBLE_EQ(b->value({4, 6, 0}), 5.0);
+}
+
+TEST(Csg, identities_hold_on_shapes) {
+    std::shared_ptr<const Field> a = make_sphere({0, 0, 0}, 5);
+    std::shared_ptr<const Field> b = make_box({3, 0, 0}, {2, 2, 2});
+    const auto u = make_csg(CsgOp::union_, a, b);
+    const auto u2 = make_csg(CsgOp::union_, b, a);
+    const auto i = make_csg(CsgOp::intersect, a, b);
+    const auto s = make_csg(CsgOp::subtract, a, b);
+    const auto sa = make_csg(CsgOp::subtract, a, a);
+    const auto su = make_csg(CsgOp::smooth_union, a, b, 2.0);
+    const auto ss = make_csg(CsgOp::smooth_subtract, a, b, 2.0);
+    Mulberry32 r(1);
+    for (int n = 0; n < 2000; ++n) {
+        const glm::dvec3 p(r.next() * 16 - 8, r.next() * 16 - 8, r.next() * 16 - 8);
+        const double va = a->value(p), vb = b->value(p);
+        EXPECT_EQ(u->value(p), u2->value(p));                     // union commutes
+        EXPECT_EQ(u->value(p), std::min(va, vb));
+        EXPECT_EQ(i->value(p), -std::min(-va, -vb));              // De Morgan
+        EXPECT_EQ(s->value(p), std::max(va, -vb));
+        EXPECT_GE(sa->value(p), 0.0 - 1e-12);                     // a minus a is empty
+        EXPECT_LE(su->value(p), std::min(va, vb) + 1e-12);       // smooth union: at most min...
+        EXPECT_GE(su->value(p), std::min(va, vb) - 0.5 - 1e-12); // ...and at most k/4 below
+        if (std::fabs(va - vb) >= 2.0) EXPECT_NEAR(su->value(p), std::min(va, vb), 1e-12);
+        EXPECT_GE(ss->value(p), std::max(va, -vb) - 1e-12);
+        EXPECT_LE(ss->value(p), std::max(va, -vb) + 0.5 + 1e-12);
+    }
+    EXPECT_THROW(make_csg(CsgOp::smooth_union, a, b, 0.0), std::invalid_argument);
+}
+
+TEST(Materials, slope_height_and_depth_pick_the_material) {
+    const MaterialRules rules;
+    const glm::dvec3 up(0, 1, 0), cliff(1, 0, 0);
+    EXPECT_EQ(rules.classify(10, up, 0).primary, Material::grass);
+    EXPECT_EQ(rules.classify(10, cliff, 0).primary, Material::rock);
+    EXPECT_EQ(rules.classify(200, up, 0).primary, Material::snow);
+    EXPECT_EQ(rules.classify(10, up, 5).primary, Material::soil);
+    EXPECT_EQ(rules.classify(10, up, 40).primary, Material::rock);
+    // At the grass/rock threshold the two blend evenly.
+    const glm::dvec3 at40(std::sin(40 * M_PI / 180), std::cos(40 * M_PI / 180), 0);
+    const MaterialSample s = rules.classify(10, at40, 0);
+    EXPECT_NEAR(s.blend, 0.5, 1e-6);
+    EXPECT_TRUE((s.primary == Material::grass && s.secondary == Material::rock) ||
+                (s.primary == Material::rock && s.secondary == Material::grass));
+}
