@@ -52,10 +52,17 @@ public:
     /// Writes the noise at `count` points (three coordinate arrays) to `out`: the same bits
     /// as operator(), vectorised. Coordinates must stay within +-2^31 noise units.
     void batch(const double* x, const double* y, const double* z, double* out, std::size_t count) const;
+    /// Writes the noise at `count` points to `out` in single precision, eight at a time with
+    /// AVX2 where the CPU has it, else fast() per point: the same bits either way.
+    /// Within 2e-6 of operator(), also 1,000 km from the origin.
+    void batch_fast(const double* x, const double* y, const double* z, float* out, std::size_t count) const;
+    /// Returns the single-precision noise of batch_fast() at one point.
+    float fast(double x, double y, double z) const;
 
 private:
     std::array<std::uint8_t, 512> perm_;
     std::array<std::int32_t, 512> perm32_;  // the same table, wide for vector gathers
+    std::array<std::int32_t, 512> hash12_;  // perm % 12: the gradient number
     std::array<double, 512> grad_x_;
     std::array<double, 512> grad_y_;
     std::array<double, 512> grad_z_;

@@ -23,6 +23,49 @@ constexpr double kMountainDx = 40.0, kMountainDz = -70.0;
 constexpr double kRidgeDx = -20.0, kRidgeDz = 90.0;
 constexpr double kCaveDx = 43.7, kCaveDy = -11.3, kCaveDz = 7.9;
 
+struct CombineTerms {
+    bool caves;
+    double cave_width, cave_metres_per_unit, entrance_depth, entrance_narrowing, blend, iso;
+};
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define ISOTERRA_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define ISOTERRA_CLONES
+#endif
+
+// combine() for a row of samples from the single-precision noises: the same formula with
+// the choices hoisted out of the loop so that it vectorises (a plain hypot, not V8's).
+enum class CaveMode { none, hard, smooth };
+
+template <CaveMode mode>
+inline void combine_loop(const CombineTerms& t, const double* height, const double* bend_m, double y,
+                         const float* bend, const float* cave_a, const float* cave_b, float* out, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        double d = height[i] - y + static_cast<double>(bend[i]) * bend_m[i];
+        if constexpr (mode != CaveMode::none) {
+            const double a = cave_a[i], b = cave_b[i];
+            const double entrance = std::max(t.entrance_depth - d, 0.0);
+            const double cave = (std::sqrt(a * a + b * b) - t.cave_width) * t.cave_metres_per_unit + entrance * t.entrance_narrowing;
+            if constexpr (mode == CaveMode::smooth) {
+                const double h = std::min(std::max(0.5 + 0.5 * (cave - d) / t.blend, 0.0), 1.0);
+                d = cave + (d - cave) * h - t.blend * h * (1.0 - h);
+            } else {
+                d = std::min(d, cave);
+            }
+        }
+        out[i] = static_cast<float>(-d - t.iso);
+    }
+}
+
+ISOTERRA_CLONES
+void combine_row(const CombineTerms& t, const double* height, const double* bend_m, double y, const float* bend,
+                 const float* cave_a, const float* cave_b, float* out, std::size_t count) {
+    if (!t.caves) combine_loop<CaveMode::none>(t, height, bend_m, y, bend, cave_a, cave_b, out, count);
+    else if (t.blend > 0.0) combine_loop<CaveMode::smooth>(t, height, bend_m, y, bend, cave_a, cave_b, out, count);
+    else combine_loop<CaveMode::hard>(t, height, bend_m, y, bend, cave_a, cave_b, out, count);
+}
+
 }  // namespace
 
 TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed)
@@ -85,36 +128,65 @@ void TerrainField::sample_points(const glm::dvec3* points, std::size_t count, do
 }
 
 void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
-    // A column at a time: its 2D part once, then its three 3D noises as vector batches.
+    // The 2D part once per column; the three 3D noises of the whole lattice as long vector
+    // batches in single precision (Simplex3::batch_fast), then combined per sample.
     const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
-    std::vector<double> scratch(ny * 8);
-    double* ys = scratch.data();
-    double* u = ys + ny;      // overhang noise coordinates
-    double* v = u + ny;
-    double* w = v + ny;
-    double* bend = w + ny;    // overhang noise values
-    double* ca = bend + ny;   // the two cave noises
-    double* cb = ca + ny;
-    double* t = cb + ny;      // the second cave noise's y
-    for (std::size_t j = 0; j < ny; ++j) ys[j] = static_cast<double>(lattice.origin.y + static_cast<std::int64_t>(j)) * lattice.spacing_m;
-    for (int k = 0; k < lattice.size.z; ++k) {
+    const std::size_t count = lattice.count();
+    std::vector<double> coords(3 * count);
+    std::vector<float> noises(3 * count);
+    double* u = coords.data();
+    double* v = u + count;
+    double* w = v + count;
+    float* bend = noises.data();
+    float* cave_a = bend + count;
+    float* cave_b = cave_a + count;
+    std::vector<Column> columns(static_cast<std::size_t>(lattice.size.x) * lattice.size.z);
+    for (int k = 0; k < lattice.size.z; ++k)
         for (int i = 0; i < lattice.size.x; ++i) {
             const glm::dvec3 base = lattice.position(i, 0, k);
-            const Column c = column(base.x, base.z);
-            const double bx = base.x / p_.overhang_scale_m, bz = base.z / p_.overhang_scale_m;
-            for (std::size_t j = 0; j < ny; ++j) u[j] = bx, v[j] = ys[j] / p_.overhang_vertical_scale_m, w[j] = bz;
-            noise_.noise3.batch(u, v, w, bend, ny);
-            if (p_.caves) {
-                const double cx = base.x / p_.cave_scale_m, cz = base.z / p_.cave_scale_m;
-                for (std::size_t j = 0; j < ny; ++j) u[j] = cx, v[j] = ys[j] / p_.cave_vertical_scale_m, w[j] = cz;
-                noise_.noise3.batch(u, v, w, ca, ny);
-                for (std::size_t j = 0; j < ny; ++j) u[j] = cx + kCaveDx, t[j] = v[j] + kCaveDy, w[j] = cz + kCaveDz;
-                noise_.noise3.batch(u, t, w, cb, ny);
-            }
-            for (std::size_t j = 0; j < ny; ++j)
-                out[lattice.index(i, static_cast<int>(j), k)] = static_cast<float>(combine(c, ys[j], bend[j], ca[j], cb[j]));
+            columns[static_cast<std::size_t>(k) * lattice.size.x + i] = column(base.x, base.z);
         }
+
+    // Sample n of the batch is lattice index n (x fastest), so results land in place.
+    const auto fill = [&](double sx, double sy, double sz, double dx, double dy, double dz) {
+        std::size_t n = 0;
+        for (int k = 0; k < lattice.size.z; ++k)
+            for (std::size_t j = 0; j < ny; ++j) {
+                const glm::dvec3 p = lattice.position(0, static_cast<int>(j), k);
+                const double y = p.y / sy + dy, z = p.z / sz + dz;
+                for (int i = 0; i < lattice.size.x; ++i, ++n) {
+                    u[n] = static_cast<double>(lattice.origin.x + i) * lattice.spacing_m / sx + dx;
+                    v[n] = y;
+                    w[n] = z;
+                }
+            }
+    };
+    fill(p_.overhang_scale_m, p_.overhang_vertical_scale_m, p_.overhang_scale_m, 0, 0, 0);
+    noise_.noise3.batch_fast(u, v, w, bend, count);
+    if (p_.caves) {
+        fill(p_.cave_scale_m, p_.cave_vertical_scale_m, p_.cave_scale_m, 0, 0, 0);
+        noise_.noise3.batch_fast(u, v, w, cave_a, count);
+        fill(p_.cave_scale_m, p_.cave_vertical_scale_m, p_.cave_scale_m, kCaveDx, kCaveDy, kCaveDz);
+        noise_.noise3.batch_fast(u, v, w, cave_b, count);
+    } else {
+        std::fill(cave_a, cave_a + 2 * count, 0.0f);
     }
+    // Per column: the ground height and the overhang strength, as rows for the vector loop.
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x);
+    std::vector<double> heights(columns.size()), bends(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        heights[c] = columns[c].height;
+        bends[c] = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * columns[c].mountain;
+    }
+    const CombineTerms terms{p_.caves, p_.cave_width, p_.cave_metres_per_unit, p_.cave_entrance_depth_m,
+                             p_.cave_entrance_narrowing, p_.cave_blend_m, p_.iso_level};
+    std::size_t n = 0;
+    for (int k = 0; k < lattice.size.z; ++k)
+        for (std::size_t j = 0; j < ny; ++j, n += nx) {
+            const double y = static_cast<double>(lattice.origin.y + static_cast<std::int64_t>(j)) * lattice.spacing_m;
+            const std::size_t row = static_cast<std::size_t>(k) * nx;
+            combine_row(terms, heights.data() + row, bends.data() + row, y, bend + n, cave_a + n, cave_b + n, out + n, nx);
+        }
 }
 
 double TerrainField::surface_height(double x, double z) const { return column(x, z).height; }

@@ -96,6 +96,7 @@ Simplex3::Simplex3(Mulberry32& random) : perm_(shuffled_table(random)) {
         grad_y_[i] = kGrad3[perm_[i] % 12][1];
         grad_z_[i] = kGrad3[perm_[i] % 12][2];
         perm32_[i] = perm_[i];
+        hash12_[i] = perm_[i] % 12;
     }
 }
 
