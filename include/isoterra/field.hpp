@@ -100,6 +100,18 @@ public:
     /// The default classifies by slope and height with default rules. Thread-safe.
     virtual MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const;
 
+    /// Returns the rules that colour this field's surface. Thread-safe.
+    virtual const MaterialRules& material_rules() const;
+
+    /// Writes the ground height of each (x, z) column of `lattice` (size.x * size.z floats,
+    /// x fastest) and returns true, or returns false when the field has no ground height.
+    /// Thread-safe.
+    virtual bool ground_heights(const Lattice& lattice, float* out) const;
+
+    /// sample_lattice() and ground_heights() together (a terrain computes its columns once).
+    /// Returns what ground_heights() returns. Thread-safe.
+    virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground) const;
+
     /// Returns the value at one point (a batch of one). Thread-safe.
     double value(const glm::dvec3& p) const;
 
@@ -227,6 +239,9 @@ public:
     void sample_lattice(const Lattice& lattice, float* out) const override;
     ValueRange bounds(const Box& box) const override;
     MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
+    const MaterialRules& material_rules() const override { return p_.materials; }
+    bool ground_heights(const Lattice& lattice, float* out) const override;
+    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground) const override;
 
     /// Returns the ground height at (x, z) before overhangs and caves.
     double surface_height(double x, double z) const;

@@ -19,9 +19,20 @@ void Field::sample_lattice(const Lattice& lattice, float* out) const {
     }
 }
 
-MaterialSample Field::material(const glm::dvec3& p, const glm::dvec3& normal) const {
+const MaterialRules& Field::material_rules() const {
     static const MaterialRules kDefaultRules;
-    return kDefaultRules.classify(p.y, normal, 0.0);
+    return kDefaultRules;
+}
+
+bool Field::ground_heights(const Lattice&, float*) const { return false; }
+
+bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground) const {
+    sample_lattice(lattice, values);
+    return ground_heights(lattice, ground);
+}
+
+MaterialSample Field::material(const glm::dvec3& p, const glm::dvec3& normal) const {
+    return material_rules().classify(p.y, normal, 0.0);
 }
 
 double Field::value(const glm::dvec3& p) const {

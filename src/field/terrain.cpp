@@ -128,6 +128,10 @@ void TerrainField::sample_points(const glm::dvec3* points, std::size_t count, do
 }
 
 void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
+    sample_lattice_and_ground(lattice, out, nullptr);
+}
+
+bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground) const {
     // The 2D part once per column; the three 3D noises of the whole lattice as long vector
     // batches in single precision (Simplex3::batch_fast), then combined per sample.
     const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
@@ -187,9 +191,21 @@ void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
             const std::size_t row = static_cast<std::size_t>(k) * nx;
             combine_row(terms, heights.data() + row, bends.data() + row, y, bend + n, cave_a + n, cave_b + n, out + n, nx);
         }
+    if (ground)
+        for (std::size_t c = 0; c < columns.size(); ++c) ground[c] = static_cast<float>(heights[c]);
+    return true;
 }
 
 double TerrainField::surface_height(double x, double z) const { return column(x, z).height; }
+
+bool TerrainField::ground_heights(const Lattice& lattice, float* out) const {
+    for (int k = 0; k < lattice.size.z; ++k)
+        for (int i = 0; i < lattice.size.x; ++i) {
+            const glm::dvec3 p = lattice.position(i, 0, k);
+            out[static_cast<std::size_t>(k) * lattice.size.x + i] = static_cast<float>(column(p.x, p.z).height);
+        }
+    return true;
+}
 
 double TerrainField::most_bend() const { return std::max(p_.overhang_plains_m, p_.overhang_mountains_m); }
 

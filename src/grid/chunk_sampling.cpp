@@ -1,0 +1,41 @@
+// Sampling a chunk: its lattice in global sample coordinates, the values, the ground height
+// per column (for materials), and the value range of the core that decides whether it is
+// meshed at all.
+#include <algorithm>
+
+#include "isoterra/grid.hpp"
+
+namespace isoterra {
+
+Lattice chunk_lattice(const ChunkCoord& c, const Padding& pad) {
+    Lattice lat;
+    lat.spacing_m = c.spacing_m();
+    lat.origin = glm::i64vec3(static_cast<std::int64_t>(c.x) * kChunkSize - pad.lo,
+                              static_cast<std::int64_t>(c.y) * kChunkSize - pad.lo,
+                              static_cast<std::int64_t>(c.z) * kChunkSize - pad.lo);
+    const int n = kChunkSize + 1 + pad.lo + pad.hi;
+    lat.size = glm::ivec3(n);
+    return lat;
+}
+
+void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out) {
+    out.coord = c;
+    out.pad = pad;
+    out.lattice = chunk_lattice(c, pad);
+    out.values.resize(out.lattice.count());
+    out.ground.resize(static_cast<std::size_t>(out.lattice.size.x) * out.lattice.size.z);
+    out.has_ground = field.sample_lattice_and_ground(out.lattice, out.values.data(), out.ground.data());
+
+    float lo = out.at(0, 0, 0), hi = lo;
+    for (int k = 0; k <= kChunkSize; ++k)
+        for (int j = 0; j <= kChunkSize; ++j) {
+            const float* row = &out.values[out.lattice.index(pad.lo, j + pad.lo, k + pad.lo)];
+            for (int i = 0; i <= kChunkSize; ++i) {
+                lo = std::min(lo, row[i]);
+                hi = std::max(hi, row[i]);
+            }
+        }
+    out.core_range = {lo, hi};
+}
+
+}  // namespace isoterra

@@ -1,0 +1,103 @@
+// What every smooth mesher needs at a vertex: the field's gradient from the lattice
+// (central differences, so both chunks at a border compute the same normal), the ground
+// depth for materials, and the mesher table of names and paddings.
+#include "vertex_attributes.hpp"
+
+#include <cstring>
+
+namespace isoterra {
+
+const char* mesher_name(Mesher m) {
+    switch (m) {
+        case Mesher::marching_cubes: return "marching-cubes";
+        case Mesher::surface_nets: return "surface-nets";
+        case Mesher::blocks: return "blocks";
+    }
+    return "?";
+}
+
+bool parse_mesher(const std::string& name, Mesher& out) {
+    for (const Mesher m : {Mesher::marching_cubes, Mesher::surface_nets, Mesher::blocks})
+        if (name == mesher_name(m)) {
+            out = m;
+            return true;
+        }
+    return false;
+}
+
+Padding mesher_padding(Mesher m) {
+    switch (m) {
+        case Mesher::marching_cubes: return {1, 1};  // cells 0..31, gradients at their corners
+        case Mesher::surface_nets: return {2, 1};    // cells -1..31, gradients at their corners
+        case Mesher::blocks: return {1, 0};          // faces towards the samples at -1 and 32
+    }
+    return {2, 2};
+}
+
+void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
+                MeshBuffers& out) {
+    switch (mesher) {
+        case Mesher::marching_cubes: mesh_marching_cubes(samples, rules, scratch, out); return;
+        case Mesher::surface_nets: mesh_surface_nets(samples, rules, scratch, out); return;
+        case Mesher::blocks: mesh_blocks(samples, rules, scratch, out); return;
+    }
+}
+
+void MeshBuffers::append(const MeshBuffers& other) {
+    const auto base = static_cast<std::uint32_t>(positions.size());
+    positions.insert(positions.end(), other.positions.begin(), other.positions.end());
+    normals.insert(normals.end(), other.normals.begin(), other.normals.end());
+    materials.insert(materials.end(), other.materials.begin(), other.materials.end());
+    indices.reserve(indices.size() + other.indices.size());
+    for (const std::uint32_t i : other.indices) indices.push_back(base + i);
+}
+
+glm::vec3 material_colour(const MaterialSample& m) {
+    static const glm::vec3 kPalette[kMaterialCount] = {
+        {0.30f, 0.52f, 0.20f},  // grass
+        {0.45f, 0.33f, 0.22f},  // soil
+        {0.50f, 0.48f, 0.46f},  // rock
+        {0.93f, 0.95f, 0.98f},  // snow
+    };
+    const glm::vec3 a = kPalette[static_cast<int>(m.primary)], b = kPalette[static_cast<int>(m.secondary)];
+    return a + (b - a) * m.blend;
+}
+
+namespace detail {
+
+glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k) {
+    const float h2 = static_cast<float>(2.0 * s.lattice.spacing_m);
+    return {(s.at(i + 1, j, k) - s.at(i - 1, j, k)) / h2, (s.at(i, j + 1, k) - s.at(i, j - 1, k)) / h2,
+            (s.at(i, j, k + 1) - s.at(i, j, k - 1)) / h2};
+}
+
+glm::vec3 unit_or_up(const glm::vec3& v) {
+    const float len = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    return len > 0.0f ? v / len : glm::vec3(0, 1, 0);
+}
+
+double ground_depth(const ChunkSamples& s, double x, double y, double z) {
+    if (!s.has_ground) return 0.0;
+    // Bilinear in the chunk's column heights; clamp to the lattice's columns.
+    const double sp = s.lattice.spacing_m;
+    const double u = std::clamp(x / sp - static_cast<double>(s.lattice.origin.x), 0.0, s.lattice.size.x - 1.001);
+    const double v = std::clamp(z / sp - static_cast<double>(s.lattice.origin.z), 0.0, s.lattice.size.z - 1.001);
+    const int i = static_cast<int>(u), k = static_cast<int>(v);
+    const double fu = u - i, fv = v - k;
+    const std::size_t nx = static_cast<std::size_t>(s.lattice.size.x);
+    const float* g = s.ground.data();
+    const double h = (g[k * nx + i] * (1 - fu) + g[k * nx + i + 1] * fu) * (1 - fv) +
+                     (g[(k + 1) * nx + i] * (1 - fu) + g[(k + 1) * nx + i + 1] * fu) * fv;
+    return h - y;
+}
+
+void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialRules& rules, const glm::dvec3& p,
+                 const glm::vec3& gradient) {
+    const glm::vec3 n = unit_or_up(gradient);
+    out.positions.emplace_back(p);
+    out.normals.push_back(n);
+    out.materials.push_back(rules.classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z)));
+}
+
+}  // namespace detail
+}  // namespace isoterra

@@ -1,0 +1,150 @@
+// Meshers on analytic shapes with known answers, and on tutorial chunks side by side.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "isoterra/mesh.hpp"
+#include "mesh_checks.hpp"
+
+using namespace isoterra;
+
+namespace {
+
+MeshBuffers mesh_one(Mesher m, const Field& f, const ChunkCoord& c = {}) {
+    ChunkSamples s;
+    sample_chunk(f, c, mesher_padding(m), s);
+    MeshScratch scratch;
+    MeshBuffers out;
+    mesh_chunk(m, s, f.material_rules(), scratch, out);
+    return out;
+}
+
+const glm::dvec3 kCentre(16.3, 15.7, 16.1);
+constexpr double kRadius = 10.0;
+
+}  // namespace
+
+class SmoothMesher : public ::testing::TestWithParam<Mesher> {};
+
+TEST_P(SmoothMesher, sphere_is_closed_accurate_and_faces_out) {
+    const auto sphere = make_sphere(kCentre, kRadius);
+    const MeshBuffers m = mesh_one(GetParam(), *sphere);
+    ASSERT_GT(m.triangle_count(), 500u);
+    EXPECT_TRUE(test::open_edges(m).empty()) << test::open_edges(m).size() << " open edges";
+    double worst_pos = 0.0, worst_deg = 0.0;
+    for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+        const glm::dvec3 p = m.positions[v];
+        worst_pos = std::max(worst_pos, std::fabs(glm::length(p - kCentre) - kRadius));
+        const glm::dvec3 truth = glm::normalize(p - kCentre);
+        worst_deg = std::max(worst_deg, std::acos(std::min(1.0, glm::dot(truth, glm::dvec3(m.normals[v])))) * 180.0 / M_PI);
+    }
+    EXPECT_LT(worst_pos, 0.05);
+    EXPECT_LT(worst_deg, 2.0);
+    const double exact = 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius;
+    EXPECT_NEAR(test::enclosed_volume(m), exact, 0.02 * exact);
+    std::printf("%s sphere: %zu triangles, |p|-r <= %.4f m, normals within %.3f deg, volume %.1f of %.1f\n",
+                mesher_name(GetParam()), m.triangle_count(), worst_pos, worst_deg, test::enclosed_volume(m), exact);
+}
+
+TEST_P(SmoothMesher, plane_vertices_lie_on_the_plane) {
+    const auto plane = make_plane(glm::dvec3(0.2, 1.0, -0.3), 14.5);
+    const MeshBuffers m = mesh_one(GetParam(), *plane);
+    ASSERT_GT(m.triangle_count(), 100u);
+    for (const glm::vec3& p : m.positions) ASSERT_NEAR(plane->value(glm::dvec3(p)), 0.0, 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Meshers, SmoothMesher, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets),
+                         [](const auto& info) { return std::string(info.param == Mesher::marching_cubes ? "marching_cubes" : "surface_nets"); });
+
+class AnyMesher : public ::testing::TestWithParam<Mesher> {};
+
+TEST_P(AnyMesher, triangles_face_the_air) {
+    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const MeshBuffers m = mesh_one(GetParam(), *t, {9, 0, -2});
+    ASSERT_GT(m.triangle_count(), 100u);
+    std::size_t agree = 0;
+    for (std::size_t i = 0; i < m.indices.size(); i += 3) {
+        const glm::vec3 a = m.positions[m.indices[i]], b = m.positions[m.indices[i + 1]], c = m.positions[m.indices[i + 2]];
+        const glm::vec3 n = glm::cross(b - a, c - a);
+        const glm::dvec3 g = t->gradient(glm::dvec3((a + b + c) / 3.0f));
+        agree += glm::dot(glm::dvec3(n), g) > 0.0;
+    }
+    // Blocks' faces are axis-aligned, so a few disagree with the smooth gradient at corners.
+    const double share = static_cast<double>(agree) / m.triangle_count();
+    EXPECT_GT(share, GetParam() == Mesher::blocks ? 0.9 : 0.995) << mesher_name(GetParam());
+}
+
+TEST_P(AnyMesher, chunks_meshed_one_at_a_time_close_up_in_a_3x3x3_block) {
+    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    // A block straddling the ground near the start, with caves and overhangs.
+    const int cy = static_cast<int>(std::floor(t->surface_height(48, 48) / kChunkSize)) - 1;
+    MeshBuffers all, one;
+    ChunkSamples s;
+    MeshScratch scratch;
+    for (int z = 0; z < 3; ++z)
+        for (int y = cy; y < cy + 3; ++y)
+            for (int x = 0; x < 3; ++x) {
+                sample_chunk(*t, {x, y, z}, mesher_padding(GetParam()), s);
+                mesh_chunk(GetParam(), s, t->material_rules(), scratch, one);
+                all.append(one);
+            }
+    ASSERT_GT(all.triangle_count(), 1000u);
+    // Every open edge lies on the block's outside: surface nets' outer cells reach one sample
+    // out, blocks' faces half a sample. Marching cubes is also manifold; one surface-nets
+    // vertex can serve two sheets in a cell, and blocks can touch along an edge, so for those
+    // an edge only has to be used as often in each direction.
+    const glm::dvec3 lo(0, cy * kChunkSize, 0), hi(96, (cy + 3) * kChunkSize, 96);
+    const auto on_outside = [&](const glm::vec3& p) {
+        for (int a = 0; a < 3; ++a)
+            if (std::fabs(p[a] - lo[a]) <= 1.0 || std::fabs(p[a] - hi[a]) <= 1.0) return true;
+        return false;
+    };
+    const auto id = test::weld(all.positions);
+    std::vector<glm::vec3> by_id(all.positions.size());
+    for (std::size_t v = 0; v < id.size(); ++v) by_id[id[v]] = all.positions[v];
+    int inner = 0;
+    for (const auto& [a, b] : test::open_edges(all, GetParam() == Mesher::marching_cubes)) inner += !(on_outside(by_id[a]) && on_outside(by_id[b]));
+    EXPECT_EQ(inner, 0) << mesher_name(GetParam());
+}
+
+TEST_P(AnyMesher, empty_and_full_chunks_give_no_triangles) {
+    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    EXPECT_EQ(mesh_one(GetParam(), *t, {0, 20, 0}).triangle_count(), 0u);  // 640 m up: sky
+    const auto rock = make_plane({0, 1, 0}, 1000.0);
+    EXPECT_EQ(mesh_one(GetParam(), *rock).triangle_count(), 0u);
+}
+
+TEST_P(AnyMesher, vertices_within_a_chunk_are_not_duplicated) {
+    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const MeshBuffers m = mesh_one(GetParam(), *t, {9, 0, -2});
+    if (GetParam() == Mesher::blocks) GTEST_SKIP() << "blocks keep one vertex per face corner for flat normals";
+    const auto id = test::weld(m.positions);
+    std::size_t distinct = 0;
+    for (const auto v : id) distinct = std::max<std::size_t>(distinct, v + 1);
+    EXPECT_EQ(distinct, m.vertex_count());
+}
+
+INSTANTIATE_TEST_SUITE_P(Meshers, AnyMesher, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets, Mesher::blocks),
+                         [](const auto& info) { std::string n = mesher_name(info.param); for (auto& c : n) if (c == '-') c = '_'; return n; });
+
+TEST(HeightGrid, indexed_grid_with_upward_normals_and_ccw_triangles) {
+    // h = 0.5 x: a slope whose normal is (-0.5, 1, 0) normalised.
+    const int nx = 5, nz = 4;
+    std::vector<float> h((nx + 2) * (nz + 2));
+    for (int k = -1; k <= nz; ++k)
+        for (int i = -1; i <= nx; ++i) h[(k + 1) * (nx + 2) + (i + 1)] = 0.5f * i * 2.0f;
+    MeshBuffers m;
+    mesh_height_grid(h.data(), nx, nz, 10.0, 20.0, 2.0, MaterialRules{}, m);
+    EXPECT_EQ(m.vertex_count(), 20u);
+    EXPECT_EQ(m.triangle_count(), 2u * 4 * 3);
+    const glm::vec3 expect = glm::normalize(glm::vec3(-0.5f, 1.0f, 0.0f));
+    for (const auto& n : m.normals) EXPECT_NEAR(glm::dot(n, expect), 1.0f, 1e-6f);
+    for (std::size_t i = 0; i < m.indices.size(); i += 3) {
+        const glm::vec3 a = m.positions[m.indices[i]], b = m.positions[m.indices[i + 1]], c = m.positions[m.indices[i + 2]];
+        EXPECT_GT(glm::dot(glm::cross(b - a, c - a), expect), 0.0f);
+    }
+    EXPECT_FLOAT_EQ(m.positions[7].x, 14.0f);
+    EXPECT_FLOAT_EQ(m.positions[7].z, 22.0f);
+}
