@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "region.hpp"
 
 int main(int argc, char** argv) {
     using namespace isoterra::app;
@@ -15,6 +16,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "isoterra 0.1.0");
     register_presets(app);
     register_sample(app);
+    register_mesh(app);
+    register_heightmap(app);
+    register_slice(app);
+    register_stats(app);
     register_bench(app);
 
     try {

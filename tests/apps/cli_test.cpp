@@ -88,3 +88,64 @@ TEST(Cli, bench_json_has_the_documented_keys) {
     for (const char* key : {"noise2_ns", "noise3_ns", "fbm5_ns", "tutorial_sample_ns", "tutorial_chunk_sample_ms"})
         EXPECT_NE(r.out.find(std::string("\"") + key + "\""), std::string::npos) << key;
 }
+
+TEST(CliRegion, mesh_writes_each_format_and_refuses_bad_input) {
+    const std::string dir = ::testing::TempDir();
+    for (const char* ext : {"glb", "gltf", "obj", "ply"}) {
+        const auto r = run_cli(std::string("mesh --quiet --from 0,0,0 --to 32,40,32 -o ") + dir + "/cli_mesh." + ext);
+        EXPECT_EQ(r.code, 0) << ext << r.err;
+    }
+    EXPECT_EQ(run_cli("mesh --from 0,0,0 --to 32,32,32 --mesher cubes -o " + dir + "/x.glb").code, 2);
+    EXPECT_EQ(run_cli("mesh --from 0,0,0 --to 32,32,32 -o " + dir + "/x.stl").code, 2);
+    EXPECT_EQ(run_cli("mesh --from 0,0,0 --to 0,32,32 -o " + dir + "/x.glb").code, 2);
+    EXPECT_EQ(run_cli("mesh --from 0,nan,0 --to 32,32,32 -o " + dir + "/x.glb").code, 2);
+    const auto big = run_cli("mesh --from 0,0,0 --to 10000,320,10000 -o " + dir + "/x.glb");
+    EXPECT_EQ(big.code, 2);
+    EXPECT_NE(big.err.find("--force"), std::string::npos);
+    const auto unwritable = run_cli("mesh --quiet --from 0,0,0 --to 32,32,32 -o /nonexistent-dir/x.glb");
+    EXPECT_EQ(unwritable.code, 2);
+    EXPECT_EQ(count_lines(unwritable.err), 1);
+}
+
+TEST(CliRegion, same_command_twice_gives_identical_bytes_whatever_the_threads) {
+    const std::string dir = ::testing::TempDir();
+    ASSERT_EQ(run_cli("mesh --quiet --threads 1 --from -32,0,0 --to 64,64,64 -o " + dir + "/same1.glb").code, 0);
+    ASSERT_EQ(run_cli("mesh --quiet --threads 4 --from -32,0,0 --to 64,64,64 -o " + dir + "/same2.glb").code, 0);
+    std::ifstream a(dir + "/same1.glb", std::ios::binary), b(dir + "/same2.glb", std::ios::binary);
+    const std::string sa((std::istreambuf_iterator<char>(a)), {}), sb((std::istreambuf_iterator<char>(b)), {});
+    EXPECT_GT(sa.size(), 1000u);
+    EXPECT_EQ(sa, sb);
+}
+
+TEST(CliRegion, stats_json_matches_a_plane_with_known_answers) {
+    // The islands preset is not a plane; use a preset file whose ground is flat: no hills,
+    // no ridges, no overhangs, no caves, ground at 10 m.
+    const std::string path = ::testing::TempDir() + "/flat.toml";
+    std::ofstream(path) << "name = \"flat\"\nbase_height_m = 10.0\nhill_height_m = 0.0\nridge_height_m = 0.0\n"
+                           "overhang_plains_m = 0.0\novergang = 1\n";
+    EXPECT_EQ(run_cli("stats --config " + path + " --from 0,0,0 --to 4,4,4").code, 2);  // the typo is refused
+    std::ofstream(path) << "name = \"flat\"\nbase_height_m = 10.5\nhill_height_m = 0.0\nridge_height_m = 0.0\n"
+                           "overhang_plains_m = 0.0\noverhang_mountains_m = 0.0\ncaves = false\n";
+    const auto r = run_cli("stats --json --config " + path + " --from 0,0,0 --to 10,20,10");
+    ASSERT_EQ(r.code, 0) << r.err;
+    // y = 0..20 at 1 m: 11 of 21 layers are below 10.5 m.
+    EXPECT_NE(r.out.find("\"solid_fraction\": 0.5238095238095238"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"min\": -10.5"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"max\": 9.5"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"p50\": 1.0"), std::string::npos) << r.out;  // f = y - 10.5: |grad| = 1
+}
+
+TEST(CliRegion, slice_and_heightmap_write_pngs_and_refuse_bad_regions) {
+    const std::string dir = ::testing::TempDir();
+    const auto s = run_cli("slice --axis z --at 0 --from -50,-20 --to 50,80 -o " + dir + "/slice.png");
+    EXPECT_EQ(s.code, 0) << s.err;
+    EXPECT_EQ(run_cli("slice --axis w --at 0 --from 0,0 --to 5,5 -o " + dir + "/x.png").code, 2);
+    const auto h = run_cli("heightmap --from 0,0 --to 64,32 --step 2 -o " + dir + "/hm.png");
+    EXPECT_EQ(h.code, 0) << h.err;
+    std::ifstream side(dir + "/hm.json");
+    const std::string json((std::istreambuf_iterator<char>(side)), {});
+    EXPECT_NE(json.find("\"width\": 33"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"height\": 17"), std::string::npos) << json;
+    EXPECT_EQ(run_cli("heightmap --from 0,0 --to 64,32 -o " + dir + "/hm.jpg").code, 2);
+    EXPECT_EQ(run_cli("heightmap --from 9,0 --to 1,32 -o " + dir + "/hm2.png").code, 2);
+}

@@ -1,0 +1,76 @@
+// `isoterra heightmap`: the ground height over a rectangle as a 16-bit PNG, with a JSON
+// sidecar holding the height range and extent needed to turn pixels back into metres.
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "isoterra/io.hpp"
+#include "region.hpp"
+
+namespace isoterra::app {
+namespace {
+
+struct HeightmapOptions {
+    FieldOptions field;
+    std::string from, to, output;
+    double step = 1.0;
+    bool force = false;
+};
+
+}  // namespace
+
+void register_heightmap(CLI::App& app) {
+    static HeightmapOptions opt;
+    auto* cmd = app.add_subcommand("heightmap", "Write the ground height as a 16-bit PNG and a JSON sidecar (range, extent)");
+    opt.field.add_to(*cmd);
+    cmd->add_option("--from", opt.from, "Corner X,Z (metres)")->required();
+    cmd->add_option("--to", opt.to, "Opposite corner X,Z")->required();
+    cmd->add_option("--step", opt.step, "Metres per pixel")->check(CLI::PositiveNumber);
+    cmd->add_option("-o,--output", opt.output, "Output .png (the sidecar is the same name with .json)")->required();
+    cmd->add_flag("--force", opt.force, "Allow images over 8192 pixels a side");
+    cmd->callback([] {
+        if (opt.output.size() < 5 || opt.output.compare(opt.output.size() - 4, 4, ".png") != 0)
+            throw UsageError(fmt::format("-o: '{}' does not end in .png", opt.output));
+        const glm::dvec2 a = parse_vec2(opt.from, "--from"), b = parse_vec2(opt.to, "--to");
+        require_ordered(glm::dvec3(a, 0), glm::dvec3(b, 0), 2);
+        const double w = std::floor((b.x - a.x) / opt.step) + 1, h = std::floor((b.y - a.y) / opt.step) + 1;
+        if ((w > 8192 || h > 8192) && !opt.force)
+            throw UsageError(fmt::format("--from/--to/--step: the image would be {:.0f}x{:.0f} pixels; add --force", w, h));
+        const int width = static_cast<int>(w), height = static_cast<int>(h);
+        const auto terrain = opt.field.build();
+        std::vector<double> heights(static_cast<std::size_t>(width) * height);
+        double lo = INFINITY, hi = -INFINITY;
+        for (int r = 0; r < height; ++r)
+            for (int c = 0; c < width; ++c) {
+                const double v = terrain->surface_height(a.x + c * opt.step, a.y + r * opt.step);
+                heights[static_cast<std::size_t>(r) * width + c] = v;
+                lo = std::min(lo, v), hi = std::max(hi, v);
+            }
+        std::vector<std::uint16_t> pixels(heights.size());
+        const double span = hi > lo ? hi - lo : 1.0;
+        for (std::size_t i = 0; i < heights.size(); ++i)
+            pixels[i] = static_cast<std::uint16_t>(std::lround((heights[i] - lo) / span * 65535.0));
+        nlohmann::ordered_json side;
+        side["image"] = opt.output.substr(opt.output.find_last_of('/') + 1);
+        side["width"] = width;
+        side["height"] = height;
+        side["step_m"] = opt.step;
+        side["from_xz_m"] = {a.x, a.y};
+        side["to_xz_m"] = {a.x + (width - 1) * opt.step, a.y + (height - 1) * opt.step};
+        side["min_height_m"] = lo;
+        side["max_height_m"] = hi;
+        side["pixel_to_height"] = "height_m = min_height_m + pixel / 65535 * (max_height_m - min_height_m); row 0 is from_z, column 0 is from_x";
+        const std::string sidecar = opt.output.substr(0, opt.output.size() - 4) + ".json";
+        try {
+            write_png(opt.output, width, height, 1, 16, pixels.data());
+            write_file_atomically(sidecar, side.dump(2) + "\n");
+        } catch (const IoError& e) {
+            throw UsageError(e.what());
+        }
+        std::fprintf(stderr, "wrote %s (%dx%d, %.2f..%.2f m) and %s\n", opt.output.c_str(), width, height, lo, hi, sidecar.c_str());
+    });
+}
+
+}  // namespace isoterra::app

@@ -1,0 +1,78 @@
+// `isoterra slice`: a plane through the field as a picture: the value in grey (solid dark,
+// air light), the iso contour (f = 0) in red over it.
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isoterra/io.hpp"
+#include "region.hpp"
+
+namespace isoterra::app {
+namespace {
+
+struct SliceOptions {
+    FieldOptions field;
+    std::string axis = "y", from, to, output;
+    double at = 0.0, step = 1.0, range = 32.0;
+    bool force = false;
+};
+
+}  // namespace
+
+void register_slice(CLI::App& app) {
+    static SliceOptions opt;
+    auto* cmd = app.add_subcommand("slice", "Draw a plane through the field as a PNG: grey values, red iso contour");
+    opt.field.add_to(*cmd);
+    cmd->add_option("--axis", opt.axis, "Plane normal: y (A,B = X,Z), x (A,B = Z,Y) or z (A,B = X,Y)")
+        ->check(CLI::IsMember({"x", "y", "z"}));
+    cmd->add_option("--at", opt.at, "The plane's coordinate on that axis (metres)")->required();
+    cmd->add_option("--from", opt.from, "Corner A,B in the plane (metres)")->required();
+    cmd->add_option("--to", opt.to, "Opposite corner A,B")->required();
+    cmd->add_option("--step", opt.step, "Metres per pixel")->check(CLI::PositiveNumber);
+    cmd->add_option("--range", opt.range, "Values from -range (black) to +range (white)")->check(CLI::PositiveNumber);
+    cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
+    cmd->add_flag("--force", opt.force, "Allow images over 4096 pixels a side");
+    cmd->callback([] {
+        const glm::dvec2 a = parse_vec2(opt.from, "--from"), b = parse_vec2(opt.to, "--to");
+        require_ordered(glm::dvec3(a, 0), glm::dvec3(b, 0), 2);
+        const double w = std::floor((b.x - a.x) / opt.step) + 1, h = std::floor((b.y - a.y) / opt.step) + 1;
+        if ((w > 4096 || h > 4096) && !opt.force)
+            throw UsageError(fmt::format("--from/--to/--step: the image would be {:.0f}x{:.0f} pixels; add --force", w, h));
+        const int width = static_cast<int>(w), height = static_cast<int>(h);
+        const auto field = opt.field.build();
+        // Row r of the image: the top row is the largest B when B is the height (y).
+        const bool vertical = opt.axis != "y";
+        std::vector<glm::dvec3> pts(static_cast<std::size_t>(width) * height);
+        for (int r = 0; r < height; ++r)
+            for (int c = 0; c < width; ++c) {
+                const double u = a.x + c * opt.step, v = vertical ? b.y - r * opt.step : a.y + r * opt.step;
+                glm::dvec3& p = pts[static_cast<std::size_t>(r) * width + c];
+                if (opt.axis == "y") p = {u, opt.at, v};
+                else if (opt.axis == "x") p = {opt.at, v, u};
+                else p = {u, v, opt.at};
+            }
+        std::vector<double> values(pts.size());
+        field->sample_points(pts.data(), pts.size(), values.data());
+        std::vector<std::uint8_t> rgb(pts.size() * 3);
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+            const double t = std::clamp(values[i] / opt.range * 0.5 + 0.5, 0.0, 1.0);
+            const auto g = static_cast<std::uint8_t>(std::lround(t * 255));
+            bool contour = false;
+            const std::size_t r = i / width, c = i % width;
+            if (c + 1 < static_cast<std::size_t>(width)) contour |= (values[i] < 0) != (values[i + 1] < 0);
+            if (r + 1 < static_cast<std::size_t>(height)) contour |= (values[i] < 0) != (values[i + width] < 0);
+            rgb[3 * i] = contour ? 255 : g;
+            rgb[3 * i + 1] = contour ? 40 : g;
+            rgb[3 * i + 2] = contour ? 40 : g;
+        }
+        try {
+            write_png(opt.output, width, height, 3, 8, rgb.data());
+        } catch (const IoError& e) {
+            throw UsageError(e.what());
+        }
+        std::fprintf(stderr, "wrote %s: %dx%d pixels, %g m each\n", opt.output.c_str(), width, height, opt.step);
+    });
+}
+
+}  // namespace isoterra::app

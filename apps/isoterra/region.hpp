@@ -1,0 +1,32 @@
+// Regions of the world given as --from/--to, the chunks that cover them, and progress lines.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "isoterra/grid.hpp"
+
+namespace isoterra::app {
+
+/// Returns the LOD-0 chunks that cover the box [from, to); throws UsageError for an empty
+/// box or one of more than `limit` chunks unless `force`.
+std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3& to, std::size_t limit, bool force);
+
+/// Checks from < to on every axis; throws UsageError naming the flags.
+void require_ordered(const glm::dvec3& from, const glm::dvec3& to, int axes);
+
+/// Runs job(i) for i in [0, count) on `threads` threads; prints "label: n/count" on a
+/// terminal unless `quiet`. The first exception thrown by a job is rethrown.
+void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,
+                  const std::function<void(std::size_t)>& job);
+
+/// Registration of the region subcommands.
+void register_mesh(CLI::App& app);
+void register_slice(CLI::App& app);
+void register_stats(CLI::App& app);
+void register_heightmap(CLI::App& app);
+
+}  // namespace isoterra::app

@@ -1,0 +1,51 @@
+// Files out: meshes as glTF 2.0 (.glb, .gltf), OBJ and PLY; 8- and 16-bit PNG images.
+// Every file is written under a temporary name beside the target and renamed when
+// complete, so a failed or interrupted export never leaves a partial file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "isoterra/mesh.hpp"
+
+namespace isoterra {
+
+/// A file could not be written (the message names it); nothing was left behind.
+class IoError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Writes `bytes` to `path` atomically (temporary file, fsync, rename). Throws IoError.
+void write_file_atomically(const std::string& path, const std::string& bytes);
+
+/// One named mesh of an export: a chunk ("chunk_1_0_-2") or the whole region ("terrain").
+struct NamedMesh {
+    std::string name;
+    MeshBuffers mesh;
+};
+
+enum class MeshFormat { glb, gltf, obj, ply };
+/// Picks the format from the file name's extension; returns false if it is none of them.
+bool mesh_format_from_path(const std::string& path, MeshFormat& out);
+
+/// Returns the bytes of a glTF 2.0 file: one node and mesh per entry (empty ones left out),
+/// POSITION, NORMAL, COLOR_0 (material colour) and uint32 indices. `binary`: GLB, else
+/// JSON with the buffer embedded as a data URI.
+std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary);
+/// Returns an OBJ file: one object ("o NAME") per entry, vertex colours after positions.
+std::string encode_obj(const std::vector<NamedMesh>& meshes);
+/// Returns a binary little-endian PLY file of all entries merged, with normals and colours.
+std::string encode_ply(const std::vector<NamedMesh>& meshes);
+/// Encodes in `format` and writes atomically. Throws IoError.
+void write_mesh_file(const std::string& path, MeshFormat format, const std::vector<NamedMesh>& meshes);
+
+/// Writes a greyscale or RGB PNG atomically: `channels` 1 or 3, `bit_depth` 8 or 16;
+/// samples row-major from the top row, 16-bit ones as host uint16. Throws IoError.
+void write_png(const std::string& path, int width, int height, int channels, int bit_depth,
+               const void* samples);
+
+}  // namespace isoterra

@@ -1,0 +1,111 @@
+// A small glTF 2.0 writer: one buffer, four views per mesh (positions, normals, colours,
+// indices), accessors with the bounds the specification requires, one node per mesh.
+// Checked by the Khronos validator in tests/io.
+#include <cstring>
+
+#include <glm/common.hpp>
+#include <nlohmann/json.hpp>
+
+#include "isoterra/io.hpp"
+
+namespace isoterra {
+namespace {
+
+void put(std::string& bin, const void* data, std::size_t n) {
+    bin.append(static_cast<const char*>(data), n);
+    while (bin.size() % 4) bin.push_back('\0');
+}
+
+std::string base64(const std::string& in) {
+    static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((in.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < in.size(); i += 3) {
+        const unsigned b0 = static_cast<unsigned char>(in[i]);
+        const unsigned b1 = i + 1 < in.size() ? static_cast<unsigned char>(in[i + 1]) : 0;
+        const unsigned b2 = i + 2 < in.size() ? static_cast<unsigned char>(in[i + 2]) : 0;
+        const unsigned v = b0 << 16 | b1 << 8 | b2;
+        out += k[v >> 18 & 63];
+        out += k[v >> 12 & 63];
+        out += i + 1 < in.size() ? k[v >> 6 & 63] : '=';
+        out += i + 2 < in.size() ? k[v & 63] : '=';
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary) {
+    using nlohmann::json;
+    json doc;
+    doc["asset"] = {{"version", "2.0"}, {"generator", "isoterra 0.1.0"}};
+    doc["scene"] = 0;
+    json nodes = json::array(), gl_meshes = json::array(), accessors = json::array(), views = json::array();
+    std::string bin;
+    const auto add_view = [&](const void* data, std::size_t bytes, int target) {
+        const std::size_t offset = bin.size();
+        put(bin, data, bytes);
+        views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}, {"target", target}});
+        return static_cast<int>(views.size() - 1);
+    };
+    for (const NamedMesh& nm : meshes) {
+        const MeshBuffers& m = nm.mesh;
+        if (m.triangle_count() == 0) continue;
+        glm::vec3 lo = m.positions[0], hi = lo;
+        for (const auto& p : m.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+        std::vector<glm::vec3> colours(m.vertex_count());
+        for (std::size_t v = 0; v < colours.size(); ++v) colours[v] = material_colour(m.materials[v]);
+        const std::size_t nv = m.vertex_count();
+        const int pv = add_view(m.positions.data(), nv * sizeof(glm::vec3), 34962);
+        const int nvv = add_view(m.normals.data(), nv * sizeof(glm::vec3), 34962);
+        const int cv = add_view(colours.data(), nv * sizeof(glm::vec3), 34962);
+        const int iv = add_view(m.indices.data(), m.indices.size() * 4, 34963);
+        const int base = static_cast<int>(accessors.size());
+        accessors.push_back({{"bufferView", pv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"},
+                             {"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}});
+        accessors.push_back({{"bufferView", nvv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"}});
+        accessors.push_back({{"bufferView", cv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"}});
+        accessors.push_back({{"bufferView", iv}, {"componentType", 5125}, {"count", m.indices.size()}, {"type", "SCALAR"}});
+        gl_meshes.push_back({{"name", nm.name},
+                             {"primitives", {{{"attributes", {{"POSITION", base}, {"NORMAL", base + 1}, {"COLOR_0", base + 2}}},
+                                              {"indices", base + 3}, {"mode", 4}}}}});
+        nodes.push_back({{"name", nm.name}, {"mesh", gl_meshes.size() - 1}});
+    }
+    json scene_nodes = json::array();
+    for (std::size_t i = 0; i < nodes.size(); ++i) scene_nodes.push_back(i);
+    // A scene always has a name, so that an export with no triangles is still a valid file.
+    json scene = {{"name", "isoterra"}};
+    if (!nodes.empty()) scene["nodes"] = scene_nodes;
+    doc["scenes"] = json::array({scene});
+    if (!nodes.empty()) {
+        doc["nodes"] = nodes;
+        doc["meshes"] = gl_meshes;
+        doc["accessors"] = accessors;
+        doc["bufferViews"] = views;
+        json buffer = {{"byteLength", bin.size()}};
+        if (!binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(bin);
+        doc["buffers"] = {buffer};
+    }
+    std::string text = doc.dump();
+    if (!binary) return text;
+
+    // GLB: header, JSON chunk padded with spaces, BIN chunk padded with zeros.
+    while (text.size() % 4) text.push_back(' ');
+    const auto u32 = [](std::string& s, std::uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); };
+    std::string out;
+    const std::uint32_t total = 12 + 8 + static_cast<std::uint32_t>(text.size()) + (bin.empty() ? 0 : 8 + static_cast<std::uint32_t>(bin.size()));
+    u32(out, 0x46546C67u);  // "glTF"
+    u32(out, 2);
+    u32(out, total);
+    u32(out, static_cast<std::uint32_t>(text.size()));
+    u32(out, 0x4E4F534Au);  // "JSON"
+    out += text;
+    if (!bin.empty()) {
+        u32(out, static_cast<std::uint32_t>(bin.size()));
+        u32(out, 0x004E4942u);  // "BIN"
+        out += bin;
+    }
+    return out;
+}
+
+}  // namespace isoterra

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Writes .glb and .gltf files with every mesher through the isoterra program and runs the
+# Khronos glTF validator on them: no errors and no warnings allowed.
+# Usage: validate_gltf.sh ISOTERRA_BINARY SOURCE_DIR WORK_DIR
+set -euo pipefail
+bin=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+[ -d "$src/tools/gltf-validator/node_modules/gltf-validator" ] || (cd "$src/tools/gltf-validator" && npm ci --silent)
+"$bin" mesh --quiet --from 0,0,0 --to 64,64,64 --per-chunk -o "$work/mc.glb"
+"$bin" mesh --quiet --from 0,0,0 --to 64,64,64 --mesher surface-nets -o "$work/sn.gltf"
+"$bin" mesh --quiet --from 0,0,0 --to 64,64,64 --mesher blocks --preset alpine -o "$work/blocks.glb"
+"$bin" mesh --quiet --from 0,600,0 --to 32,632,32 -o "$work/empty.glb"   # sky: no triangles
+node "$src/tools/gltf-validator/validate.mjs" "$work"/*.glb "$work"/*.gltf
