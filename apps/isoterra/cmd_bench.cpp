@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "isoterra/mesh.hpp"
 
 namespace isoterra::app {
 namespace {
@@ -92,14 +93,37 @@ void register_bench(CLI::App& app) {
             g_sink = grid[100];
         }) / 1e6;
 
+        // Meshing: the same tutorial chunks for every mesher, sampled once beforehand.
+        const ChunkCoord chunk_coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
+        for (const Mesher m : {Mesher::marching_cubes, Mesher::surface_nets, Mesher::blocks}) {
+            std::vector<ChunkSamples> samples(std::size(chunk_coords));
+            for (std::size_t c = 0; c < samples.size(); ++c) sample_chunk(*terrain, chunk_coords[c], mesher_padding(m), samples[c]);
+            MeshScratch scratch;
+            MeshBuffers buffers;
+            std::size_t triangles = 0;
+            const double ms = median_ns_per_op(opt.repeats, static_cast<double>(samples.size()), [&] {
+                triangles = 0;
+                for (const auto& s : samples) {
+                    mesh_chunk(m, s, terrain->material_rules(), scratch, buffers);
+                    triangles += buffers.triangle_count();
+                }
+            }) / 1e6;
+            out["mesh_ms"][mesher_name(m)] = ms;
+            out["mesh_mtris_per_s"][mesher_name(m)] = static_cast<double>(triangles) / samples.size() / (ms * 1e3);
+        }
+
         if (opt.json) {
             fmt::print("{}\n", out.dump(2));
             return;
         }
         fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs\n", preset.name, preset.seed, opt.repeats);
         for (auto it = out.begin(); it != out.end(); ++it) {
-            if (!it.value().is_number_float()) continue;
-            fmt::print("  {:<28} {:>10.3f}\n", it.key(), it.value().get<double>());
+            if (it.value().is_object()) {
+                for (auto in = it.value().begin(); in != it.value().end(); ++in)
+                    fmt::print("  {:<28} {:>10.3f}\n", it.key() + "." + in.key(), in.value().get<double>());
+            } else if (it.value().is_number_float()) {
+                fmt::print("  {:<28} {:>10.3f}\n", it.key(), it.value().get<double>());
+            }
         }
     });
 }

@@ -85,7 +85,8 @@ TEST(Cli, bad_flags_and_preset_files_exit_2_with_one_line) {
 TEST(Cli, bench_json_has_the_documented_keys) {
     const auto r = run_cli("bench --json --repeats 1");
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const char* key : {"noise2_ns", "noise3_ns", "fbm5_ns", "tutorial_sample_ns", "tutorial_chunk_sample_ms"})
+    for (const char* key : {"noise2_ns", "noise3_ns", "fbm5_ns", "tutorial_sample_ns", "tutorial_chunk_sample_ms", "mesh_ms",
+                            "mesh_mtris_per_s", "marching-cubes", "surface-nets", "blocks"})
         EXPECT_NE(r.out.find(std::string("\"") + key + "\""), std::string::npos) << key;
 }
 
