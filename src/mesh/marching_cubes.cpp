@@ -12,10 +12,8 @@
 namespace isoterra {
 namespace {
 
-// Corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1). Edge e joins kEdges[e][0] to
-// kEdges[e][1] along axis kEdgeAxis[e].
-constexpr int kEdges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
-                               {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+// Edge e of kCubeEdges runs along axis kEdgeAxis[e].
+using detail::kCubeEdges;
 constexpr int kEdgeAxis[12] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
 
 struct Tables {
@@ -28,11 +26,11 @@ glm::dvec3 corner_pos(int c) { return {static_cast<double>(c & 1), static_cast<d
 
 int edge_between(int a, int b) {
     for (int e = 0; e < 12; ++e)
-        if ((kEdges[e][0] == a && kEdges[e][1] == b) || (kEdges[e][0] == b && kEdges[e][1] == a)) return e;
+        if ((kCubeEdges[e][0] == a && kCubeEdges[e][1] == b) || (kCubeEdges[e][0] == b && kCubeEdges[e][1] == a)) return e;
     return -1;
 }
 
-glm::dvec3 edge_mid(int e) { return (corner_pos(kEdges[e][0]) + corner_pos(kEdges[e][1])) * 0.5; }
+glm::dvec3 edge_mid(int e) { return (corner_pos(kCubeEdges[e][0]) + corner_pos(kCubeEdges[e][1])) * 0.5; }
 
 Tables build_tables() {
     Tables t;
@@ -128,21 +126,17 @@ void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, Mesh
         for (int j = 0; j < kChunkSize; ++j)
             for (int i = 0; i < kChunkSize; ++i) {
                 float f[8];
-                int mask = 0;
-                for (int c = 0; c < 8; ++c) {
-                    f[c] = s.at(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1));
-                    mask |= (f[c] < 0.0f) << c;
-                }
+                const int mask = detail::cell_corners(s, i, j, k, f);
                 if (mask == 0 || mask == 255) continue;
                 std::uint32_t vertex[12];
                 for (int e = 0; e < 12; ++e) {
-                    const int a = kEdges[e][0];
-                    if (!((mask >> a ^ mask >> kEdges[e][1]) & 1)) continue;
+                    const int a = kCubeEdges[e][0];
+                    if (!((mask >> a ^ mask >> kCubeEdges[e][1]) & 1)) continue;
                     const int ai = i + (a & 1), aj = j + (a >> 1 & 1), ak = k + (a >> 2 & 1);
                     std::int32_t& slot = scratch.slots[((static_cast<std::size_t>(ak) * n + aj) * n + ai) * 3 + kEdgeAxis[e]];
                     if (slot < 0) {
                         // The crossing between the edge's lower sample a and upper sample b.
-                        const int b = kEdges[e][1];
+                        const int b = kCubeEdges[e][1];
                         const float fa = f[a], fb = f[b];
                         const float tt = fa / (fa - fb);
                         glm::dvec3 p = detail::sample_position(s, ai, aj, ak);

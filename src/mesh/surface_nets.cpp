@@ -7,8 +7,7 @@
 namespace isoterra {
 namespace {
 
-constexpr int kEdges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
-                               {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+using detail::kCubeEdges;
 constexpr int kCells = kChunkSize + 1;  // cells -1..31 per axis
 
 }  // namespace
@@ -27,15 +26,11 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
         for (int j = -1; j < kChunkSize; ++j)
             for (int i = -1; i < kChunkSize; ++i) {
                 float f[8];
-                int mask = 0;
-                for (int c = 0; c < 8; ++c) {
-                    f[c] = s.at(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1));
-                    mask |= (f[c] < 0.0f) << c;
-                }
+                const int mask = detail::cell_corners(s, i, j, k, f);
                 if (mask == 0 || mask == 255) continue;
                 glm::dvec3 sum(0.0);
                 int crossings = 0;
-                for (const auto& e : kEdges) {
+                for (const auto& e : kCubeEdges) {
                     if (!((mask >> e[0] ^ mask >> e[1]) & 1)) continue;
                     const double t = f[e[0]] / (f[e[0]] - f[e[1]]);
                     const glm::dvec3 a(e[0] & 1, e[0] >> 1 & 1, e[0] >> 2 & 1), b(e[1] & 1, e[1] >> 1 & 1, e[1] >> 2 & 1);

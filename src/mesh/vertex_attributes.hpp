@@ -18,6 +18,21 @@ double ground_depth(const ChunkSamples& s, double x, double y, double z);
 void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialRules& rules, const glm::dvec3& p,
                  const glm::vec3& gradient);
 
+/// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and
+/// edge e joins kCubeEdges[e][0] (the lower corner) to kCubeEdges[e][1].
+inline constexpr int kCubeEdges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                                          {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+
+/// Reads the 8 corner values of cell (i, j, k) into `f`; returns the mask of solid corners.
+inline int cell_corners(const ChunkSamples& s, int i, int j, int k, float f[8]) {
+    int mask = 0;
+    for (int c = 0; c < 8; ++c) {
+        f[c] = s.at(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1));
+        mask |= (f[c] < 0.0f) << c;
+    }
+    return mask;
+}
+
 /// World position of core-relative sample (i, j, k).
 inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
     return s.lattice.position(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
