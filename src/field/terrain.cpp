@@ -39,7 +39,7 @@ struct CombineTerms {
 enum class CaveMode { none, hard, smooth };
 
 template <CaveMode mode>
-inline void combine_loop(const CombineTerms& t, const double* height, const double* bend_m, double y,
+__attribute__((always_inline)) inline void combine_loop(const CombineTerms& t, const double* height, const double* bend_m, double y,
                          const float* bend, const float* cave_a, const float* cave_b, float* out, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) {
         double d = height[i] - y + static_cast<double>(bend[i]) * bend_m[i];
@@ -48,8 +48,10 @@ inline void combine_loop(const CombineTerms& t, const double* height, const doub
             const double entrance = std::max(t.entrance_depth - d, 0.0);
             const double cave = (std::sqrt(a * a + b * b) - t.cave_width) * t.cave_metres_per_unit + entrance * t.entrance_narrowing;
             if constexpr (mode == CaveMode::smooth) {
+                // h = 1 gives d itself, not cave + (d - cave): the result then does not depend on
+                // the cave value, which the gate in sample_lattice may have left at 0.
                 const double h = std::min(std::max(0.5 + 0.5 * (cave - d) / t.blend, 0.0), 1.0);
-                d = cave + (d - cave) * h - t.blend * h * (1.0 - h);
+                d = h >= 1.0 ? d : cave + (d - cave) * h - t.blend * h * (1.0 - h);
             } else {
                 d = std::min(d, cave);
             }
@@ -73,18 +75,45 @@ TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed)
 
 TerrainField::Column TerrainField::column(double x, double z) const {
     if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, x, z);
-    const double mountain =
-        smoothstep(p_.mountain_from, p_.mountain_to,
-                   noise_.noise2(x / p_.mountain_scale_m + kMountainDx, z / p_.mountain_scale_m + kMountainDz));
-    const double n = fbm2(noise_.noise2, x / p_.hill_scale_m, z / p_.hill_scale_m, p_.hill_fbm);
-    const double hills = p_.reshape
-                             ? std::pow((n + 1.0) * 0.5 * p_.reshape_fudge, p_.reshape_exponent) *
-                                   p_.reshape_multiplier_m
-                             : n * p_.hill_height_m;
-    const double ridge = ridge_profile(
-        fbm2(noise_.noise2, x / p_.ridge_scale_m + kRidgeDx, z / p_.ridge_scale_m + kRidgeDz, p_.ridge_fbm),
-        p_.ridge_sharpness, p_.ridge_crest, p_.ridge_exponent);
+    const double mountain_noise = noise_.noise2(x / p_.mountain_scale_m + kMountainDx, z / p_.mountain_scale_m + kMountainDz);
+    const double hill_noise = fbm2(noise_.noise2, x / p_.hill_scale_m, z / p_.hill_scale_m, p_.hill_fbm);
+    const double ridge_noise =
+        fbm2(noise_.noise2, x / p_.ridge_scale_m + kRidgeDx, z / p_.ridge_scale_m + kRidgeDz, p_.ridge_fbm);
+    return finish_column(mountain_noise, hill_noise, ridge_noise);
+}
+
+TerrainField::Column TerrainField::finish_column(double mountain_noise, double hill_noise, double ridge_noise) const {
+    const double mountain = smoothstep(p_.mountain_from, p_.mountain_to, mountain_noise);
+    const double hills = p_.reshape ? std::pow((hill_noise + 1.0) * 0.5 * p_.reshape_fudge, p_.reshape_exponent) *
+                                          p_.reshape_multiplier_m
+                                    : hill_noise * p_.hill_height_m;
+    const double ridge = ridge_profile(ridge_noise, p_.ridge_sharpness, p_.ridge_crest, p_.ridge_exponent);
     return {p_.base_height_m + hills + mountain * ridge * p_.ridge_height_m, mountain};
+}
+
+void TerrainField::columns(const double* xs, const double* zs, std::size_t count, Column* out) const {
+    // column() for many points, its three noises as vector batches (the same bits).
+    std::vector<double> buffer(count * 5);
+    double* u = buffer.data();
+    double* v = u + count;
+    double* mountain = v + count;
+    double* hills = mountain + count;
+    double* ridges = hills + count;
+    const auto coordinates = [&](double scale, double dx, double dz) {
+        for (std::size_t n = 0; n < count; ++n) {
+            double x = xs[n], z = zs[n];
+            if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, x, z);
+            u[n] = x / scale + dx;
+            v[n] = z / scale + dz;
+        }
+    };
+    coordinates(p_.mountain_scale_m, kMountainDx, kMountainDz);
+    noise_.noise2.fbm_batch(u, v, mountain, count, FbmShape{1, 1.0, 1.0, 1.0});
+    coordinates(p_.hill_scale_m, 0.0, 0.0);
+    noise_.noise2.fbm_batch(u, v, hills, count, p_.hill_fbm);
+    coordinates(p_.ridge_scale_m, kRidgeDx, kRidgeDz);
+    noise_.noise2.fbm_batch(u, v, ridges, count, p_.ridge_fbm);
+    for (std::size_t n = 0; n < count; ++n) out[n] = finish_column(mountain[n], hills[n], ridges[n]);
 }
 
 double TerrainField::value_in_column(const Column& c, double x, double y, double z) const {
@@ -132,55 +161,63 @@ void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
 }
 
 bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground) const {
-    // The 2D part once per column; the three 3D noises of the whole lattice as long vector
-    // batches in single precision (Simplex3::batch_fast), then combined per sample.
+    // The 2D part once per column; the three 3D noises of the whole lattice in single
+    // precision (Simplex3::lattice_fast), then combined per sample.
     const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
     const std::size_t count = lattice.count();
-    std::vector<double> coords(3 * count);
     std::vector<float> noises(3 * count);
-    double* u = coords.data();
-    double* v = u + count;
-    double* w = v + count;
     float* bend = noises.data();
     float* cave_a = bend + count;
     float* cave_b = cave_a + count;
-    std::vector<Column> columns(static_cast<std::size_t>(lattice.size.x) * lattice.size.z);
+    const std::size_t ncol = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
+    std::vector<double> column_xz(2 * ncol);
     for (int k = 0; k < lattice.size.z; ++k)
         for (int i = 0; i < lattice.size.x; ++i) {
             const glm::dvec3 base = lattice.position(i, 0, k);
-            columns[static_cast<std::size_t>(k) * lattice.size.x + i] = column(base.x, base.z);
+            column_xz[static_cast<std::size_t>(k) * lattice.size.x + i] = base.x;
+            column_xz[ncol + static_cast<std::size_t>(k) * lattice.size.x + i] = base.z;
         }
+    std::vector<Column> columns(ncol);
+    this->columns(column_xz.data(), column_xz.data() + ncol, ncol, columns.data());
 
-    // Sample n of the batch is lattice index n (x fastest), so results land in place.
-    const auto fill = [&](double sx, double sy, double sz, double dx, double dy, double dz) {
-        std::size_t n = 0;
-        for (int k = 0; k < lattice.size.z; ++k)
-            for (std::size_t j = 0; j < ny; ++j) {
-                const glm::dvec3 p = lattice.position(0, static_cast<int>(j), k);
-                const double y = p.y / sy + dy, z = p.z / sz + dz;
-                for (int i = 0; i < lattice.size.x; ++i, ++n) {
-                    u[n] = static_cast<double>(lattice.origin.x + i) * lattice.spacing_m / sx + dx;
-                    v[n] = y;
-                    w[n] = z;
-                }
-            }
+    // The noises' own lattices: global sample index * spacing / feature scale, as the double
+    // path computes them, so a sample shared by two chunks gets the same coordinates.
+    const auto noise_lattice = [&](double sh, double sv, const glm::dvec3& offset) {
+        return NoiseLattice{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(sh, sv, sh), offset};
     };
-    fill(p_.overhang_scale_m, p_.overhang_vertical_scale_m, p_.overhang_scale_m, 0, 0, 0);
-    noise_.noise3.batch_fast(u, v, w, bend, count);
-    if (p_.caves) {
-        fill(p_.cave_scale_m, p_.cave_vertical_scale_m, p_.cave_scale_m, 0, 0, 0);
-        noise_.noise3.batch_fast(u, v, w, cave_a, count);
-        fill(p_.cave_scale_m, p_.cave_vertical_scale_m, p_.cave_scale_m, kCaveDx, kCaveDy, kCaveDz);
-        noise_.noise3.batch_fast(u, v, w, cave_b, count);
-    } else {
-        std::fill(cave_a, cave_a + 2 * count, 0.0f);
-    }
-    // Per column: the ground height and the overhang strength, as rows for the vector loop.
+    noise_.noise3.lattice_fast(noise_lattice(p_.overhang_scale_m, p_.overhang_vertical_scale_m, glm::dvec3(0.0)), bend);
+
+    // Per column: the ground height and the overhang strength, as rows for the vector loops.
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x);
     std::vector<double> heights(columns.size()), bends(columns.size());
     for (std::size_t c = 0; c < columns.size(); ++c) {
         heights[c] = columns[c].height;
         bends[c] = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * columns[c].mountain;
+    }
+    if (p_.caves) {
+        // The caves cannot reach above the bent ground: where d = ground - y + bend is below
+        // (e q - w m - k) / (1 + q), the cave term exceeds d by at least the blend width
+        // and the minimum is d whatever the cave noises say, so they are not evaluated
+        // there (a 0.01 m margin covers the float gate).
+        std::vector<float> gate(count);
+        std::size_t n = 0;
+        for (int k = 0; k < lattice.size.z; ++k)
+            for (std::size_t j = 0; j < ny; ++j, n += nx) {
+                const double y = static_cast<double>(lattice.origin.y + static_cast<std::int64_t>(j)) * lattice.spacing_m;
+                const std::size_t row = static_cast<std::size_t>(k) * nx;
+                for (std::size_t i = 0; i < nx; ++i)
+                    gate[n + i] = static_cast<float>(heights[row + i] - y + static_cast<double>(bend[n + i]) * bends[row + i]);
+            }
+        const double below = (p_.cave_entrance_depth_m * p_.cave_entrance_narrowing - p_.cave_width * p_.cave_metres_per_unit -
+                              p_.cave_blend_m) / (1.0 + p_.cave_entrance_narrowing) - 0.01;
+        for (const double offset : {0.0, 1.0}) {
+            NoiseLattice l = noise_lattice(p_.cave_scale_m, p_.cave_vertical_scale_m, glm::dvec3(kCaveDx, kCaveDy, kCaveDz) * offset);
+            l.gate = gate.data();
+            l.gate_below = static_cast<float>(std::min(below, p_.cave_entrance_depth_m - 0.01));
+            noise_.noise3.lattice_fast(l, offset == 0.0 ? cave_a : cave_b);
+        }
+    } else {
+        std::fill(cave_a, cave_a + 2 * count, 0.0f);
     }
     const CombineTerms terms{p_.caves, p_.cave_width, p_.cave_metres_per_unit, p_.cave_entrance_depth_m,
                              p_.cave_entrance_narrowing, p_.cave_blend_m, p_.iso_level};

@@ -49,6 +49,7 @@ Simplex2::Simplex2(Mulberry32& random) : perm_(shuffled_table(random)) {
     for (int i = 0; i < 512; ++i) {
         grad_x_[i] = kGrad2[perm_[i] % 12][0];
         grad_y_[i] = kGrad2[perm_[i] % 12][1];
+        perm32_[i] = perm_[i];
     }
 }
 
@@ -98,6 +99,9 @@ Simplex3::Simplex3(Mulberry32& random) : perm_(shuffled_table(random)) {
         perm32_[i] = perm_[i];
         hash12_[i] = perm_[i] % 12;
     }
+    pair_.resize(257 * 257);
+    for (int j = 0; j <= 256; ++j)
+        for (int k = 0; k <= 256; ++k) pair_[j * 257 + k] = perm_[j + perm_[k]];
 }
 
 double Simplex3::operator()(double x, double y, double z) const {

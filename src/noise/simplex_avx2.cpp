@@ -4,6 +4,7 @@
 // its precision. Agrees with Simplex3::operator() within 2e-6 (tests/noise).
 // Picked at run time where the CPU has AVX2; elsewhere fast() does the same float operations
 // one point at a time, so every machine gets the same bits.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -28,7 +29,7 @@ constexpr double kF3 = 1.0 / 3.0;
 constexpr double kG3 = 1.0 / 6.0;
 
 // Four 64-bit comparison masks as four 32-bit ones.
-inline __m128 narrow_mask(__m256d m) {
+__attribute__((always_inline)) inline __m128 narrow_mask(__m256d m) {
     const __m256i low = _mm256_permutevar8x32_epi32(_mm256_castpd_si256(m), _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
     return _mm_castsi128_ps(_mm256_castsi256_si128(low));
 }
@@ -37,9 +38,8 @@ inline __m128 narrow_mask(__m256d m) {
 // order is compared in double, exactly as the scalar path does: this noise jumps across
 // simplex faces (its kernel reaches past the simplex), so a different choice near a face
 // would change the value by the jump, not by a rounding.
-inline void skew4(const double* xs, const double* ys, const double* zs, __m128i& i, __m128i& j, __m128i& k,
+__attribute__((always_inline)) inline void skew4(__m256d x, __m256d y, __m256d z, __m128i& i, __m128i& j, __m128i& k,
                   __m128& x0, __m128& y0, __m128& z0, __m128& a, __m128& b, __m128& c) {
-    const __m256d x = _mm256_loadu_pd(xs), y = _mm256_loadu_pd(ys), z = _mm256_loadu_pd(zs);
     const __m256d s = _mm256_mul_pd(_mm256_add_pd(_mm256_add_pd(x, y), z), _mm256_set1_pd(kF3));
     const __m256d fi = _mm256_floor_pd(_mm256_add_pd(x, s));
     const __m256d fj = _mm256_floor_pd(_mm256_add_pd(y, s));
@@ -59,7 +59,7 @@ inline void skew4(const double* xs, const double* ys, const double* zs, __m128i&
     k = _mm256_cvttpd_epi32(fk);
 }
 
-inline __m256 dot_grad(__m256i h, __m256 x, __m256 y, __m256 z) {
+__attribute__((always_inline)) inline __m256 dot_grad(__m256i h, __m256 x, __m256 y, __m256 z) {
     // The twelve gradients of the table: h < 4 -> (+-x, +-y), h < 8 -> (+-x, +-z),
     // else (+-y, +-z); bit 0 flips the first term, bit 1 the second.
     const __m256 lt8 = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(8), h));
@@ -71,7 +71,7 @@ inline __m256 dot_grad(__m256i h, __m256 x, __m256 y, __m256 z) {
     return _mm256_add_ps(_mm256_xor_ps(first, flip1), _mm256_xor_ps(second, flip2));
 }
 
-inline __m256 corner(__m256 x, __m256 y, __m256 z, __m256i h) {
+__attribute__((always_inline)) inline __m256 corner(__m256 x, __m256 y, __m256 z, __m256i h) {
     __m256 t = _mm256_sub_ps(_mm256_set1_ps(0.6f),
                              _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)));
     t = _mm256_max_ps(t, _mm256_setzero_ps());
@@ -81,53 +81,92 @@ inline __m256 corner(__m256 x, __m256 y, __m256 z, __m256i h) {
 
 }  // namespace
 
-static void batch_avx2(const std::int32_t* perm, const std::int32_t* hash,
-                                                        const double* xs, const double* ys, const double* zs,
-                                                        float* out, std::size_t count) {
+// Eight points, given as two halves of four doubles per axis.
+__attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, const std::int32_t* hash, __m256d xa_, __m256d xb_, __m256d ya_,
+                    __m256d yb_, __m256d za_, __m256d zb_) {
     const __m256 g1 = _mm256_set1_ps(static_cast<float>(kG3));
     const __m256 g2 = _mm256_set1_ps(static_cast<float>(2.0 * kG3));
     const __m256 g3 = _mm256_set1_ps(static_cast<float>(3.0 * kG3));
     const __m256 one = _mm256_set1_ps(1.0f);
     const __m256i mask255 = _mm256_set1_epi32(255);
     const __m256i ione = _mm256_set1_epi32(1);
-    for (std::size_t n = 0; n + 8 <= count; n += 8) {
-        __m128i ia, ja, ka, ib, jb, kb;
-        __m128 xa, ya, za, xb, yb, zb, aa, ba, ca, ab, bb, cb;
-        skew4(xs + n, ys + n, zs + n, ia, ja, ka, xa, ya, za, aa, ba, ca);
-        skew4(xs + n + 4, ys + n + 4, zs + n + 4, ib, jb, kb, xb, yb, zb, ab, bb, cb);
-        const __m256i i = _mm256_and_si256(_mm256_set_m128i(ib, ia), mask255);
-        const __m256i j = _mm256_and_si256(_mm256_set_m128i(jb, ja), mask255);
-        const __m256i k = _mm256_and_si256(_mm256_set_m128i(kb, ka), mask255);
-        const __m256 x0 = _mm256_set_m128(xb, xa), y0 = _mm256_set_m128(yb, ya), z0 = _mm256_set_m128(zb, za);
+    const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+    __m128i ia, ja, ka, ib, jb, kb;
+    __m128 xa, ya, za, xb, yb, zb, aa, ba, ca, ab, bb, cb;
+    skew4(xa_, ya_, za_, ia, ja, ka, xa, ya, za, aa, ba, ca);
+    skew4(xb_, yb_, zb_, ib, jb, kb, xb, yb, zb, ab, bb, cb);
+    const __m256i i = _mm256_and_si256(_mm256_set_m128i(ib, ia), mask255);
+    const __m256i j = _mm256_and_si256(_mm256_set_m128i(jb, ja), mask255);
+    const __m256i k = _mm256_and_si256(_mm256_set_m128i(kb, ka), mask255);
+    const __m256 x0 = _mm256_set_m128(xb, xa), y0 = _mm256_set_m128(yb, ya), z0 = _mm256_set_m128(zb, za);
 
-        // Corner offsets from the order of x0, y0, z0, as 0/1 integers and float masks.
-        const __m256 a = _mm256_set_m128(ab, aa), b = _mm256_set_m128(bb, ba), c = _mm256_set_m128(cb, ca);
-        const __m256 i1 = _mm256_and_ps(a, c), j1 = _mm256_andnot_ps(a, b), k1 = _mm256_andnot_ps(_mm256_or_ps(b, c), _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
-        const __m256 i2 = _mm256_or_ps(a, c), j2 = _mm256_or_ps(_mm256_andnot_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(-1))), b),
-                     k2 = _mm256_andnot_ps(_mm256_and_ps(b, c), _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
-        const auto bit = [&](__m256 m) { return _mm256_and_si256(_mm256_castps_si256(m), ione); };
-        const auto unit = [&](__m256 m) { return _mm256_and_ps(m, one); };
+    // Corner offsets from the order of x0, y0, z0 (compared in double above), as masks.
+    const __m256 a = _mm256_set_m128(ab, aa), b = _mm256_set_m128(bb, ba), c = _mm256_set_m128(cb, ca);
+    const __m256 i1 = _mm256_and_ps(a, c), j1 = _mm256_andnot_ps(a, b), k1 = _mm256_andnot_ps(_mm256_or_ps(b, c), all);
+    const __m256 i2 = _mm256_or_ps(a, c), j2 = _mm256_or_ps(_mm256_andnot_ps(a, all), b),
+                 k2 = _mm256_andnot_ps(_mm256_and_ps(b, c), all);
+    const auto bit = [&](__m256 m) { return _mm256_and_si256(_mm256_castps_si256(m), ione); };
+    const auto unit = [&](__m256 m) { return _mm256_and_ps(m, one); };
 
-        const __m256 x1 = _mm256_add_ps(_mm256_sub_ps(x0, unit(i1)), g1), y1 = _mm256_add_ps(_mm256_sub_ps(y0, unit(j1)), g1),
-                     z1 = _mm256_add_ps(_mm256_sub_ps(z0, unit(k1)), g1);
-        const __m256 x2 = _mm256_add_ps(_mm256_sub_ps(x0, unit(i2)), g2), y2 = _mm256_add_ps(_mm256_sub_ps(y0, unit(j2)), g2),
-                     z2 = _mm256_add_ps(_mm256_sub_ps(z0, unit(k2)), g2);
-        const __m256 x3 = _mm256_add_ps(_mm256_sub_ps(x0, one), g3), y3 = _mm256_add_ps(_mm256_sub_ps(y0, one), g3),
-                     z3 = _mm256_add_ps(_mm256_sub_ps(z0, one), g3);
+    const __m256 x1 = _mm256_add_ps(_mm256_sub_ps(x0, unit(i1)), g1), y1 = _mm256_add_ps(_mm256_sub_ps(y0, unit(j1)), g1),
+                 z1 = _mm256_add_ps(_mm256_sub_ps(z0, unit(k1)), g1);
+    const __m256 x2 = _mm256_add_ps(_mm256_sub_ps(x0, unit(i2)), g2), y2 = _mm256_add_ps(_mm256_sub_ps(y0, unit(j2)), g2),
+                 z2 = _mm256_add_ps(_mm256_sub_ps(z0, unit(k2)), g2);
+    const __m256 x3 = _mm256_add_ps(_mm256_sub_ps(x0, one), g3), y3 = _mm256_add_ps(_mm256_sub_ps(y0, one), g3),
+                 z3 = _mm256_add_ps(_mm256_sub_ps(z0, one), g3);
 
-        // hash(corner) = perm[i + perm[j + perm[k]]] % 12, by three gathers.
-        const auto h = [&](__m256i di, __m256i dj, __m256i dk) {
-            const __m256i pk = _mm256_i32gather_epi32(perm, _mm256_add_epi32(k, dk), 4);
-            const __m256i pj = _mm256_i32gather_epi32(perm, _mm256_add_epi32(_mm256_add_epi32(j, dj), pk), 4);
-            return _mm256_i32gather_epi32(hash, _mm256_add_epi32(_mm256_add_epi32(i, di), pj), 4);
-        };
-        const __m256i zero = _mm256_setzero_si256();
-        const __m256 n0 = corner(x0, y0, z0, h(zero, zero, zero));
-        const __m256 n1 = corner(x1, y1, z1, h(bit(i1), bit(j1), bit(k1)));
-        const __m256 n2 = corner(x2, y2, z2, h(bit(i2), bit(j2), bit(k2)));
-        const __m256 n3 = corner(x3, y3, z3, h(ione, ione, ione));
-        const __m256 sum = _mm256_add_ps(_mm256_add_ps(n0, n1), _mm256_add_ps(n2, n3));
-        _mm256_storeu_ps(out + n, _mm256_mul_ps(sum, _mm256_set1_ps(32.0f)));
+    // hash(corner) = perm[i + perm[j + perm[k]]] % 12: the inner two levels come from one
+    // 257 x 257 table (pair[j * 257 + k] = perm[j + perm[k]]), so two gathers per corner.
+    const __m256i row = _mm256_set1_epi32(257);
+    const auto h = [&](__m256i di, __m256i dj, __m256i dk) {
+        const __m256i jk = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_add_epi32(j, dj), row), _mm256_add_epi32(k, dk));
+        const __m256i pj = _mm256_i32gather_epi32(pair, jk, 4);
+        return _mm256_i32gather_epi32(hash, _mm256_add_epi32(_mm256_add_epi32(i, di), pj), 4);
+    };
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256 n0 = corner(x0, y0, z0, h(zero, zero, zero));
+    const __m256 n1 = corner(x1, y1, z1, h(bit(i1), bit(j1), bit(k1)));
+    const __m256 n2 = corner(x2, y2, z2, h(bit(i2), bit(j2), bit(k2)));
+    const __m256 n3 = corner(x3, y3, z3, h(ione, ione, ione));
+    const __m256 sum = _mm256_add_ps(_mm256_add_ps(n0, n1), _mm256_add_ps(n2, n3));
+    return _mm256_mul_ps(sum, _mm256_set1_ps(32.0f));
+}
+
+void batch_avx2(const std::int32_t* pair, const std::int32_t* hash, const double* xs, const double* ys,
+                const double* zs, float* out, std::size_t count) {
+    for (std::size_t n = 0; n + 8 <= count; n += 8)
+        _mm256_storeu_ps(out + n, eval8(pair, hash, _mm256_loadu_pd(xs + n), _mm256_loadu_pd(xs + n + 4),
+                                        _mm256_loadu_pd(ys + n), _mm256_loadu_pd(ys + n + 4), _mm256_loadu_pd(zs + n),
+                                        _mm256_loadu_pd(zs + n + 4)));
+}
+
+// A lattice row by row, eight points along x at a time; the last group of a row overlaps
+// the one before it (the same points give the same bits), so rows need no scalar tail.
+void lattice_avx2(const std::int32_t* pair, const std::int32_t* hash, const NoiseLattice& l, float* out) {
+    const int nx = l.size.x;
+    const __m256d lane_lo = _mm256_setr_pd(0, 1, 2, 3), lane_hi = _mm256_setr_pd(4, 5, 6, 7);
+    const __m256d sp = _mm256_set1_pd(l.spacing), fx = _mm256_set1_pd(l.feature.x), ox = _mm256_set1_pd(l.offset.x);
+    for (int k = 0; k < l.size.z; ++k) {
+        const __m256d z = _mm256_set1_pd(l.coordinate(2, k));
+        for (int j = 0; j < l.size.y; ++j) {
+            const __m256d y = _mm256_set1_pd(l.coordinate(1, j));
+            const std::size_t row_start = (static_cast<std::size_t>(k) * l.size.y + j) * nx;
+            float* row = out + row_start;
+            for (int i0 = 0; i0 < nx; i0 += 8) {
+                const int i = std::min(i0, nx - 8);
+                if (l.gate) {
+                    const __m256 g = _mm256_loadu_ps(l.gate + row_start + i);
+                    if (_mm256_movemask_ps(_mm256_cmp_ps(g, _mm256_set1_ps(l.gate_below), _CMP_LT_OQ)) == 0xff) {
+                        _mm256_storeu_ps(row + i, _mm256_setzero_ps());
+                        continue;
+                    }
+                }
+                const __m256d base = _mm256_set1_pd(static_cast<double>(l.origin.x + i));
+                const __m256d xa = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(_mm256_add_pd(base, lane_lo), sp), fx), ox);
+                const __m256d xb = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(_mm256_add_pd(base, lane_hi), sp), fx), ox);
+                _mm256_storeu_ps(row + i, eval8(pair, hash, xa, xb, y, y, z, z));
+            }
+        }
     }
 }
 #pragma GCC diagnostic pop
@@ -148,7 +187,7 @@ float Simplex3::fast(double x, double y, double z) const {
     const int i1 = a && c, j1 = !a && b, k1 = !(b || c), i2 = a || c, j2 = !a || b, k2 = !(b && c);
     const float g1 = static_cast<float>(g3), g2 = static_cast<float>(2.0 * g3), g3f = static_cast<float>(3.0 * g3);
     const auto corner = [&](float cx, float cy, float cz, int di, int dj, int dk) {
-        const int h = hash12_[i + di + perm32_[j + dj + perm32_[k + dk]]];
+        const int h = hash12_[i + di + pair_[(j + dj) * 257 + (k + dk)]];
         const float first = h < 8 ? cx : cy, second = h < 4 ? cy : cz;
         const float dot = (h & 1 ? -first : first) + (h & 2 ? -second : second);
         float tt = 0.6f - ((cx * cx + cy * cy) + cz * cz);
@@ -163,12 +202,37 @@ float Simplex3::fast(double x, double y, double z) const {
     return ((n0 + n1) + (n2 + n3)) * 32.0f;
 }
 
+void Simplex3::lattice_fast(const NoiseLattice& l, float* out) const {
+#ifdef ISOTERRA_HAVE_AVX2_PATH
+    static const bool has_avx2 = __builtin_cpu_supports("avx2");
+    if (has_avx2 && l.size.x >= 8) {
+        lattice_avx2(pair_.data(), hash12_.data(), l, out);
+        return;
+    }
+#endif
+    // The same groups of eight (the last one overlapping) and the same gate as the AVX2 path,
+    // so that every CPU skips the same points.
+    const int nx = l.size.x;
+    for (int k = 0; k < l.size.z; ++k)
+        for (int j = 0; j < l.size.y; ++j) {
+            const std::size_t row = (static_cast<std::size_t>(k) * l.size.y + j) * nx;
+            for (int i0 = 0; i0 < nx; i0 += 8) {
+                const int i = nx >= 8 ? std::min(i0, nx - 8) : i0;
+                const int end = std::min(i + 8, nx);
+                bool skip = l.gate != nullptr && end - i == 8;
+                for (int n = i; skip && n < end; ++n) skip = l.gate[row + n] < l.gate_below;
+                for (int n = i; n < end; ++n)
+                    out[row + n] = skip ? 0.0f : fast(l.coordinate(0, n), l.coordinate(1, j), l.coordinate(2, k));
+            }
+        }
+}
+
 void Simplex3::batch_fast(const double* xs, const double* ys, const double* zs, float* out, std::size_t count) const {
     std::size_t done = 0;
 #ifdef ISOTERRA_HAVE_AVX2_PATH
     static const bool has_avx2 = __builtin_cpu_supports("avx2");
     if (has_avx2) {
-        batch_avx2(perm32_.data(), hash12_.data(), xs, ys, zs, out, count);
+        batch_avx2(pair_.data(), hash12_.data(), xs, ys, zs, out, count);
         done = count - count % 8;
     }
 #endif

@@ -4,7 +4,9 @@
 // CPU has it; the default clone runs the same code on SSE2 pairs.
 #include <cstring>
 
-#pragma GCC diagnostic ignored "-Wpsabi"  // the vector helpers are internal and inlined
+// The vector helpers are always inlined: a helper left out of line would be called across
+// target clones with different vector ABIs (what -Wpsabi warns about).
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 #include "isoterra/noise.hpp"
 
@@ -25,15 +27,15 @@ constexpr double kG3 = 1.0 / 6.0;
 
 // floor() as integers, without a libm call. Valid while |v| < 2^31 noise units, where it
 // equals the scalar path's wrapped floor.
-inline v4l floor_l(v4d v) {
+__attribute__((always_inline)) inline v4l floor_l(v4d v) {
     const v4l t = __builtin_convertvector(v, v4l);
     return t + (v < __builtin_convertvector(t, v4d));  // a true mask is -1
 }
 
-inline v4d to_d(v4l v) { return __builtin_convertvector(v, v4d); }
+__attribute__((always_inline)) inline v4d to_d(v4l v) { return __builtin_convertvector(v, v4d); }
 
 // Contribution of four corners: (max(t, 0))^4 * (g . d), the gradients gathered by index.
-inline v4d corner(v4d t, v4l g, const double* gx, const double* gy, const double* gz, v4d x, v4d y, v4d z) {
+__attribute__((always_inline)) inline v4d corner(v4d t, v4l g, const double* gx, const double* gy, const double* gz, v4d x, v4d y, v4d z) {
     const v4d px = {gx[g[0]], gx[g[1]], gx[g[2]], gx[g[3]]};
     const v4d py = {gy[g[0]], gy[g[1]], gy[g[2]], gy[g[3]]};
     const v4d pz = {gz[g[0]], gz[g[1]], gz[g[2]], gz[g[3]]};
@@ -43,7 +45,7 @@ inline v4d corner(v4d t, v4l g, const double* gx, const double* gy, const double
     return tc * tc * (px * x + py * y + pz * z);
 }
 
-inline v4l lookup(const std::int32_t* perm, v4l idx) {
+__attribute__((always_inline)) inline v4l lookup(const std::int32_t* perm, v4l idx) {
     return v4l{perm[idx[0]], perm[idx[1]], perm[idx[2]], perm[idx[3]]};
 }
 

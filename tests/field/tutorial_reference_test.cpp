@@ -55,3 +55,17 @@ TEST(TutorialPreset, lattice_sampling_agrees_with_point_sampling_within_1e_4_m) 
                 ASSERT_NEAR(grid[lat.index(i, j, k)], t->value(lat.position(i, j, k)), 1e-4);
     }
 }
+
+TEST(TutorialPreset, lattice_ground_heights_equal_surface_height_bit_for_bit) {
+    for (const char* name : {"tutorial", "alpine", "islands"}) {
+        const auto t = make_terrain(builtin_preset(name), 20261114);
+        Lattice lat{{-17, 0, 45}, {13, 2, 11}, 2.0};
+        std::vector<float> values(lat.count()), ground(static_cast<std::size_t>(lat.size.x) * lat.size.z);
+        ASSERT_TRUE(t->sample_lattice_and_ground(lat, values.data(), ground.data()));
+        for (int k = 0; k < lat.size.z; ++k)
+            for (int i = 0; i < lat.size.x; ++i) {
+                const glm::dvec3 p = lat.position(i, 0, k);
+                ASSERT_EQ(ground[k * lat.size.x + i], static_cast<float>(t->surface_height(p.x, p.z))) << name;
+            }
+    }
+}

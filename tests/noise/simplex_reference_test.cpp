@@ -83,3 +83,31 @@ TEST(Simplex, fast_batch_noise3_agrees_with_the_double_path_within_2e_6_even_far
     EXPECT_LT(worst, 2e-6);
     std::printf("fast noise3: worst difference %.3g\n", worst);
 }
+
+TEST(Simplex, lattice_noise3_equals_fast_at_every_point_and_gates_whole_groups) {
+    const NoiseSet n(7);
+    for (const int nx : {5, 8, 33, 37}) {
+        NoiseLattice l{{-40, 3, 1000000}, {nx, 3, 2}, 1.0, {50.0, 35.0, 50.0}, {0.0, 0.0, 0.0}};
+        std::vector<float> out(static_cast<std::size_t>(nx) * 6);
+        n.noise3.lattice_fast(l, out.data());
+        std::size_t p = 0;
+        for (int k = 0; k < 2; ++k)
+            for (int j = 0; j < 3; ++j)
+                for (int i = 0; i < nx; ++i, ++p)
+                    ASSERT_EQ(out[p], n.noise3.fast(l.coordinate(0, i), l.coordinate(1, j), l.coordinate(2, k))) << nx;
+        // A gate above every value skips every whole group of eight (rows shorter than eight
+        // have none); a gate below every value skips nothing.
+        std::vector<float> gate(out.size(), -5.0f), gated(out.size(), 9.0f);
+        l.gate = gate.data();
+        l.gate_below = 0.0f;
+        n.noise3.lattice_fast(l, gated.data());
+        if (nx >= 8) {
+            for (const float v : gated) ASSERT_EQ(v, 0.0f);
+        } else {
+            ASSERT_EQ(gated, out);
+        }
+        l.gate_below = -10.0f;
+        n.noise3.lattice_fast(l, gated.data());
+        ASSERT_EQ(gated, out);
+    }
+}
