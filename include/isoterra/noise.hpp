@@ -60,8 +60,9 @@ struct NoiseLattice {
     glm::dvec3 feature{1.0};
     glm::dvec3 offset{0.0};
 
-    /// Optional gate (one float per point, same layout): groups of eight points along x
-    /// whose gate values are all below `gate_below` are not evaluated and read 0.
+    /// Optional gate (one float per point, same layout): points whose gate value is below
+    /// `gate_below` may be skipped and read 0 (the vector path skips whole groups of eight
+    /// consecutive points, the scalar path single points). For values that cannot matter.
     const float* gate = nullptr;
     float gate_below = 0.0f;
 

@@ -140,33 +140,47 @@ void batch_avx2(const std::int32_t* pair, const std::int32_t* hash, const double
                                         _mm256_loadu_pd(zs + n + 4)));
 }
 
-// A lattice row by row, eight points along x at a time; the last group of a row overlaps
-// the one before it (the same points give the same bits), so rows need no scalar tail.
+// A lattice in groups of eight consecutive points (x fastest). A group may run over the end
+// of a row into the next one: its lanes then take one of two (y, z) pairs. The last group
+// overlaps the one before it (the same points give the same bits), so there is no tail.
 void lattice_avx2(const std::int32_t* pair, const std::int32_t* hash, const NoiseLattice& l, float* out) {
     const int nx = l.size.x;
-    const __m256d lane_lo = _mm256_setr_pd(0, 1, 2, 3), lane_hi = _mm256_setr_pd(4, 5, 6, 7);
+    const std::size_t rows = static_cast<std::size_t>(l.size.y) * l.size.z;
+    const std::size_t total = rows * nx;
     const __m256d sp = _mm256_set1_pd(l.spacing), fx = _mm256_set1_pd(l.feature.x), ox = _mm256_set1_pd(l.offset.x);
-    for (int k = 0; k < l.size.z; ++k) {
-        const __m256d z = _mm256_set1_pd(l.coordinate(2, k));
-        for (int j = 0; j < l.size.y; ++j) {
-            const __m256d y = _mm256_set1_pd(l.coordinate(1, j));
-            const std::size_t row_start = (static_cast<std::size_t>(k) * l.size.y + j) * nx;
-            float* row = out + row_start;
-            for (int i0 = 0; i0 < nx; i0 += 8) {
-                const int i = std::min(i0, nx - 8);
-                if (l.gate) {
-                    const __m256 g = _mm256_loadu_ps(l.gate + row_start + i);
-                    if (_mm256_movemask_ps(_mm256_cmp_ps(g, _mm256_set1_ps(l.gate_below), _CMP_LT_OQ)) == 0xff) {
-                        _mm256_storeu_ps(row + i, _mm256_setzero_ps());
-                        continue;
-                    }
-                }
-                const __m256d base = _mm256_set1_pd(static_cast<double>(l.origin.x + i));
-                const __m256d xa = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(_mm256_add_pd(base, lane_lo), sp), fx), ox);
-                const __m256d xb = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(_mm256_add_pd(base, lane_hi), sp), fx), ox);
-                _mm256_storeu_ps(row + i, eval8(pair, hash, xa, xb, y, y, z, z));
-            }
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const auto row_yz = [&](std::size_t row, double& y, double& z) {
+        y = l.coordinate(1, static_cast<std::int64_t>(row % l.size.y));
+        z = l.coordinate(2, static_cast<std::int64_t>(row / l.size.y));
+    };
+    for (std::size_t n0 = 0; n0 < total; n0 += 8) {
+        const std::size_t n = std::min(n0, total - 8);
+        if (l.gate && _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(l.gate + n), _mm256_set1_ps(l.gate_below), _CMP_LT_OQ)) == 0xff) {
+            _mm256_storeu_ps(out + n, _mm256_setzero_ps());
+            continue;
         }
+        const std::size_t row = n / nx;
+        const int i0 = static_cast<int>(n - row * nx);
+        double ya, za, yb = 0.0, zb = 0.0;
+        row_yz(row, ya, za);
+        if (i0 + 8 > nx) row_yz(row + 1, yb, zb);
+        // Lane l holds x index i0 + l, wrapped into the next row past the end of this one.
+        const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(i0), lanes);
+        const __m256i next = _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(nx - 1));
+        const __m256i xi = _mm256_sub_epi32(idx, _mm256_and_si256(next, _mm256_set1_epi32(nx)));
+        const __m256d origin = _mm256_set1_pd(static_cast<double>(l.origin.x));
+        const __m256d xa = _mm256_add_pd(origin, _mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)));
+        const __m256d xb = _mm256_add_pd(origin, _mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)));
+        const __m256d wrap_a = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(next)));
+        const __m256d wrap_b = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(next, 1)));
+        const __m256d y_a = _mm256_blendv_pd(_mm256_set1_pd(ya), _mm256_set1_pd(yb), wrap_a);
+        const __m256d y_b = _mm256_blendv_pd(_mm256_set1_pd(ya), _mm256_set1_pd(yb), wrap_b);
+        const __m256d z_a = _mm256_blendv_pd(_mm256_set1_pd(za), _mm256_set1_pd(zb), wrap_a);
+        const __m256d z_b = _mm256_blendv_pd(_mm256_set1_pd(za), _mm256_set1_pd(zb), wrap_b);
+        // (origin + i) is an exact integer in double: the same value coordinate() starts from.
+        const __m256d ua = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(xa, sp), fx), ox);
+        const __m256d ub = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(xb, sp), fx), ox);
+        _mm256_storeu_ps(out + n, eval8(pair, hash, ua, ub, y_a, y_b, z_a, z_b));
     }
 }
 #pragma GCC diagnostic pop
@@ -205,26 +219,18 @@ float Simplex3::fast(double x, double y, double z) const {
 void Simplex3::lattice_fast(const NoiseLattice& l, float* out) const {
 #ifdef ISOTERRA_HAVE_AVX2_PATH
     static const bool has_avx2 = __builtin_cpu_supports("avx2");
-    if (has_avx2 && l.size.x >= 8) {
+    if (has_avx2 && l.size.x >= 8 && l.size.y * l.size.z >= 1) {
         lattice_avx2(pair_.data(), hash12_.data(), l, out);
         return;
     }
 #endif
-    // The same groups of eight (the last one overlapping) and the same gate as the AVX2 path,
-    // so that every CPU skips the same points.
-    const int nx = l.size.x;
+    // Gated points read 0 here one by one; the AVX2 path gates whole groups. Callers use
+    // the gate only where the value cannot matter (see TerrainField::sample_lattice).
+    std::size_t n = 0;
     for (int k = 0; k < l.size.z; ++k)
-        for (int j = 0; j < l.size.y; ++j) {
-            const std::size_t row = (static_cast<std::size_t>(k) * l.size.y + j) * nx;
-            for (int i0 = 0; i0 < nx; i0 += 8) {
-                const int i = nx >= 8 ? std::min(i0, nx - 8) : i0;
-                const int end = std::min(i + 8, nx);
-                bool skip = l.gate != nullptr && end - i == 8;
-                for (int n = i; skip && n < end; ++n) skip = l.gate[row + n] < l.gate_below;
-                for (int n = i; n < end; ++n)
-                    out[row + n] = skip ? 0.0f : fast(l.coordinate(0, n), l.coordinate(1, j), l.coordinate(2, k));
-            }
-        }
+        for (int j = 0; j < l.size.y; ++j)
+            for (int i = 0; i < l.size.x; ++i, ++n)
+                out[n] = l.gate && l.gate[n] < l.gate_below ? 0.0f : fast(l.coordinate(0, i), l.coordinate(1, j), l.coordinate(2, k));
 }
 
 void Simplex3::batch_fast(const double* xs, const double* ys, const double* zs, float* out, std::size_t count) const {
