@@ -45,6 +45,9 @@ Padding mesher_padding(Mesher m);
 /// Reusable working memory of the meshers (vertex caches). One per thread.
 struct MeshScratch {
     std::vector<std::int32_t> slots;
+    std::vector<glm::vec3> gradients;      // per sample, valid where stamp == generation
+    std::vector<std::uint32_t> stamps;
+    std::uint32_t generation = 0;
 };
 
 /// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow

@@ -2,6 +2,8 @@
 // the mean of the cell's edge crossings, and one quad per lattice edge with a sign change,
 // joining the four cells around that edge, split along its shorter diagonal. A chunk owns
 // the edges whose lower sample lies in its core [0, 32)^3, so it needs the cells at -1.
+#include <algorithm>
+
 #include "vertex_attributes.hpp"
 
 namespace isoterra {
@@ -20,8 +22,38 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
         return scratch.slots[((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1)];
     };
     const double sp = s.lattice.spacing_m;
+    // Corner gradients are shared by up to eight cells: compute each once per chunk.
+    if (scratch.stamps.size() != s.values.size()) {
+        scratch.stamps.assign(s.values.size(), 0);
+        scratch.gradients.resize(s.values.size());
+        scratch.generation = 0;
+    }
+    if (++scratch.generation == 0) std::fill(scratch.stamps.begin(), scratch.stamps.end(), 0), scratch.generation = 1;
+    const auto gradient_at = [&](int i, int j, int k) -> const glm::vec3& {
+        const std::size_t at = s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
+        if (scratch.stamps[at] != scratch.generation) {
+            scratch.stamps[at] = scratch.generation;
+            scratch.gradients[at] = detail::lattice_gradient(s, i, j, k);
+        }
+        return scratch.gradients[at];
+    };
 
-    // Vertices: the mean crossing of each cell, with the trilinear blend of corner gradients.
+    const auto emit = [&](std::uint32_t v0, std::uint32_t v1, std::uint32_t v2, std::uint32_t v3) {
+        const auto dist2 = [&](std::uint32_t a, std::uint32_t b) {
+            const glm::vec3 d = out.positions[a] - out.positions[b];
+            return d.x * d.x + d.y * d.y + d.z * d.z;
+        };
+        if (dist2(v0, v2) <= dist2(v1, v3)) {
+            out.indices.insert(out.indices.end(), {v0, v1, v2, v0, v2, v3});
+        } else {
+            out.indices.insert(out.indices.end(), {v0, v1, v3, v1, v2, v3});
+        }
+    };
+
+    // One pass over the cells in (z, y, x) order. A cell with a sign change gets its vertex:
+    // the mean crossing, with the trilinear blend of the corner gradients. Then the edges
+    // leaving its lowest corner (0) get their quads; the other three cells around each of
+    // those edges lie before it in this order, so their vertices exist already.
     for (int k = -1; k < kChunkSize; ++k)
         for (int j = -1; j < kChunkSize; ++j)
             for (int i = -1; i < kChunkSize; ++i) {
@@ -42,34 +74,17 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                 for (int c = 0; c < 8; ++c) {
                     const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) *
                                      (c >> 2 & 1 ? local.z : 1 - local.z);
-                    gradient += static_cast<float>(w) * detail::lattice_gradient(s, i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1));
+                    gradient += static_cast<float>(w) * gradient_at(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1));
                 }
                 slot_of(i, j, k) = static_cast<std::int32_t>(out.positions.size());
                 detail::push_vertex(out, s, rules, detail::sample_position(s, i, j, k) + local * sp, gradient);
-            }
 
-    // Quads: for each owned edge with a sign change, the four cells around it, counter-
-    // clockwise seen from the air.
-    const auto emit = [&](std::uint32_t v0, std::uint32_t v1, std::uint32_t v2, std::uint32_t v3) {
-        const auto dist2 = [&](std::uint32_t a, std::uint32_t b) {
-            const glm::vec3 d = out.positions[a] - out.positions[b];
-            return d.x * d.x + d.y * d.y + d.z * d.z;
-        };
-        if (dist2(v0, v2) <= dist2(v1, v3)) {
-            out.indices.insert(out.indices.end(), {v0, v1, v2, v0, v2, v3});
-        } else {
-            out.indices.insert(out.indices.end(), {v0, v1, v3, v1, v2, v3});
-        }
-    };
-    for (int k = 0; k < kChunkSize; ++k)
-        for (int j = 0; j < kChunkSize; ++j)
-            for (int i = 0; i < kChunkSize; ++i) {
-                const bool here = s.at(i, j, k) < 0.0f;
+                // The chunk owns the edges whose lower sample (corner 0) lies in its core.
+                if (i < 0 || j < 0 || k < 0) continue;
+                const bool here = mask & 1;
                 for (int axis = 0; axis < 3; ++axis) {
-                    const int di = axis == 0, dj = axis == 1, dk = axis == 2;
-                    const bool there = s.at(i + di, j + dj, k + dk) < 0.0f;
-                    if (here == there) continue;
-                    // The two other axes, in right-handed order: (y, z) for x, (z, x) for y, (x, y) for z.
+                    if (here == static_cast<bool>(mask >> (1 << axis) & 1)) continue;  // corner 1, 2 or 4
+                    // The two other axes in right-handed order: (y, z) for x, (z, x) for y, (x, y) for z.
                     const int u = (axis + 1) % 3, v = (axis + 2) % 3;
                     std::uint32_t q[4];
                     const int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
