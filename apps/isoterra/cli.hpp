@@ -50,5 +50,6 @@ bool stderr_is_terminal();
 void register_presets(CLI::App& app);
 void register_sample(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_fly(CLI::App& app);
 
 }  // namespace isoterra::app

@@ -251,6 +251,9 @@ public:
     /// Returns a proven range of the ground height over the square, overhangs included
     /// (branch and bound on the height with proven per-cell variation).
     ValueRange ground_range(double x0, double z0, double x1, double z1) const;
+    /// Returns bounds() of `box` given ground_range() over the box's square, so a caller that
+    /// keeps the ground range of a column pays for it once.
+    ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const;
     /// The most the overhangs push the ground out, in metres.
     double most_bend() const;
 

@@ -7,6 +7,7 @@
 #include <queue>
 #include <vector>
 
+#include "../noise/target_clones.hpp"
 #include "isoterra/field.hpp"
 
 namespace isoterra {
@@ -28,11 +29,6 @@ struct CombineTerms {
     double cave_width, cave_metres_per_unit, entrance_depth, entrance_narrowing, blend, iso;
 };
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-#define ISOTERRA_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define ISOTERRA_CLONES
-#endif
 
 // combine() for a row of samples from the single-precision noises: the same formula with
 // the choices hoisted out of the loop so that it vectorises (a plain hypot, not V8's).
@@ -345,8 +341,11 @@ ValueRange TerrainField::ground_range(double x0, double z0, double x1, double z1
 }
 
 ValueRange TerrainField::bounds(const Box& box) const {
+    return bounds_with_ground(box, ground_range(box.lo.x, box.lo.z, box.hi.x, box.hi.z));
+}
+
+ValueRange TerrainField::bounds_with_ground(const Box& box, const ValueRange& ground) const {
     // d = height - y + bend * noise3 lies within the bent ground range minus y.
-    const ValueRange ground = ground_range(box.lo.x, box.lo.z, box.hi.x, box.hi.z);
     const double d_hi = ground.hi - box.lo.y;
     double d_lo = ground.lo - box.hi.y;
     if (p_.caves) {

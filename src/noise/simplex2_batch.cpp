@@ -4,17 +4,13 @@
 #include <cmath>
 #include <cstring>
 
+#include "target_clones.hpp"
 #include "isoterra/noise.hpp"
 
 // The vector helpers are always inlined: a helper left out of line would be called across
 // target clones with different vector ABIs (what -Wpsabi warns about).
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-#define ISOTERRA_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define ISOTERRA_CLONES
-#endif
 
 namespace isoterra {
 namespace {

@@ -8,13 +8,9 @@
 // target clones with different vector ABIs (what -Wpsabi warns about).
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+#include "target_clones.hpp"
 #include "isoterra/noise.hpp"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-#define ISOTERRA_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define ISOTERRA_CLONES
-#endif
 
 namespace isoterra {
 namespace {

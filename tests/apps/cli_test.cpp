@@ -150,3 +150,23 @@ TEST(CliRegion, slice_and_heightmap_write_pngs_and_refuse_bad_regions) {
     EXPECT_EQ(run_cli("heightmap --from 0,0 --to 64,32 -o " + dir + "/hm.jpg").code, 2);
     EXPECT_EQ(run_cli("heightmap --from 9,0 --to 1,32 -o " + dir + "/hm2.png").code, 2);
 }
+
+TEST(CliFly, json_report_has_the_documented_keys_and_fills_the_first_view) {
+    const auto r = run_cli("fly --radius 2 --threads 2 --seconds 1 --speed 40 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* key : {"first_view_s", "chunks_built", "chunks_per_s", "max_waiting", "max_loaded", "final_loaded",
+                            "peak_rss_mb", "loaded_over_time"})
+        EXPECT_NE(r.out.find(std::string("\"") + key + "\""), std::string::npos) << key;
+    EXPECT_EQ(r.out.find("\"first_view_s\": -1"), std::string::npos);  // it did fill
+}
+
+TEST(CliFly, bad_paths_and_meshers_are_refused) {
+    EXPECT_EQ(run_cli("fly --seconds 0 --path circle:-5").code, 2);
+    EXPECT_EQ(run_cli("fly --seconds 0 --path /nonexistent/waypoints.txt").code, 2);
+    EXPECT_EQ(run_cli("fly --seconds 0 --mesher voxels").code, 2);
+    const std::string path = ::testing::TempDir() + "/one_waypoint.txt";
+    std::ofstream(path) << "0 50 0\n";
+    const auto one = run_cli("fly --seconds 0 --path " + path);
+    EXPECT_EQ(one.code, 2);
+    EXPECT_NE(one.err.find("at least two waypoints"), std::string::npos);
+}

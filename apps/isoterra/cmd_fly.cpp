@@ -1,0 +1,176 @@
+// `isoterra fly`: a headless camera flight through the streamed world in real time, 60
+// frames a second, as a renderer would drive the World: set the focus, take finished meshes
+// for at most 4 ms, wait for the next frame. The camera holds still at the start until the
+// first view is filled, then flies.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <sys/resource.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "isoterra/world.hpp"
+
+namespace isoterra::app {
+namespace {
+
+struct FlyOptions {
+    FieldOptions field;
+    int radius = 8, threads = 0;
+    double speed = 20.0, seconds = 10.0, budget_ms = 4.0;
+    std::string path = "line", mesher_name = "marching-cubes";
+    bool json = false, quiet = false;
+};
+
+// A path as a function of the distance flown from the start.
+struct Path {
+    std::vector<glm::dvec3> points;  // waypoints (a line or a file)
+    double radius = 0.0;             // > 0: a circle of this radius around the start
+    glm::dvec3 start{0.0};
+
+    glm::dvec3 at(double s) const {
+        if (radius > 0.0) {
+            const double a = s / radius;
+            return start + glm::dvec3(radius * std::sin(a), 0.0, radius * (std::cos(a) - 1.0));
+        }
+        for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+            const glm::dvec3 d = points[i + 1] - points[i];
+            const double len = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+            if (s <= len || i + 2 == points.size()) return points[i] + d * (len > 0 ? std::min(s, len) / len : 0.0);
+            s -= len;
+        }
+        return points.front();
+    }
+};
+
+Path make_path(const std::string& spec, const glm::dvec3& start) {
+    Path p;
+    p.start = start;
+    if (spec == "line") {
+        p.points = {start, start + glm::dvec3(0, 0, -1e7)};  // north, as the tutorial's camera looks
+    } else if (spec.rfind("circle:", 0) == 0) {
+        char* end = nullptr;
+        p.radius = std::strtod(spec.c_str() + 7, &end);
+        if (end == spec.c_str() + 7 || *end != '\0' || !(p.radius > 0.0) || !std::isfinite(p.radius))
+            throw UsageError(fmt::format("--path: expected circle:R with R > 0 metres, got '{}'", spec));
+    } else {
+        std::ifstream in(spec);
+        if (!in) throw UsageError(fmt::format("--path: '{}' is not line, circle:R or a readable waypoint file", spec));
+        std::string line;
+        int number = 0;
+        while (std::getline(in, line)) {
+            ++number;
+            if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
+            std::istringstream fields(line);
+            glm::dvec3 v;
+            std::string rest;
+            if (!(fields >> v.x >> v.y >> v.z) || (fields >> rest) || !std::isfinite(v.x + v.y + v.z))
+                throw UsageError(fmt::format("{}:{}: expected a waypoint 'x y z', got '{}'", spec, number, line));
+            p.points.push_back(v);
+        }
+        if (p.points.size() < 2) throw UsageError(fmt::format("{}: a path needs at least two waypoints", spec));
+    }
+    return p;
+}
+
+double peak_rss_mb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
+}
+
+}  // namespace
+
+void register_fly(CLI::App& app) {
+    static FlyOptions opt;
+    auto* cmd = app.add_subcommand("fly", "Fly a headless camera through the streamed world in real time and report");
+    opt.field.add_to(*cmd);
+    cmd->add_option("--radius", opt.radius, "View radius in chunks")->check(CLI::Range(1, 64));
+    cmd->add_option("--threads", opt.threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
+    cmd->add_option("--speed", opt.speed, "Metres per second")->check(CLI::Range(0.0, 10000.0));
+    cmd->add_option("--seconds", opt.seconds, "Seconds of flight after the first view is filled")->check(CLI::Range(0.0, 3600.0));
+    cmd->add_option("--path", opt.path, "line (north), circle:R, or a file of 'x y z' waypoints");
+    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
+    cmd->add_option("--budget-ms", opt.budget_ms, "Milliseconds per frame for taking finished meshes")->check(CLI::Range(0.1, 1000.0));
+    cmd->add_flag("--json", opt.json, "Print one JSON object");
+    cmd->add_flag("--quiet", opt.quiet, "No progress line");
+    cmd->callback([] {
+        WorldSettings settings;
+        settings.view_radius = opt.radius;
+        settings.threads = opt.threads;
+        if (!parse_mesher(opt.mesher_name, settings.mesher))
+            throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", opt.mesher_name));
+        std::shared_ptr<const TerrainField> field = opt.field.build();
+        const glm::dvec3 start(0.0, field->surface_height(0.0, 40.0) + 25.0, 40.0);
+        const Path path = make_path(opt.path, start);
+
+        World world(field, settings);
+        using Clock = std::chrono::steady_clock;
+        const auto t0 = Clock::now();
+        const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
+        const bool show = !opt.quiet && stderr_is_terminal();
+        double first_view = -1.0, flight_start = 0.0, last_report = -1.0;
+        std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, delivered = 0, frames = 0;
+        nlohmann::json loaded_over_time = nlohmann::json::array();
+        for (;; ++frames) {
+            const double now = seconds_since(Clock::now());
+            if (first_view >= 0.0 && now - flight_start >= opt.seconds) break;
+            if (first_view < 0.0 && now > 600.0) throw Failure("the first view did not fill within 600 s");
+            const glm::dvec3 focus = first_view < 0.0 ? start : path.at((now - flight_start) * opt.speed);
+            world.set_focus(focus);
+            delivered += world.deliver(opt.budget_ms, [&](const ChunkUpdate& u) {
+                if (!u.dropped) triangles += u.mesh->triangle_count();
+            });
+            const WorldCounts c = world.counts();
+            max_waiting = std::max(max_waiting, c.waiting);
+            max_loaded = std::max(max_loaded, c.loaded);
+            if (first_view < 0.0 && world.settled()) first_view = flight_start = seconds_since(Clock::now());
+            if (std::floor(now) > last_report) {
+                last_report = std::floor(now);
+                loaded_over_time.push_back({{"t_s", last_report}, {"loaded", c.loaded}, {"waiting", c.waiting}});
+                if (show)
+                    std::fprintf(stderr, "\rfly: %5.1f s  loaded %5zu  waiting %5zu  built %6zu  at (%.0f, %.0f, %.0f)   ", now,
+                                 c.loaded, c.waiting, c.built, focus.x, focus.y, focus.z);
+            }
+            std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>((frames + 1) * 1e6 / 60.0)));
+        }
+        if (show) std::fprintf(stderr, "\n");
+        const double total = seconds_since(Clock::now());
+        const WorldCounts c = world.counts();
+        nlohmann::ordered_json out;
+        out["preset"] = opt.field.load().name;
+        out["radius"] = opt.radius;
+        out["threads"] = world.settings().threads;
+        out["mesher"] = mesher_name(settings.mesher);
+        out["path"] = opt.path;
+        out["speed_m_s"] = opt.speed;
+        out["first_view_s"] = first_view;
+        out["flight_s"] = total - flight_start;
+        out["frames"] = frames;
+        out["chunks_built"] = c.built;
+        out["chunks_skipped"] = c.skipped;
+        out["chunks_per_s"] = c.built / total;
+        out["triangles_delivered"] = triangles;
+        out["max_waiting"] = max_waiting;
+        out["max_loaded"] = max_loaded;
+        out["final_loaded"] = c.loaded;
+        out["peak_rss_mb"] = peak_rss_mb();
+        out["loaded_over_time"] = loaded_over_time;
+        if (opt.json) {
+            fmt::print("{}\n", out.dump(2));
+            return;
+        }
+        fmt::print("first view filled in {:.2f} s ({} threads, radius {})\n", first_view, world.settings().threads, opt.radius);
+        fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", total - flight_start,
+                   opt.speed, c.built, c.built / total, c.skipped);
+        fmt::print("most waiting {}, most loaded {}, loaded at the end {}, peak memory {:.0f} MB\n", max_waiting, max_loaded,
+                   c.loaded, peak_rss_mb());
+    });
+}
+
+}  // namespace isoterra::app
