@@ -48,6 +48,7 @@ struct MeshScratch {
     std::vector<glm::vec3> gradients;      // per sample, valid where stamp == generation
     std::vector<std::uint32_t> stamps;
     std::uint32_t generation = 0;
+    std::vector<std::uint8_t> solid;       // per sample: 1 where the field is below 0
 };
 
 /// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow
@@ -57,7 +58,10 @@ void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules&
 
 void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out);
 void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out);
-void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out);
+/// Blocks; `greedy` merges coplanar faces of the same material into rectangles (the
+/// default of mesh_chunk), otherwise one quad per unit face.
+void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                 bool greedy = true);
 
 /// A height field as a grid mesh (seed 002): `heights` holds (nx + 2) x (nz + 2) heights,
 /// x fastest, with a one-sample border for the normals; vertex (i, k) is at

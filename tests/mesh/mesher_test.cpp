@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
+#include <tuple>
+
+#include <glm/common.hpp>
 
 #include <glm/geometric.hpp>
 
@@ -87,7 +91,10 @@ TEST_P(AnyMesher, chunks_meshed_one_at_a_time_close_up_in_a_3x3x3_block) {
         for (int y = cy; y < cy + 3; ++y)
             for (int x = 0; x < 3; ++x) {
                 sample_chunk(*t, {x, y, z}, mesher_padding(GetParam()), s);
-                mesh_chunk(GetParam(), s, t->material_rules(), scratch, one);
+                // Greedy blocks leave T-junctions, which a weld cannot close; their cover is
+                // checked against these unit faces below.
+                if (GetParam() == Mesher::blocks) mesh_blocks(s, t->material_rules(), scratch, one, false);
+                else mesh_chunk(GetParam(), s, t->material_rules(), scratch, one);
                 all.append(one);
             }
     ASSERT_GT(all.triangle_count(), 1000u);
@@ -147,4 +154,37 @@ TEST(HeightGrid, indexed_grid_with_upward_normals_and_ccw_triangles) {
     }
     EXPECT_FLOAT_EQ(m.positions[7].x, 14.0f);
     EXPECT_FLOAT_EQ(m.positions[7].z, 22.0f);
+}
+
+// Greedy rectangles cover exactly the unit faces: rasterised back, they give the same set
+// of (face centre, normal), each once.
+TEST(Blocks, greedy_rectangles_cover_exactly_the_unit_faces_with_fewer_triangles) {
+    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    ChunkSamples s;
+    MeshScratch scratch;
+    MeshBuffers unit, greedy;
+    std::size_t merged_chunks = 0, with_faces = 0;
+    for (const ChunkCoord c : {ChunkCoord{0, 0, 0}, ChunkCoord{9, 0, -2}, ChunkCoord{-3, 1, 4}}) {
+        sample_chunk(*t, c, mesher_padding(Mesher::blocks), s);
+        mesh_blocks(s, t->material_rules(), scratch, unit, false);
+        mesh_blocks(s, t->material_rules(), scratch, greedy, true);
+        const auto faces = [](const MeshBuffers& m) {
+            std::multiset<std::tuple<float, float, float, float, float, float>> set;
+            for (std::size_t q = 0; q < m.vertex_count(); q += 4) {
+                const glm::vec3 n = m.normals[q];
+                const glm::vec3 lo = glm::min(glm::min(m.positions[q], m.positions[q + 1]), glm::min(m.positions[q + 2], m.positions[q + 3]));
+                const glm::vec3 hi = glm::max(glm::max(m.positions[q], m.positions[q + 1]), glm::max(m.positions[q + 2], m.positions[q + 3]));
+                for (float x = lo.x; x < std::max(hi.x, lo.x + 0.5f); x += 1.0f)
+                    for (float y = lo.y; y < std::max(hi.y, lo.y + 0.5f); y += 1.0f)
+                        for (float z = lo.z; z < std::max(hi.z, lo.z + 0.5f); z += 1.0f) set.insert({x, y, z, n.x, n.y, n.z});
+            }
+            return set;
+        };
+        EXPECT_EQ(faces(greedy), faces(unit));
+        EXPECT_LE(greedy.triangle_count(), unit.triangle_count());
+        with_faces += unit.triangle_count() > 0;
+        merged_chunks += greedy.triangle_count() < unit.triangle_count();
+    }
+    EXPECT_GE(with_faces, 2u);
+    EXPECT_EQ(merged_chunks, with_faces);
 }
