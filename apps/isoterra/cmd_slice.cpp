@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "isoterra/io.hpp"
+#include "isoterra/mesh.hpp"
 #include "region.hpp"
 
 namespace isoterra::app {
@@ -15,7 +16,7 @@ struct SliceOptions {
     FieldOptions field;
     std::string axis = "y", from, to, output;
     double at = 0.0, step = 1.0, range = 32.0;
-    bool force = false;
+    bool force = false, materials = false;
 };
 
 }  // namespace
@@ -33,6 +34,7 @@ void register_slice(CLI::App& app) {
     cmd->add_option("--range", opt.range, "Values from -range (black) to +range (white)")->check(CLI::PositiveNumber);
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->add_flag("--force", opt.force, "Allow images over 4096 pixels a side");
+    cmd->add_flag("--materials", opt.materials, "Colour solid pixels by their material (grass, soil, rock, snow)");
     cmd->callback([] {
         const glm::dvec2 a = parse_vec2(opt.from, "--from"), b = parse_vec2(opt.to, "--to");
         require_ordered(glm::dvec3(a, 0), glm::dvec3(b, 0), 2);
@@ -57,14 +59,20 @@ void register_slice(CLI::App& app) {
         std::vector<std::uint8_t> rgb(pts.size() * 3);
         for (std::size_t i = 0; i < pts.size(); ++i) {
             const double t = std::clamp(values[i] / opt.range * 0.5 + 0.5, 0.0, 1.0);
-            const auto g = static_cast<std::uint8_t>(std::lround(t * 255));
+            glm::vec3 colour(static_cast<float>(t));
+            if (opt.materials && values[i] < 0.0) {
+                // The material a surface through this point would have, darkened with depth.
+                const glm::dvec3 g = field->gradient(pts[i], 0.25 * opt.step);
+                const double len = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+                const MaterialSample m = field->material(pts[i], len > 0 ? g / len : glm::dvec3(0, 1, 0));
+                colour = material_colour(m) * static_cast<float>(0.45 + 0.55 * t * 2.0);
+            }
             bool contour = false;
             const std::size_t r = i / width, c = i % width;
             if (c + 1 < static_cast<std::size_t>(width)) contour |= (values[i] < 0) != (values[i + 1] < 0);
             if (r + 1 < static_cast<std::size_t>(height)) contour |= (values[i] < 0) != (values[i + width] < 0);
-            rgb[3 * i] = contour ? 255 : g;
-            rgb[3 * i + 1] = contour ? 40 : g;
-            rgb[3 * i + 2] = contour ? 40 : g;
+            if (contour) colour = glm::vec3(1.0f, 0.16f, 0.16f);
+            for (int ch = 0; ch < 3; ++ch) rgb[3 * i + ch] = static_cast<std::uint8_t>(std::lround(std::clamp(colour[ch], 0.0f, 1.0f) * 255));
         }
         try {
             write_png(opt.output, width, height, 3, 8, rgb.data());

@@ -83,10 +83,31 @@ Tables build_tables() {
                 used[e] = true;
                 loop[len++] = e;
             }
+            // Fan from the loop vertex that makes no triangle lie flat in a cell face (a loop
+            // can come back to a face it left); such a triangle would meet its mirror image
+            // from the neighbouring cell and make the surface non-manifold there.
+            const auto faces_of = [](int e) {
+                int f = 0;  // bit axis * 2 + side for each face holding the edge
+                for (int axis = 0; axis < 3; ++axis) {
+                    if (axis == kEdgeAxis[e]) continue;
+                    f |= 1 << (axis * 2 + (kCubeEdges[e][0] >> axis & 1));
+                }
+                return f;
+            };
+            int origin = 0;
+            for (int o = 0; o < len; ++o) {
+                bool flat = false;
+                for (int n = 1; n + 1 < len; ++n)
+                    flat |= (faces_of(loop[o]) & faces_of(loop[(o + n) % len]) & faces_of(loop[(o + n + 1) % len])) != 0;
+                if (!flat) {
+                    origin = o;
+                    break;
+                }
+            }
             for (int n = 1; n + 1 < len; ++n) {
-                t.tris[mask][written++] = static_cast<std::int8_t>(loop[0]);
-                t.tris[mask][written++] = static_cast<std::int8_t>(loop[n]);
-                t.tris[mask][written++] = static_cast<std::int8_t>(loop[n + 1]);
+                t.tris[mask][written++] = static_cast<std::int8_t>(loop[origin]);
+                t.tris[mask][written++] = static_cast<std::int8_t>(loop[(origin + n) % len]);
+                t.tris[mask][written++] = static_cast<std::int8_t>(loop[(origin + n + 1) % len]);
             }
         }
         t.count[mask] = static_cast<std::int8_t>(written);

@@ -7,6 +7,8 @@
 #include <tuple>
 #include <vector>
 
+#include <glm/geometric.hpp>
+
 #include "isoterra/mesh.hpp"
 
 namespace isoterra::test {

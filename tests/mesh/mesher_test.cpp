@@ -188,3 +188,62 @@ TEST(Blocks, greedy_rectangles_cover_exactly_the_unit_faces_with_fewer_triangles
     EXPECT_GE(with_faces, 2u);
     EXPECT_EQ(merged_chunks, with_faces);
 }
+
+// A chunk at LOD 1 has the same 33 samples a side, 2 m apart, so it covers 64 m; its samples
+// are the field at those points, and LOD-1 chunks meshed one at a time meet without a gap.
+TEST(Lod, level_1_chunks_sample_every_2_m_and_meet_without_gaps) {
+    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    ChunkSamples s;
+    sample_chunk(*t, {1, 0, -1, 1}, mesher_padding(Mesher::marching_cubes), s);
+    EXPECT_DOUBLE_EQ(s.lattice.spacing_m, 2.0);
+    const glm::dvec3 p = s.lattice.position(s.pad.lo + 32, s.pad.lo + 5, s.pad.lo);
+    EXPECT_EQ(p, glm::dvec3(128.0, 10.0, -64.0));
+    EXPECT_NEAR(s.at(32, 5, 0), t->value(p), 1e-4);
+    MeshBuffers all, one;
+    MeshScratch scratch;
+    const int cy = static_cast<int>(std::floor(t->surface_height(64, 64) / 64));
+    for (int z = 0; z < 2; ++z)
+        for (int x = 0; x < 2; ++x) {
+            sample_chunk(*t, {x, cy, z, 1}, mesher_padding(Mesher::marching_cubes), s);
+            mesh_chunk(Mesher::marching_cubes, s, t->material_rules(), scratch, one);
+            all.append(one);
+        }
+    ASSERT_GT(all.triangle_count(), 500u);
+    const auto id = test::weld(all.positions);
+    std::vector<glm::vec3> by_id(all.positions.size());
+    for (std::size_t v = 0; v < id.size(); ++v) by_id[id[v]] = all.positions[v];
+    const double y0 = cy * 64.0, y1 = y0 + 64.0;
+    int inner = 0;
+    for (const auto& [a, b] : test::open_edges(all)) {
+        const auto outside = [&](const glm::vec3& q) {
+            return q.x <= 0.01f || q.x >= 127.99f || q.z <= 0.01f || q.z >= 127.99f || q.y <= y0 + 0.01 || q.y >= y1 - 0.01;
+        };
+        inner += !(outside(by_id[a]) && outside(by_id[b]));
+    }
+    EXPECT_EQ(inner, 0);
+}
+
+// Marching cubes' generated tables on configurations the terrain rarely makes: every single
+// cell case, and thousands of random 2x2x2 and 3x3x3 sign patterns, all closed and manifold.
+TEST(MarchingCubesTables, closed_for_every_cell_case_and_random_small_blocks) {
+    Mulberry32 r(9);
+    for (int trial = 0; trial < 255 + 3000; ++trial) {
+        ChunkSamples s;
+        s.pad = mesher_padding(Mesher::marching_cubes);
+        s.lattice = chunk_lattice(s.coord, s.pad);
+        s.values.assign(s.lattice.count(), 1.0f);
+        s.core_range = {-1.0, 1.0};
+        const int n = trial < 255 ? 2 : 2 + trial % 2;
+        for (int k = 0; k < n; ++k)
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < n; ++i) {
+                    const bool solid = trial < 255 ? ((trial + 1) >> (i + 2 * j + 4 * k) & 1) : r.next() < 0.5;
+                    s.values[s.lattice.index(11 + i, 11 + j, 11 + k)] = solid ? -0.2f - static_cast<float>(r.next()) : 0.2f + static_cast<float>(r.next());
+                }
+        MeshScratch scratch;
+        MeshBuffers m;
+        mesh_marching_cubes(s, MaterialRules{}, scratch, m);
+        ASSERT_TRUE(test::open_edges(m).empty()) << "trial " << trial;
+        if (m.triangle_count() > 0) ASSERT_GT(test::enclosed_volume(m), 0.0) << "trial " << trial;
+    }
+}
