@@ -7,6 +7,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libglm-dev
   libspng-dev libtinygltf-dev libmeshoptimizer-dev libsqlite3-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
 )
 missing=()
 for p in "${packages[@]}"; do

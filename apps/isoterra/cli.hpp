@@ -51,5 +51,6 @@ void register_presets(CLI::App& app);
 void register_sample(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_fly(CLI::App& app);
+void register_render(CLI::App& app);
 
 }  // namespace isoterra::app

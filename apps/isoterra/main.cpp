@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     register_slice(app);
     register_stats(app);
     register_fly(app);
+    register_render(app);
     register_bench(app);
 
     try {

@@ -73,6 +73,8 @@ struct MaterialRules {
     double snow_blend_m = 15.0;     // ...fading in over this half-width
     double snow_max_slope_deg = 50; // snow does not stick to steeper faces
     double soil_depth_m = 12.0;     // below the column's ground, soil down to here, then rock
+    double surface_reach_m = 0.0;   // open ground may lie this far below the column's height
+                                    // (the overhangs' reach): still surface, not underground
 
     /// Returns the material at height `y` with the surface's unit `normal`, `depth_m`
     /// below the column's ground (0 on the open surface). Thread-safe.

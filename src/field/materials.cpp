@@ -32,9 +32,11 @@ MaterialSample MaterialRules::classify(double y, const glm::dvec3& normal, doubl
     const double snowy = smoothstep(snow_line_m - snow_blend_m, snow_line_m + snow_blend_m, y) *
                          (1.0 - smoothstep(snow_max_slope_deg - slope_blend_deg,
                                            snow_max_slope_deg + slope_blend_deg, slope_deg));
-    // Under an overhang or in a cave: soil near the ground, rock deeper down.
-    const double under = smoothstep(1.0, 3.0, depth_m);
-    const double deep = smoothstep(soil_depth_m - 2.0, soil_depth_m + 2.0, depth_m);
+    // Under an overhang (facing down) or in a cave (below the overhangs' reach): soil near
+    // the ground, rock deeper down.
+    const double below = depth_m - surface_reach_m;
+    const double under = std::max(smoothstep(1.0, 3.0, below), smoothstep(-0.2, -0.6, normal.y));
+    const double deep = smoothstep(soil_depth_m - 2.0, soil_depth_m + 2.0, below);
 
     std::array<double, kMaterialCount> w{};
     const double open = 1.0 - under;

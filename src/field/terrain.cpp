@@ -67,7 +67,9 @@ void combine_row(const CombineTerms& t, const double* height, const double* bend
 }  // namespace
 
 TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed)
-    : p_(params), seed_(seed), noise_(seed) {}
+    : p_(params), seed_(seed), noise_(seed) {
+    p_.materials.surface_reach_m = most_bend();
+}
 
 TerrainField::Column TerrainField::column(double x, double z) const {
     if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, x, z);

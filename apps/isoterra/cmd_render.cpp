@@ -1,0 +1,80 @@
+// `isoterra render`: one picture of the world with no display: streams the chunks around the
+// eye until all are built, draws them with the viewer's shading through EGL, writes a PNG.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "isoterra/io.hpp"
+#include "isoterra/world.hpp"
+#include "render/headless_gl.hpp"
+#include "render/terrain_renderer.hpp"
+
+namespace isoterra::app {
+namespace {
+
+struct RenderOptions {
+    FieldOptions field;
+    std::string eye, target, size = "1280x720", output, mesher_name = "marching-cubes";
+    int radius = 8, threads = 0;
+};
+
+}  // namespace
+
+void register_render(CLI::App& app) {
+    static RenderOptions opt;
+    auto* cmd = app.add_subcommand("render", "Render one picture with no display (EGL, software) and write a PNG");
+    opt.field.add_to(*cmd);
+    cmd->add_option("--eye", opt.eye, "Camera position X,Y,Z (metres)")->required();
+    cmd->add_option("--target", opt.target, "Point the camera looks at X,Y,Z")->required();
+    cmd->add_option("--size", opt.size, "Image size WxH");
+    cmd->add_option("--radius", opt.radius, "View radius in chunks")->check(CLI::Range(1, 32));
+    cmd->add_option("--threads", opt.threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
+    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
+    cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
+    cmd->callback([] {
+        const glm::dvec3 eye = parse_vec3(opt.eye, "--eye"), target = parse_vec3(opt.target, "--target");
+        if (eye == target) throw UsageError("--eye/--target: the camera needs a direction; they are the same point");
+        int width = 0, height = 0;
+        char x = 0;
+        if (std::sscanf(opt.size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width < 16 || height < 16 ||
+            width > 8192 || height > 8192)
+            throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", opt.size));
+        if (opt.output.size() < 5 || opt.output.compare(opt.output.size() - 4, 4, ".png") != 0)
+            throw UsageError(fmt::format("-o: '{}' does not end in .png", opt.output));
+        WorldSettings settings;
+        settings.view_radius = opt.radius;
+        settings.threads = opt.threads;
+        if (!parse_mesher(opt.mesher_name, settings.mesher))
+            throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", opt.mesher_name));
+        std::shared_ptr<const TerrainField> field = opt.field.build();
+
+        HeadlessGl gl(width, height);
+        TerrainRenderer renderer;
+        World world(field, settings);
+        const auto start = std::chrono::steady_clock::now();
+        for (;;) {
+            world.set_focus(eye);
+            world.deliver(1e9, [&](const ChunkUpdate& u) { renderer.apply(u); });
+            if (world.settled()) break;
+            if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) throw Failure("render: the world did not settle in 10 minutes");
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        const double view = opt.radius * double(kChunkSize);
+        Camera camera{eye, target, 60.0, 0.5, view * 1.2};
+        renderer.draw(camera, width, height, view * 0.95);
+        const std::vector<std::uint8_t> rgb = gl.read_rgb();
+        try {
+            write_png(opt.output, width, height, 3, 8, rgb.data());
+        } catch (const IoError& e) {
+            throw UsageError(e.what());
+        }
+        std::fprintf(stderr, "wrote %s: %dx%d, %zu chunks, %zu triangles\n", opt.output.c_str(), width, height,
+                     renderer.chunk_count(), renderer.triangle_count());
+    });
+}
+
+}  // namespace isoterra::app

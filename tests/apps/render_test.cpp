@@ -1,0 +1,94 @@
+// `isoterra render` with no display: a picture with sky and varied terrain in more than one
+// material, and the same bytes every time.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+
+#include <spng.h>
+
+#include "isoterra/field.hpp"
+#include "run_cli.hpp"
+
+using isoterra::test::run_cli;
+
+namespace {
+
+struct Image {
+    int width = 0, height = 0;
+    std::vector<std::uint8_t> rgb;
+};
+
+Image read_png(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    Image img;
+    spng_ctx* ctx = spng_ctx_new(0);
+    spng_set_png_buffer(ctx, bytes.data(), bytes.size());
+    spng_ihdr ihdr{};
+    if (spng_get_ihdr(ctx, &ihdr) == 0) {
+        std::size_t size = 0;
+        spng_decoded_image_size(ctx, SPNG_FMT_RGB8, &size);
+        img.rgb.resize(size);
+        spng_decode_image(ctx, img.rgb.data(), size, SPNG_FMT_RGB8, 0);
+        img.width = static_cast<int>(ihdr.width);
+        img.height = static_cast<int>(ihdr.height);
+    }
+    spng_ctx_free(ctx);
+    return img;
+}
+
+}  // namespace
+
+TEST(Render, draws_sky_and_varied_terrain_with_no_display_and_repeats_exactly) {
+    const std::string dir = ::testing::TempDir();
+    // 25 m above the ground, looking north over the hills towards the mountains.
+    const auto t = isoterra::make_terrain(isoterra::builtin_preset("tutorial"), 20261114);
+    const double h = t->surface_height(0, 40);
+    const std::string args = "render --radius 5 --eye 0," + std::to_string(h + 25) + ",40 --target 0," +
+                             std::to_string(h + 5) + ",-200 --size 320x180 -o ";
+    unsetenv("DISPLAY");  // no X server, as on a headless machine
+    const auto a = run_cli(args + dir + "/render_a.png");
+    ASSERT_EQ(a.code, 0) << a.err;
+    ASSERT_EQ(run_cli(args + dir + "/render_b.png").code, 0);
+    std::ifstream fa(dir + "/render_a.png", std::ios::binary), fb(dir + "/render_b.png", std::ios::binary);
+    const std::string ba((std::istreambuf_iterator<char>(fa)), {}), bb((std::istreambuf_iterator<char>(fb)), {});
+    EXPECT_EQ(ba, bb);
+
+    const Image img = read_png(dir + "/render_a.png");
+    ASSERT_EQ(img.width, 320);
+    ASSERT_EQ(img.height, 180);
+    // The sky is the clear colour (0.56, 0.66, 0.80); terrain pixels are everything else.
+    std::size_t sky = 0, greenish = 0, greyish = 0;
+    double sum = 0, sum2 = 0;
+    for (std::size_t p = 0; p < img.rgb.size(); p += 3) {
+        const int r = img.rgb[p], g = img.rgb[p + 1], b = img.rgb[p + 2];
+        if (std::abs(r - 143) <= 2 && std::abs(g - 168) <= 2 && std::abs(b - 204) <= 2) {
+            ++sky;
+            continue;
+        }
+        const double lum = 0.3 * r + 0.59 * g + 0.11 * b;
+        sum += lum, sum2 += lum * lum;
+        greenish += g > r + 20 && g > b + 20;
+        greyish += std::abs(r - g) < 12 && std::abs(g - b) < 16;
+    }
+    const std::size_t pixels = img.rgb.size() / 3, terrain = pixels - sky;
+    EXPECT_GT(sky, pixels / 20);       // some sky...
+    EXPECT_GT(terrain, pixels / 3);    // ...and mostly ground
+    const double mean = sum / terrain, stddev = std::sqrt(sum2 / terrain - mean * mean);
+    EXPECT_GT(stddev, 10.0);           // shaded, not flat
+    EXPECT_GT(greenish, terrain / 20); // grass...
+    EXPECT_GT(greyish, terrain / 40);  // ...and rock
+    std::printf("sky %.0f%%, terrain luminance %.0f +- %.0f, grass %.0f%%, grey %.0f%%\n", 100.0 * sky / pixels, mean, stddev,
+                100.0 * greenish / terrain, 100.0 * greyish / terrain);
+}
+
+TEST(Render, refuses_bad_sizes_and_a_camera_without_direction) {
+    const std::string dir = ::testing::TempDir();
+    EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,60,0 -o " + dir + "/x.png").code, 2);
+    EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size 10x10 -o " + dir + "/x.png").code, 2);
+    EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size big -o " + dir + "/x.png").code, 2);
+    EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 -o " + dir + "/x.jpg").code, 2);
+}
