@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# The main job until the viewer exists: pictures, a mesh and figures of the tutorial world.
+# The main job: with a display, the interactive viewer; without one, a rendered picture of
+# the tutorial world plus a slice, a heightmap, a mesh and field statistics, and where they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p out
 bin=build/isoterra
-$bin slice --preset tutorial --axis z --at 0 --from -200,-60 --to 200,140 -o out/slice.png
+if [ -n "${DISPLAY:-}" ] && [ -z "${ISOTERRA_NO_VIEWER:-}" ]; then
+  exec $bin view --preset tutorial
+fi
+mkdir -p out
+$bin render --preset tutorial --eye 0,60,40 --target 0,40,-200 --size 1280x720 -o out/view.png
+$bin slice --preset tutorial --materials --axis z --at 0 --from -200,-60 --to 200,140 -o out/slice.png
 $bin heightmap --preset tutorial --from -1000,-1000 --to 1000,1000 --step 4 -o out/heightmap.png
 $bin mesh --preset tutorial --from 0,0,0 --to 96,64,96 --per-chunk -o out/terrain.glb
 $bin stats --preset tutorial --from 0,0,0 --to 96,64,96
 echo
-echo "Look at: $(pwd)/out/slice.png (a cut through hills and caves), $(pwd)/out/heightmap.png,"
-echo "         $(pwd)/out/terrain.glb (open it in any glTF viewer or Blender)."
+echo "No display here, so no viewer (run 'build/isoterra view' where there is one). Look at:"
+echo "  $(pwd)/out/view.png       the world from the start, rendered without a display"
+echo "  $(pwd)/out/slice.png      a cut through hills and caves, materials and the surface in red"
+echo "  $(pwd)/out/heightmap.png  16-bit heights (metres in out/heightmap.json)"
+echo "  $(pwd)/out/terrain.glb    a 3x2x3 block of chunks for any glTF viewer or Blender"

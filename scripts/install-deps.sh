@@ -8,6 +8,7 @@ packages=(
   libspng-dev libtinygltf-dev libmeshoptimizer-dev libsqlite3-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
+  libglfw3-dev libimgui-dev libstb-dev xvfb xauth
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -52,5 +52,6 @@ void register_sample(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_fly(CLI::App& app);
 void register_render(CLI::App& app);
+void register_view(CLI::App& app);
 
 }  // namespace isoterra::app

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "flight_path.hpp"
 #include "isoterra/world.hpp"
 
 namespace isoterra::app {
@@ -26,57 +27,6 @@ struct FlyOptions {
     std::string path = "line", mesher_name = "marching-cubes";
     bool json = false, quiet = false;
 };
-
-// A path as a function of the distance flown from the start.
-struct Path {
-    std::vector<glm::dvec3> points;  // waypoints (a line or a file)
-    double radius = 0.0;             // > 0: a circle of this radius around the start
-    glm::dvec3 start{0.0};
-
-    glm::dvec3 at(double s) const {
-        if (radius > 0.0) {
-            const double a = s / radius;
-            return start + glm::dvec3(radius * std::sin(a), 0.0, radius * (std::cos(a) - 1.0));
-        }
-        for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-            const glm::dvec3 d = points[i + 1] - points[i];
-            const double len = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-            if (s <= len || i + 2 == points.size()) return points[i] + d * (len > 0 ? std::min(s, len) / len : 0.0);
-            s -= len;
-        }
-        return points.front();
-    }
-};
-
-Path make_path(const std::string& spec, const glm::dvec3& start) {
-    Path p;
-    p.start = start;
-    if (spec == "line") {
-        p.points = {start, start + glm::dvec3(0, 0, -1e7)};  // north, as the tutorial's camera looks
-    } else if (spec.rfind("circle:", 0) == 0) {
-        char* end = nullptr;
-        p.radius = std::strtod(spec.c_str() + 7, &end);
-        if (end == spec.c_str() + 7 || *end != '\0' || !(p.radius > 0.0) || !std::isfinite(p.radius))
-            throw UsageError(fmt::format("--path: expected circle:R with R > 0 metres, got '{}'", spec));
-    } else {
-        std::ifstream in(spec);
-        if (!in) throw UsageError(fmt::format("--path: '{}' is not line, circle:R or a readable waypoint file", spec));
-        std::string line;
-        int number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
-            std::istringstream fields(line);
-            glm::dvec3 v;
-            std::string rest;
-            if (!(fields >> v.x >> v.y >> v.z) || (fields >> rest) || !std::isfinite(v.x + v.y + v.z))
-                throw UsageError(fmt::format("{}:{}: expected a waypoint 'x y z', got '{}'", spec, number, line));
-            p.points.push_back(v);
-        }
-        if (p.points.size() < 2) throw UsageError(fmt::format("{}: a path needs at least two waypoints", spec));
-    }
-    return p;
-}
 
 double peak_rss_mb() {
     rusage usage{};

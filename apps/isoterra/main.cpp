@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     register_stats(app);
     register_fly(app);
     register_render(app);
+    register_view(app);
     register_bench(app);
 
     try {

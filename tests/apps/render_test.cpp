@@ -40,26 +40,11 @@ Image read_png(const std::string& path) {
     return img;
 }
 
-}  // namespace
 
-TEST(Render, draws_sky_and_varied_terrain_with_no_display_and_repeats_exactly) {
-    const std::string dir = ::testing::TempDir();
-    // 25 m above the ground, looking north over the hills towards the mountains.
-    const auto t = isoterra::make_terrain(isoterra::builtin_preset("tutorial"), 20261114);
-    const double h = t->surface_height(0, 40);
-    const std::string args = "render --radius 5 --eye 0," + std::to_string(h + 25) + ",40 --target 0," +
-                             std::to_string(h + 5) + ",-200 --size 320x180 -o ";
-    unsetenv("DISPLAY");  // no X server, as on a headless machine
-    const auto a = run_cli(args + dir + "/render_a.png");
-    ASSERT_EQ(a.code, 0) << a.err;
-    ASSERT_EQ(run_cli(args + dir + "/render_b.png").code, 0);
-    std::ifstream fa(dir + "/render_a.png", std::ios::binary), fb(dir + "/render_b.png", std::ios::binary);
-    const std::string ba((std::istreambuf_iterator<char>(fa)), {}), bb((std::istreambuf_iterator<char>(fb)), {});
-    EXPECT_EQ(ba, bb);
-
-    const Image img = read_png(dir + "/render_a.png");
-    ASSERT_EQ(img.width, 320);
-    ASSERT_EQ(img.height, 180);
+// The picture has sky and shaded, varied terrain in more than one material.
+void check_sky_and_terrain(const Image& img, int width, int height) {
+    ASSERT_EQ(img.width, width);
+    ASSERT_EQ(img.height, height);
     // The sky is the clear colour (0.56, 0.66, 0.80); terrain pixels are everything else.
     std::size_t sky = 0, greenish = 0, greyish = 0;
     double sum = 0, sum2 = 0;
@@ -85,10 +70,37 @@ TEST(Render, draws_sky_and_varied_terrain_with_no_display_and_repeats_exactly) {
                 100.0 * greenish / terrain, 100.0 * greyish / terrain);
 }
 
+}  // namespace
+
+TEST(Render, draws_sky_and_varied_terrain_with_no_display_and_repeats_exactly) {
+    const std::string dir = ::testing::TempDir();
+    // 25 m above the ground, looking north over the hills towards the mountains.
+    const auto t = isoterra::make_terrain(isoterra::builtin_preset("tutorial"), 20261114);
+    const double h = t->surface_height(0, 40);
+    const std::string args = "render --radius 5 --eye 0," + std::to_string(h + 25) + ",40 --target 0," +
+                             std::to_string(h + 5) + ",-200 --size 320x180 -o ";
+    unsetenv("DISPLAY");  // no X server, as on a headless machine
+    const auto a = run_cli(args + dir + "/render_a.png");
+    ASSERT_EQ(a.code, 0) << a.err;
+    ASSERT_EQ(run_cli(args + dir + "/render_b.png").code, 0);
+    std::ifstream fa(dir + "/render_a.png", std::ios::binary), fb(dir + "/render_b.png", std::ios::binary);
+    const std::string ba((std::istreambuf_iterator<char>(fa)), {}), bb((std::istreambuf_iterator<char>(fb)), {});
+    EXPECT_EQ(ba, bb);
+
+    check_sky_and_terrain(read_png(dir + "/render_a.png"), 320, 180);
+}
+
 TEST(Render, refuses_bad_sizes_and_a_camera_without_direction) {
     const std::string dir = ::testing::TempDir();
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,60,0 -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size 10x10 -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size big -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 -o " + dir + "/x.jpg").code, 2);
+}
+
+TEST(View, a_window_under_xvfb_shows_sky_and_terrain_after_90_frames) {
+    const std::string shot = ::testing::TempDir() + "/view.png";
+    const auto r = run_cli("view --radius 4 --frames 90 --screenshot " + shot, "", "xvfb-run -a -s '-screen 0 1280x720x24'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    check_sky_and_terrain(read_png(shot), 1280, 720);
 }

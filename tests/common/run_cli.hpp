@@ -20,14 +20,15 @@ struct CliResult {
 };
 
 /// Runs `isoterra ARGS` through the shell with `input` on stdin; returns what it did.
-inline CliResult run_cli(const std::string& args, const std::string& input = "") {
+/// `prefix` goes before the program (for example "xvfb-run -a").
+inline CliResult run_cli(const std::string& args, const std::string& input = "", const std::string& prefix = "") {
     const std::string dir = ::testing::TempDir();
     // Unique names: ctest runs test cases in parallel processes.
     static int calls = 0;
     const std::string tag = std::to_string(getpid()) + "_" + std::to_string(++calls);
     const std::string in = dir + "/cli_in_" + tag + ".txt", err = dir + "/cli_err_" + tag + ".txt";
     std::ofstream(in) << input;
-    const std::string cmd = std::string(ISOTERRA_BINARY) + " " + args + " < " + in + " 2> " + err;
+    const std::string cmd = prefix + " " + std::string(ISOTERRA_BINARY) + " " + args + " < " + in + " 2> " + err;
     FILE* pipe = popen(cmd.c_str(), "r");
     std::string out;
     char buf[4096];

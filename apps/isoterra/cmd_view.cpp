@@ -1,0 +1,237 @@
+// `isoterra view`: the interactive viewer. A flying camera over the streamed world (W A S D,
+// Q and E down and up, drag to look, Shift four times as fast, the wheel changes the
+// speed), the terrain shading of `render`, and a panel (Dear ImGui) with the counts, the
+// preset and seed, the mesher, the view radius and wireframe. L: wireframe, M: next mesher,
+// F12: screenshot. With --frames N it runs N frames (along --path if given), writes
+// --screenshot and exits: for tests and the docs.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include "cli.hpp"
+#include "flight_path.hpp"
+#include "isoterra/io.hpp"
+#include "isoterra/world.hpp"
+#include "render/terrain_renderer.hpp"
+
+namespace isoterra::app {
+namespace {
+
+struct ViewOptions {
+    FieldOptions field;
+    int radius = 8, threads = 0, frames = 0;
+    std::string mesher_name = "marching-cubes", screenshot, path;
+    double speed = 20.0, budget_ms = 4.0;
+};
+
+// Reads the back buffer (before the swap) as RGB rows from the top.
+std::vector<std::uint8_t> read_back(int width, int height) {
+    std::vector<std::uint8_t> rgba(static_cast<std::size_t>(width) * height * 4), rgb(static_cast<std::size_t>(width) * height * 3);
+    glReadBuffer(GL_BACK);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            for (int c = 0; c < 3; ++c)
+                rgb[(static_cast<std::size_t>(y) * width + x) * 3 + c] = rgba[(static_cast<std::size_t>(height - 1 - y) * width + x) * 4 + c];
+    return rgb;
+}
+
+struct FlyCamera {
+    glm::dvec3 position{0.0};
+    double yaw = 0.0, pitch = -0.08;  // radians; yaw 0 looks north (-z), over the hills
+    glm::dvec3 forward() const {
+        return {-std::sin(yaw) * std::cos(pitch), std::sin(pitch), -std::cos(yaw) * std::cos(pitch)};
+    }
+};
+
+double g_scroll = 0.0;
+
+}  // namespace
+
+void register_view(CLI::App& app) {
+    static ViewOptions opt;
+    auto* cmd = app.add_subcommand("view", "The interactive viewer: fly through the streamed world (needs a display)");
+    opt.field.add_to(*cmd);
+    cmd->add_option("--radius", opt.radius, "View radius in chunks")->check(CLI::Range(1, 32));
+    cmd->add_option("--threads", opt.threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
+    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
+    cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")->check(CLI::Range(0, 1000000));
+    cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
+    cmd->add_option("--path", opt.path, "With --frames: fly line, circle:R or a waypoint file instead of standing");
+    cmd->add_option("--speed", opt.speed, "Metres per second (the wheel changes it)")->check(CLI::Range(0.1, 10000.0));
+    cmd->callback([] {
+        WorldSettings settings;
+        settings.view_radius = opt.radius;
+        settings.threads = opt.threads;
+        if (!parse_mesher(opt.mesher_name, settings.mesher))
+            throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", opt.mesher_name));
+        if (!opt.screenshot.empty() && (opt.screenshot.size() < 5 || opt.screenshot.compare(opt.screenshot.size() - 4, 4, ".png") != 0))
+            throw UsageError(fmt::format("--screenshot: '{}' does not end in .png", opt.screenshot));
+        Preset preset = opt.field.load();
+        std::shared_ptr<const TerrainField> field = make_terrain(preset, preset.seed);
+
+        if (!glfwInit()) throw Failure("view: no display (GLFW cannot start); use `isoterra render` instead");
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        GLFWwindow* window = glfwCreateWindow(1280, 720, "isoterra", nullptr, nullptr);
+        if (!window) {
+            glfwTerminate();
+            throw Failure("view: cannot open an OpenGL 3.3 window");
+        }
+        glfwMakeContextCurrent(window);
+        glfwSwapInterval(1);
+        glfwSetScrollCallback(window, [](GLFWwindow*, double, double dy) { g_scroll += dy; });
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;
+        ImGui_ImplGlfw_InitForOpenGL(window, true);
+        ImGui_ImplOpenGL3_Init("#version 330");
+
+        {
+            auto renderer = std::make_unique<TerrainRenderer>();
+            auto world = std::make_unique<World>(field, settings);
+            FlyCamera camera;
+            camera.position = glm::dvec3(0.0, field->surface_height(0.0, 40.0) + 40.0, 40.0);
+            const Path path = opt.path.empty() ? Path{} : make_path(opt.path, camera.position);
+            double speed = opt.speed, last_x = 0, last_y = 0, fps = 0, upload_ms = 0;
+            bool wireframe = false, dragging = false, want_screenshot = false;
+            int seed = static_cast<int>(preset.seed), preset_index = 0, radius = opt.radius;
+            const auto names = builtin_preset_names();
+            for (std::size_t i = 0; i < names.size(); ++i)
+                if (names[i] == preset.name) preset_index = static_cast<int>(i);
+            const auto restart = [&] {
+                // A new field: the old world and its meshes go, a new one streams in.
+                world.reset();
+                renderer = std::make_unique<TerrainRenderer>();
+                settings.view_radius = radius;
+                world = std::make_unique<World>(field, settings);
+            };
+            using Clock = std::chrono::steady_clock;
+            auto previous = Clock::now();
+            const auto t0 = previous;
+            bool key_l = false, key_m = false, key_f12 = false;
+            for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames == 0 || frame < opt.frames); ++frame) {
+                const auto now = Clock::now();
+                const double dt = std::min(0.1, std::chrono::duration<double>(now - previous).count());
+                previous = now;
+                fps = fps * 0.9 + (dt > 0 ? 0.1 / dt : 0.0);
+                glfwPollEvents();
+                ImGuiIO& io = ImGui::GetIO();
+                // Keys and mouse, when the panel does not want them.
+                if (!io.WantCaptureKeyboard) {
+                    const auto down = [&](int key) { return glfwGetKey(window, key) == GLFW_PRESS; };
+                    const double v = speed * (down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT) ? 4.0 : 1.0) * dt;
+                    const glm::dvec3 f = camera.forward(), right(std::cos(camera.yaw), 0.0, -std::sin(camera.yaw));
+                    if (down(GLFW_KEY_W)) camera.position += f * v;
+                    if (down(GLFW_KEY_S)) camera.position -= f * v;
+                    if (down(GLFW_KEY_D)) camera.position += right * v;
+                    if (down(GLFW_KEY_A)) camera.position -= right * v;
+                    if (down(GLFW_KEY_E)) camera.position.y += v;
+                    if (down(GLFW_KEY_Q)) camera.position.y -= v;
+                    const auto pressed = [&](int key, bool& was) {
+                        const bool is = down(key), edge = is && !was;
+                        was = is;
+                        return edge;
+                    };
+                    if (pressed(GLFW_KEY_L, key_l)) wireframe = !wireframe;
+                    if (pressed(GLFW_KEY_M, key_m)) {
+                        settings.mesher = static_cast<Mesher>((static_cast<int>(settings.mesher) + 1) % 3);
+                        world->set_mesher(settings.mesher);
+                    }
+                    if (pressed(GLFW_KEY_F12, key_f12)) want_screenshot = true;
+                }
+                if (!io.WantCaptureMouse) {
+                    double mx, my;
+                    glfwGetCursorPos(window, &mx, &my);
+                    const bool held = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+                    if (held && dragging) {
+                        camera.yaw -= (mx - last_x) * 0.004;
+                        camera.pitch = std::clamp(camera.pitch - (my - last_y) * 0.004, -1.5, 1.5);
+                    }
+                    dragging = held;
+                    last_x = mx, last_y = my;
+                    if (g_scroll != 0.0) speed = std::clamp(speed * std::pow(1.25, g_scroll), 1.0, 2000.0);
+                }
+                g_scroll = 0.0;
+                if (!path.points.empty() || path.radius > 0.0)
+                    camera.position = path.at(std::chrono::duration<double>(now - t0).count() * speed);
+
+                world->set_focus(camera.position);
+                const auto u0 = Clock::now();
+                world->deliver(opt.budget_ms, [&](const ChunkUpdate& u) { renderer->apply(u); });
+                upload_ms = upload_ms * 0.9 + 0.1 * std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
+
+                int width, height;
+                glfwGetFramebufferSize(window, &width, &height);
+                glViewport(0, 0, width, height);
+                const double view = radius * double(kChunkSize);
+                renderer->draw(Camera{camera.position, camera.position + camera.forward(), 60.0, 0.5, view * 1.2}, width, height,
+                               view * 0.95, wireframe);
+
+                ImGui_ImplOpenGL3_NewFrame();
+                ImGui_ImplGlfw_NewFrame();
+                ImGui::NewFrame();
+                ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+                ImGui::Begin("isoterra");
+                const WorldCounts c = world->counts();
+                ImGui::Text("%zu chunks loaded, %zu waiting", c.loaded, c.waiting);
+                ImGui::Text("%.0f fps, upload %.2f ms/frame", fps, upload_ms);
+                ImGui::Text("x %.0f  y %.0f  z %.0f  speed %.0f m/s", camera.position.x, camera.position.y, camera.position.z, speed);
+                std::vector<const char*> items;
+                for (const auto& n : names) items.push_back(n.c_str());
+                bool regenerate = ImGui::Combo("preset", &preset_index, items.data(), static_cast<int>(items.size()));
+                regenerate |= ImGui::InputInt("seed", &seed);
+                int mesher = static_cast<int>(settings.mesher);
+                if (ImGui::Combo("mesher", &mesher, "marching cubes\0surface nets\0blocks\0")) {
+                    settings.mesher = static_cast<Mesher>(mesher);
+                    world->set_mesher(settings.mesher);
+                }
+                regenerate |= ImGui::SliderInt("radius", &radius, 2, 16);
+                ImGui::Checkbox("wireframe (L)", &wireframe);
+                ImGui::Text("WASD move, QE down/up, drag to look, Shift x4, wheel speed, M mesher, F12 screenshot");
+                ImGui::End();
+                if (regenerate) {
+                    preset = builtin_preset(names[static_cast<std::size_t>(preset_index)]);
+                    field = make_terrain(preset, static_cast<std::uint32_t>(seed));
+                    restart();
+                }
+                ImGui::Render();
+                ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+                const bool last = opt.frames > 0 && frame + 1 == opt.frames;
+                if (want_screenshot || (last && !opt.screenshot.empty())) {
+                    const std::string out = !opt.screenshot.empty() ? opt.screenshot : fmt::format("isoterra-{}.png", frame);
+                    const auto rgb = read_back(width, height);
+                    try {
+                        write_png(out, width, height, 3, 8, rgb.data());
+                    } catch (const IoError& e) {
+                        throw UsageError(e.what());
+                    }
+                    std::fprintf(stderr, "wrote %s\n", out.c_str());
+                    want_screenshot = false;
+                }
+                glfwSwapBuffers(window);
+                // Xvfb does not throttle the swap: keep to 60 frames a second ourselves.
+                std::this_thread::sleep_until(now + std::chrono::microseconds(16667));
+            }
+        }
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+        glfwDestroyWindow(window);
+        glfwTerminate();
+    });
+}
+
+}  // namespace isoterra::app
