@@ -121,6 +121,8 @@ void register_view(CLI::App& app) {
             auto previous = Clock::now();
             const auto t0 = previous;
             bool key_l = false, key_m = false, key_f12 = false;
+            double frame_ms_total = 0.0, upload_ms_total = 0.0, worst_frame_ms = 0.0;
+            int frames_run = 0;
             for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames == 0 || frame < opt.frames); ++frame) {
                 const auto now = Clock::now();
                 const double dt = std::min(0.1, std::chrono::duration<double>(now - previous).count());
@@ -170,7 +172,9 @@ void register_view(CLI::App& app) {
                 world->set_focus(camera.position);
                 const auto u0 = Clock::now();
                 world->deliver(opt.budget_ms, [&](const ChunkUpdate& u) { renderer->apply(u); });
-                upload_ms = upload_ms * 0.9 + 0.1 * std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
+                const double this_upload = std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
+                upload_ms = upload_ms * 0.9 + 0.1 * this_upload;
+                upload_ms_total += this_upload;
 
                 int width, height;
                 glfwGetFramebufferSize(window, &width, &height);
@@ -222,9 +226,16 @@ void register_view(CLI::App& app) {
                     want_screenshot = false;
                 }
                 glfwSwapBuffers(window);
+                const double frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - now).count();
+                frame_ms_total += frame_ms;
+                worst_frame_ms = std::max(worst_frame_ms, frame_ms);
+                ++frames_run;
                 // Xvfb does not throttle the swap: keep to 60 frames a second ourselves.
                 std::this_thread::sleep_until(now + std::chrono::microseconds(16667));
             }
+            if (opt.frames > 0 && frames_run > 0)
+                std::fprintf(stderr, "view: %d frames, frame time mean %.1f ms (worst %.1f), upload mean %.2f ms per frame\n",
+                             frames_run, frame_ms_total / frames_run, worst_frame_ms, upload_ms_total / frames_run);
         }
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
