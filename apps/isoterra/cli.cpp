@@ -36,6 +36,34 @@ std::unique_ptr<TerrainField> FieldOptions::build() const {
     return make_terrain(preset, preset.seed);
 }
 
+void WorldOptions::add_to(CLI::App& cmd, int max_radius) {
+    cmd.add_option("--radius", radius, "View radius in chunks")->check(CLI::Range(1, max_radius));
+    cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
+    cmd.add_option("--mesher", mesher_name, "marching-cubes | surface-nets | blocks");
+}
+
+WorldSettings WorldOptions::settings() const {
+    WorldSettings s;
+    s.view_radius = radius;
+    s.threads = threads;
+    s.mesher = mesher_flag(mesher_name);
+    return s;
+}
+
+Mesher mesher_flag(const std::string& name) {
+    Mesher m;
+    if (!parse_mesher(name, m))
+        throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", name));
+    return m;
+}
+
+void require_extension(const std::string& path, const std::string& extension, const std::string& flag) {
+    if (path.size() <= extension.size() || path.compare(path.size() - extension.size(), extension.size(), extension) != 0)
+        throw UsageError(fmt::format("{}: '{}' does not end in {}", flag, path, extension));
+}
+
+glm::dvec3 starting_eye(const TerrainField& field) { return {0.0, field.surface_height(0.0, 40.0) + 40.0, 40.0}; }
+
 namespace {
 
 std::vector<double> parse_list(const std::string& text, const std::string& flag, std::size_t count) {

@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 
 #include "isoterra/field.hpp"
+#include "isoterra/world.hpp"
 
 namespace isoterra::app {
 
@@ -37,6 +38,24 @@ struct FieldOptions {
     /// Returns the terrain the options describe; throws UsageError.
     std::unique_ptr<TerrainField> build() const;
 };
+
+/// --radius, --threads and --mesher, for every subcommand that streams a World.
+struct WorldOptions {
+    int radius = 8;
+    int threads = 0;
+    std::string mesher_name = "marching-cubes";
+
+    void add_to(CLI::App& cmd, int max_radius);
+    /// Returns the settings; throws UsageError for an unknown mesher.
+    WorldSettings settings() const;
+};
+
+/// Returns the mesher a --mesher value names; throws UsageError for an unknown one.
+Mesher mesher_flag(const std::string& name);
+/// Throws UsageError unless `path` ends in `extension` (".png"), naming `flag`.
+void require_extension(const std::string& path, const std::string& extension, const std::string& flag);
+/// Where the camera starts, as in the tutorial: 40 m above the ground at (0, 40), looking north.
+glm::dvec3 starting_eye(const TerrainField& field);
 
 /// Parses "X,Y,Z" for flag `flag`; throws UsageError naming the flag.
 glm::dvec3 parse_vec3(const std::string& text, const std::string& flag);

@@ -22,9 +22,9 @@ namespace {
 
 struct FlyOptions {
     FieldOptions field;
-    int radius = 8, threads = 0;
+    WorldOptions world;
     double speed = 20.0, seconds = 10.0, budget_ms = 4.0;
-    std::string path = "line", mesher_name = "marching-cubes";
+    std::string path = "line";
     bool json = false, quiet = false;
 };
 
@@ -40,23 +40,17 @@ void register_fly(CLI::App& app) {
     static FlyOptions opt;
     auto* cmd = app.add_subcommand("fly", "Fly a headless camera through the streamed world in real time and report");
     opt.field.add_to(*cmd);
-    cmd->add_option("--radius", opt.radius, "View radius in chunks")->check(CLI::Range(1, 64));
-    cmd->add_option("--threads", opt.threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
+    opt.world.add_to(*cmd, 64);
     cmd->add_option("--speed", opt.speed, "Metres per second")->check(CLI::Range(0.0, 10000.0));
     cmd->add_option("--seconds", opt.seconds, "Seconds of flight after the first view is filled")->check(CLI::Range(0.0, 3600.0));
     cmd->add_option("--path", opt.path, "line (north), circle:R, or a file of 'x y z' waypoints");
-    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
     cmd->add_option("--budget-ms", opt.budget_ms, "Milliseconds per frame for taking finished meshes")->check(CLI::Range(0.1, 1000.0));
     cmd->add_flag("--json", opt.json, "Print one JSON object");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {
-        WorldSettings settings;
-        settings.view_radius = opt.radius;
-        settings.threads = opt.threads;
-        if (!parse_mesher(opt.mesher_name, settings.mesher))
-            throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", opt.mesher_name));
+        const WorldSettings settings = opt.world.settings();
         std::shared_ptr<const TerrainField> field = opt.field.build();
-        const glm::dvec3 start(0.0, field->surface_height(0.0, 40.0) + 25.0, 40.0);
+        const glm::dvec3 start = starting_eye(*field);
         const Path path = make_path(opt.path, start);
 
         World world(field, settings);
@@ -94,7 +88,7 @@ void register_fly(CLI::App& app) {
         const WorldCounts c = world.counts();
         nlohmann::ordered_json out;
         out["preset"] = opt.field.load().name;
-        out["radius"] = opt.radius;
+        out["radius"] = opt.world.radius;
         out["threads"] = world.settings().threads;
         out["mesher"] = mesher_name(settings.mesher);
         out["path"] = opt.path;
@@ -115,7 +109,7 @@ void register_fly(CLI::App& app) {
             fmt::print("{}\n", out.dump(2));
             return;
         }
-        fmt::print("first view filled in {:.2f} s ({} threads, radius {})\n", first_view, world.settings().threads, opt.radius);
+        fmt::print("first view filled in {:.2f} s ({} threads, radius {})\n", first_view, world.settings().threads, opt.world.radius);
         fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", total - flight_start,
                    opt.speed, c.built, c.built / total, c.skipped);
         fmt::print("most waiting {}, most loaded {}, loaded at the end {}, peak memory {:.0f} MB\n", max_waiting, max_loaded,

@@ -31,8 +31,7 @@ void register_heightmap(CLI::App& app) {
     cmd->add_option("-o,--output", opt.output, "Output .png (the sidecar is the same name with .json)")->required();
     cmd->add_flag("--force", opt.force, "Allow images over 8192 pixels a side");
     cmd->callback([] {
-        if (opt.output.size() < 5 || opt.output.compare(opt.output.size() - 4, 4, ".png") != 0)
-            throw UsageError(fmt::format("-o: '{}' does not end in .png", opt.output));
+        require_extension(opt.output, ".png", "-o");
         const glm::dvec2 a = parse_vec2(opt.from, "--from"), b = parse_vec2(opt.to, "--to");
         require_ordered(glm::dvec3(a, 0), glm::dvec3(b, 0), 2);
         const double w = std::floor((b.x - a.x) / opt.step) + 1, h = std::floor((b.y - a.y) / opt.step) + 1;

@@ -32,9 +32,7 @@ void register_mesh(CLI::App& app) {
     cmd->add_flag("--force", opt.force, "Allow regions of more than 4096 chunks");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {
-        Mesher mesher;
-        if (!parse_mesher(opt.mesher_name, mesher))
-            throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", opt.mesher_name));
+        const Mesher mesher = mesher_flag(opt.mesher_name);
         MeshFormat format;
         if (!mesh_format_from_path(opt.output, format))
             throw UsageError(fmt::format("-o: '{}' does not end in .glb, .gltf, .obj or .ply", opt.output));

@@ -18,8 +18,8 @@ namespace {
 
 struct RenderOptions {
     FieldOptions field;
-    std::string eye, target, size = "1280x720", output, mesher_name = "marching-cubes";
-    int radius = 8, threads = 0;
+    WorldOptions world;
+    std::string eye, target, size = "1280x720", output;
 };
 
 }  // namespace
@@ -31,9 +31,7 @@ void register_render(CLI::App& app) {
     cmd->add_option("--eye", opt.eye, "Camera position X,Y,Z (metres)")->required();
     cmd->add_option("--target", opt.target, "Point the camera looks at X,Y,Z")->required();
     cmd->add_option("--size", opt.size, "Image size WxH");
-    cmd->add_option("--radius", opt.radius, "View radius in chunks")->check(CLI::Range(1, 32));
-    cmd->add_option("--threads", opt.threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
-    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
+    opt.world.add_to(*cmd, 32);
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->callback([] {
         const glm::dvec3 eye = parse_vec3(opt.eye, "--eye"), target = parse_vec3(opt.target, "--target");
@@ -43,13 +41,8 @@ void register_render(CLI::App& app) {
         if (std::sscanf(opt.size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width < 16 || height < 16 ||
             width > 8192 || height > 8192)
             throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", opt.size));
-        if (opt.output.size() < 5 || opt.output.compare(opt.output.size() - 4, 4, ".png") != 0)
-            throw UsageError(fmt::format("-o: '{}' does not end in .png", opt.output));
-        WorldSettings settings;
-        settings.view_radius = opt.radius;
-        settings.threads = opt.threads;
-        if (!parse_mesher(opt.mesher_name, settings.mesher))
-            throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", opt.mesher_name));
+        require_extension(opt.output, ".png", "-o");
+        const WorldSettings settings = opt.world.settings();
         std::shared_ptr<const TerrainField> field = opt.field.build();
 
         HeadlessGl gl(width, height);
@@ -63,7 +56,7 @@ void register_render(CLI::App& app) {
             if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) throw Failure("render: the world did not settle in 10 minutes");
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-        const double view = opt.radius * double(kChunkSize);
+        const double view = settings.view_radius * double(kChunkSize);
         Camera camera{eye, target, 60.0, 0.5, view * 1.2};
         renderer.draw(camera, width, height, view * 0.95);
         const std::vector<std::uint8_t> rgb = gl.read_rgb();

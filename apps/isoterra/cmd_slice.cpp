@@ -36,6 +36,7 @@ void register_slice(CLI::App& app) {
     cmd->add_flag("--force", opt.force, "Allow images over 4096 pixels a side");
     cmd->add_flag("--materials", opt.materials, "Colour solid pixels by their material (grass, soil, rock, snow)");
     cmd->callback([] {
+        require_extension(opt.output, ".png", "-o");
         const glm::dvec2 a = parse_vec2(opt.from, "--from"), b = parse_vec2(opt.to, "--to");
         require_ordered(glm::dvec3(a, 0), glm::dvec3(b, 0), 2);
         const double w = std::floor((b.x - a.x) / opt.step) + 1, h = std::floor((b.y - a.y) / opt.step) + 1;

@@ -28,8 +28,9 @@ namespace {
 
 struct ViewOptions {
     FieldOptions field;
-    int radius = 8, threads = 0, frames = 0;
-    std::string mesher_name = "marching-cubes", screenshot, path;
+    WorldOptions world;
+    int frames = 0;
+    std::string screenshot, path;
     double speed = 20.0, budget_ms = 4.0;
 };
 
@@ -62,21 +63,14 @@ void register_view(CLI::App& app) {
     static ViewOptions opt;
     auto* cmd = app.add_subcommand("view", "The interactive viewer: fly through the streamed world (needs a display)");
     opt.field.add_to(*cmd);
-    cmd->add_option("--radius", opt.radius, "View radius in chunks")->check(CLI::Range(1, 32));
-    cmd->add_option("--threads", opt.threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
-    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
+    opt.world.add_to(*cmd, 32);
     cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")->check(CLI::Range(0, 1000000));
     cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
     cmd->add_option("--path", opt.path, "With --frames: fly line, circle:R or a waypoint file instead of standing");
     cmd->add_option("--speed", opt.speed, "Metres per second (the wheel changes it)")->check(CLI::Range(0.1, 10000.0));
     cmd->callback([] {
-        WorldSettings settings;
-        settings.view_radius = opt.radius;
-        settings.threads = opt.threads;
-        if (!parse_mesher(opt.mesher_name, settings.mesher))
-            throw UsageError(fmt::format("--mesher: unknown mesher '{}' (marching-cubes, surface-nets, blocks)", opt.mesher_name));
-        if (!opt.screenshot.empty() && (opt.screenshot.size() < 5 || opt.screenshot.compare(opt.screenshot.size() - 4, 4, ".png") != 0))
-            throw UsageError(fmt::format("--screenshot: '{}' does not end in .png", opt.screenshot));
+        WorldSettings settings = opt.world.settings();
+        if (!opt.screenshot.empty()) require_extension(opt.screenshot, ".png", "--screenshot");
         Preset preset = opt.field.load();
         std::shared_ptr<const TerrainField> field = make_terrain(preset, preset.seed);
 
@@ -102,11 +96,11 @@ void register_view(CLI::App& app) {
             auto renderer = std::make_unique<TerrainRenderer>();
             auto world = std::make_unique<World>(field, settings);
             FlyCamera camera;
-            camera.position = glm::dvec3(0.0, field->surface_height(0.0, 40.0) + 40.0, 40.0);
+            camera.position = starting_eye(*field);
             const Path path = opt.path.empty() ? Path{} : make_path(opt.path, camera.position);
             double speed = opt.speed, last_x = 0, last_y = 0, fps = 0, upload_ms = 0;
             bool wireframe = false, dragging = false, want_screenshot = false;
-            int seed = static_cast<int>(preset.seed), preset_index = 0, radius = opt.radius;
+            int seed = static_cast<int>(preset.seed), preset_index = 0, radius = settings.view_radius;
             const auto names = builtin_preset_names();
             for (std::size_t i = 0; i < names.size(); ++i)
                 if (names[i] == preset.name) preset_index = static_cast<int>(i);
