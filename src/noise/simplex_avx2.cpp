@@ -124,10 +124,36 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
         return _mm256_i32gather_epi32(hash, _mm256_add_epi32(_mm256_add_epi32(i, di), pj), 4);
     };
     const __m256i zero = _mm256_setzero_si256();
-    const __m256 n0 = corner(x0, y0, z0, h(zero, zero, zero));
-    const __m256 n1 = corner(x1, y1, z1, h(bit(i1), bit(j1), bit(k1)));
-    const __m256 n2 = corner(x2, y2, z2, h(bit(i2), bit(j2), bit(k2)));
-    const __m256 n3 = corner(x3, y3, z3, h(ione, ione, ione));
+    __m256i h0, h1, h2, h3;
+    // Neighbouring points mostly share their skewed cell: then the eight hashes of its cube
+    // corners come from sixteen plain loads, and each lane picks its corners by a permute,
+    // instead of eight gathers.
+    const int ci = _mm256_cvtsi256_si32(i), cj = _mm256_cvtsi256_si32(j), ck = _mm256_cvtsi256_si32(k);
+    const __m256i same = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(ci)),
+                                                           _mm256_cmpeq_epi32(j, _mm256_set1_epi32(cj))),
+                                          _mm256_cmpeq_epi32(k, _mm256_set1_epi32(ck)));
+    if (_mm256_movemask_epi8(same) == -1) {
+        alignas(32) std::int32_t cube[8];
+        for (int c = 0; c < 8; ++c) cube[c] = hash[ci + (c & 1) + pair[(cj + (c >> 1 & 1)) * 257 + ck + (c >> 2 & 1)]];
+        const __m256i hashes = _mm256_load_si256(reinterpret_cast<const __m256i*>(cube));
+        const auto pick = [&](__m256i di, __m256i dj, __m256i dk) {
+            const __m256i c = _mm256_or_si256(di, _mm256_or_si256(_mm256_slli_epi32(dj, 1), _mm256_slli_epi32(dk, 2)));
+            return _mm256_permutevar8x32_epi32(hashes, c);
+        };
+        h0 = _mm256_set1_epi32(cube[0]);
+        h1 = pick(bit(i1), bit(j1), bit(k1));
+        h2 = pick(bit(i2), bit(j2), bit(k2));
+        h3 = _mm256_set1_epi32(cube[7]);
+    } else {
+        h0 = h(zero, zero, zero);
+        h1 = h(bit(i1), bit(j1), bit(k1));
+        h2 = h(bit(i2), bit(j2), bit(k2));
+        h3 = h(ione, ione, ione);
+    }
+    const __m256 n0 = corner(x0, y0, z0, h0);
+    const __m256 n1 = corner(x1, y1, z1, h1);
+    const __m256 n2 = corner(x2, y2, z2, h2);
+    const __m256 n3 = corner(x3, y3, z3, h3);
     const __m256 sum = _mm256_add_ps(_mm256_add_ps(n0, n1), _mm256_add_ps(n2, n3));
     return _mm256_mul_ps(sum, _mm256_set1_ps(32.0f));
 }
