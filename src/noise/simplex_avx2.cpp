@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "isoterra/noise.hpp"
 
@@ -173,39 +174,44 @@ void lattice_avx2(const std::int32_t* pair, const std::int32_t* hash, const Nois
     const int nx = l.size.x;
     const std::size_t rows = static_cast<std::size_t>(l.size.y) * l.size.z;
     const std::size_t total = rows * nx;
-    const __m256d sp = _mm256_set1_pd(l.spacing), fx = _mm256_set1_pd(l.feature.x), ox = _mm256_set1_pd(l.offset.x);
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const auto row_yz = [&](std::size_t row, double& y, double& z) {
-        y = l.coordinate(1, static_cast<std::int64_t>(row % l.size.y));
-        z = l.coordinate(2, static_cast<std::int64_t>(row / l.size.y));
-    };
-    for (std::size_t n0 = 0; n0 < total; n0 += 8) {
-        const std::size_t n = std::min(n0, total - 8);
+    // The coordinates of every column index and row, once (divisions are slow). The x table
+    // runs on past the row's end into the next row's start, so a group that wraps still
+    // reads its eight x coordinates in one load.
+    std::vector<double> x_coord(static_cast<std::size_t>(nx) + 8);
+    for (int i = 0; i < nx + 8; ++i) x_coord[i] = l.coordinate(0, i % nx);
+    std::vector<double> row_y(rows), row_z(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+        row_y[r] = l.coordinate(1, static_cast<std::int64_t>(r % l.size.y));
+        row_z[r] = l.coordinate(2, static_cast<std::int64_t>(r / l.size.y));
+    }
+    std::size_t row = 0;
+    int i0 = 0;  // where this group starts: row `row`, x index i0 (kept without dividing)
+    for (std::size_t n0 = 0; n0 < total; n0 += 8, i0 += 8) {
+        while (i0 >= nx) i0 -= nx, ++row;
+        std::size_t n = n0;
+        if (n0 + 8 > total) {  // the last group overlaps the one before it
+            n = total - 8;
+            row = n / nx;
+            i0 = static_cast<int>(n - row * nx);
+        }
         if (l.gate && _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(l.gate + n), _mm256_set1_ps(l.gate_below), _CMP_LT_OQ)) == 0xff) {
             _mm256_storeu_ps(out + n, _mm256_setzero_ps());
             continue;
         }
-        const std::size_t row = n / nx;
-        const int i0 = static_cast<int>(n - row * nx);
-        double ya, za, yb = 0.0, zb = 0.0;
-        row_yz(row, ya, za);
-        if (i0 + 8 > nx) row_yz(row + 1, yb, zb);
+        const double ya = row_y[row], za = row_z[row];
+        const bool wraps = i0 + 8 > nx;
+        const double yb = wraps ? row_y[row + 1] : 0.0, zb = wraps ? row_z[row + 1] : 0.0;
         // Lane l holds x index i0 + l, wrapped into the next row past the end of this one.
         const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(i0), lanes);
         const __m256i next = _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(nx - 1));
-        const __m256i xi = _mm256_sub_epi32(idx, _mm256_and_si256(next, _mm256_set1_epi32(nx)));
-        const __m256d origin = _mm256_set1_pd(static_cast<double>(l.origin.x));
-        const __m256d xa = _mm256_add_pd(origin, _mm256_cvtepi32_pd(_mm256_castsi256_si128(xi)));
-        const __m256d xb = _mm256_add_pd(origin, _mm256_cvtepi32_pd(_mm256_extracti128_si256(xi, 1)));
         const __m256d wrap_a = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(next)));
         const __m256d wrap_b = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(next, 1)));
         const __m256d y_a = _mm256_blendv_pd(_mm256_set1_pd(ya), _mm256_set1_pd(yb), wrap_a);
         const __m256d y_b = _mm256_blendv_pd(_mm256_set1_pd(ya), _mm256_set1_pd(yb), wrap_b);
         const __m256d z_a = _mm256_blendv_pd(_mm256_set1_pd(za), _mm256_set1_pd(zb), wrap_a);
         const __m256d z_b = _mm256_blendv_pd(_mm256_set1_pd(za), _mm256_set1_pd(zb), wrap_b);
-        // (origin + i) is an exact integer in double: the same value coordinate() starts from.
-        const __m256d ua = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(xa, sp), fx), ox);
-        const __m256d ub = _mm256_add_pd(_mm256_div_pd(_mm256_mul_pd(xb, sp), fx), ox);
+        const __m256d ua = _mm256_loadu_pd(x_coord.data() + i0), ub = _mm256_loadu_pd(x_coord.data() + i0 + 4);
         _mm256_storeu_ps(out + n, eval8(pair, hash, ua, ub, y_a, y_b, z_a, z_b));
     }
 }
