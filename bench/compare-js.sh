@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# Races isoterra against JavaScript peers in one run and prints medians and ratios:
-# the seed's terrain on a tutorial chunk, and the npm package isosurface meshing the six
-# tutorial chunks that `isoterra bench` meshes. Needs node and npm (installs the pinned
+# Races isoterra against JavaScript peers and prints medians and their ratios: the seed's
+# terrain sampling a tutorial chunk, and the npm package isosurface meshing the six tutorial
+# chunks that `isoterra bench` meshes. The two sides run alternately, ROUNDS times (default
+# 5), so that a noisy neighbour slows both alike. Needs node and npm (installs the pinned
 # simplex-noise 4.0.3 and isosurface 1.0.0). Run from the project root after building:
-#   bash bench/compare-js.sh
+#   bash bench/compare-js.sh [ROUNDS]
 set -euo pipefail
+rounds=${1:-5}
 (cd tools/reference && [ -d node_modules/isosurface ] || npm ci --silent)
-cpp=$(build/isoterra bench --json --repeats 15)
-js=$(node bench/js/tutorial-chunk.mjs 15)
-mesh=$(node bench/js/mesh-chunks.mjs 9)
-python3 - "$cpp" "$js" "$mesh" <<'PY'
-import json, subprocess, sys
-cpp, js, mesh = (json.loads(a) for a in sys.argv[1:4])
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for r in $(seq "$rounds"); do
+  build/isoterra bench --json --repeats 9 > "$tmp/cpp$r.json"
+  node bench/js/tutorial-chunk.mjs 9 > "$tmp/js$r.json"
+  node bench/js/mesh-chunks.mjs 5 > "$tmp/mesh$r.json"
+done
+python3 - "$tmp" "$rounds" <<'PY'
+import json, statistics, subprocess, sys
+tmp, rounds = sys.argv[1], int(sys.argv[2])
+load = lambda name: [json.load(open(f"{tmp}/{name}{r}.json")) for r in range(1, rounds + 1)]
+cpp, js, mesh = load("cpp"), load("js"), load("mesh")
+med = statistics.median
 node = subprocess.check_output(['node', '--version']).decode().strip()
-c, j = cpp["tutorial_chunk_sample_ms"], js["js_tutorial_chunk_sample_ms"]
-print(f"sampling a tutorial 33^3 chunk: isoterra {c:.3f} ms, seed JavaScript (node {node}) {j:.3f} ms, ratio {j / c:.1f}x")
+c = med(x["tutorial_chunk_sample_ms"] for x in cpp)
+j = med(x["js_tutorial_chunk_sample_ms"] for x in js)
+print(f"{rounds} alternating rounds, medians; node {node}")
+print(f"sampling a tutorial 33^3 chunk: isoterra {c:.3f} ms, seed JavaScript {j:.3f} ms, ratio {j / c:.1f}x")
 for name in ("marching-cubes", "surface-nets"):
-    ours, theirs = cpp["mesh_ms"][name], mesh[name]["ms"]
-    print(f"{name} per tutorial chunk: isoterra {ours:.3f} ms ({cpp['mesh_mtris_per_s'][name]:.1f} Mtri/s), "
-          f"npm isosurface {theirs:.3f} ms ({mesh[name]['mtris_per_s']:.2f} Mtri/s), ratio {theirs / ours:.1f}x")
+    ours = med(x["mesh_ms"][name] for x in cpp)
+    theirs = med(x[name]["ms"] for x in mesh)
+    print(f"{name} per tutorial chunk: isoterra {ours:.3f} ms, npm isosurface {theirs:.3f} ms, ratio {theirs / ours:.1f}x")
 PY
