@@ -49,6 +49,7 @@ struct MeshScratch {
     std::vector<std::uint32_t> stamps;
     std::uint32_t generation = 0;
     std::vector<std::uint8_t> solid;       // per sample: 1 where the field is below 0
+    std::vector<std::uint64_t> rows;       // per cell row: the cells with a sign change
 };
 
 /// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow

@@ -143,12 +143,13 @@ void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, Mesh
     scratch.slots.assign(static_cast<std::size_t>(n) * n * n * 3, -1);
     const double sp = s.lattice.spacing_m;
 
+    detail::mixed_cell_rows(s, 0, kChunkSize, scratch.rows);
     for (int k = 0; k < kChunkSize; ++k)
         for (int j = 0; j < kChunkSize; ++j)
-            for (int i = 0; i < kChunkSize; ++i) {
+            for (std::uint64_t bits = scratch.rows[static_cast<std::size_t>(k) * kChunkSize + j]; bits; bits &= bits - 1) {
+                const int i = __builtin_ctzll(bits);
                 float f[8];
                 const int mask = detail::cell_corners(s, i, j, k, f);
-                if (mask == 0 || mask == 255) continue;
                 std::uint32_t vertex[12];
                 for (int e = 0; e < 12; ++e) {
                     const int a = kCubeEdges[e][0];

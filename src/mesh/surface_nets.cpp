@@ -54,12 +54,13 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
     // the mean crossing, with the trilinear blend of the corner gradients. Then the edges
     // leaving its lowest corner (0) get their quads; the other three cells around each of
     // those edges lie before it in this order, so their vertices exist already.
+    detail::mixed_cell_rows(s, -1, kCells, scratch.rows);
     for (int k = -1; k < kChunkSize; ++k)
         for (int j = -1; j < kChunkSize; ++j)
-            for (int i = -1; i < kChunkSize; ++i) {
+            for (std::uint64_t bits = scratch.rows[static_cast<std::size_t>(k + 1) * kCells + (j + 1)]; bits; bits &= bits - 1) {
+                const int i = __builtin_ctzll(bits) - 1;
                 float f[8];
                 const int mask = detail::cell_corners(s, i, j, k, f);
-                if (mask == 0 || mask == 255) continue;
                 glm::dvec3 sum(0.0);
                 int crossings = 0;
                 for (const auto& e : kCubeEdges) {

@@ -91,6 +91,29 @@ double ground_depth(const ChunkSamples& s, double x, double y, double z) {
     return h - y;
 }
 
+void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::uint64_t>& rows) {
+    // Sign bits of each sample row first (count + 1 samples), then per cell row the cells
+    // whose four corner rows are neither all solid nor all air at both ends.
+    const int n = count + 1;
+    std::vector<std::uint64_t> solid(static_cast<std::size_t>(n) * n);
+    for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j) {
+            std::uint64_t bits = 0;
+            for (int i = 0; i < n; ++i) bits |= static_cast<std::uint64_t>(s.at(lo + i, lo + j, lo + k) < 0.0f) << i;
+            solid[static_cast<std::size_t>(k) * n + j] = bits;
+        }
+    const std::uint64_t cells = (std::uint64_t{1} << count) - 1;
+    rows.resize(static_cast<std::size_t>(count) * count);
+    for (int k = 0; k < count; ++k)
+        for (int j = 0; j < count; ++j) {
+            const std::uint64_t a = solid[static_cast<std::size_t>(k) * n + j], b = solid[static_cast<std::size_t>(k) * n + j + 1];
+            const std::uint64_t c = solid[static_cast<std::size_t>(k + 1) * n + j], d = solid[static_cast<std::size_t>(k + 1) * n + j + 1];
+            const std::uint64_t all = a & b & c & d, any = a | b | c | d;
+            const std::uint64_t full = all & (all >> 1), empty = ~any & ~(any >> 1);
+            rows[static_cast<std::size_t>(k) * count + j] = ~(full | empty) & cells;
+        }
+}
+
 void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialRules& rules, const glm::dvec3& p,
                  const glm::vec3& gradient) {
     const glm::vec3 n = unit_or_up(gradient);

@@ -33,6 +33,12 @@ inline int cell_corners(const ChunkSamples& s, int i, int j, int k, float f[8]) 
     return mask;
 }
 
+/// For cells lo..lo+count-1 (per axis, count <= 62), writes one bit mask per cell row
+/// (j, k), row-major over k then j: bit c is set where cell (lo + c, j, k) has corners on
+/// both sides of 0. Cells all solid or all air, most of a chunk, are skipped by the caller
+/// without reading their eight corners.
+void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::uint64_t>& rows);
+
 /// World position of core-relative sample (i, j, k).
 inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
     return s.lattice.position(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);

@@ -37,7 +37,7 @@ World::Column& World::column_locked(int x, int z) const {
     auto it = columns_.find(column_key(x, z));
     if (it == columns_.end()) {
         const double h = field_->highest_ground(x * double(kChunkSize), z * double(kChunkSize), kChunkSize);
-        it = columns_.emplace(column_key(x, z), Column{static_cast<int>(std::floor(h / kChunkSize))}).first;
+        it = columns_.emplace(column_key(x, z), Column{static_cast<int>(std::floor(h / kChunkSize)), false, {}}).first;
     }
     return it->second;
 }
