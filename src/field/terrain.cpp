@@ -163,7 +163,9 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
     // precision (Simplex3::lattice_fast), then combined per sample.
     const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
     const std::size_t count = lattice.count();
-    std::vector<float> noises(3 * count);
+    // Scratch space kept per thread: a chunk a call, no allocation or zeroing each time.
+    thread_local std::vector<float> noises, gate;
+    noises.resize(3 * count);
     float* bend = noises.data();
     float* cave_a = bend + count;
     float* cave_b = cave_a + count;
@@ -197,7 +199,7 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
         // (e q - w m - k) / (1 + q), the cave term exceeds d by at least the blend width
         // and the minimum is d whatever the cave noises say, so they are not evaluated
         // there (a 0.01 m margin covers the float gate).
-        std::vector<float> gate(count);
+        gate.resize(count);
         std::size_t n = 0;
         for (int k = 0; k < lattice.size.z; ++k)
             for (std::size_t j = 0; j < ny; ++j, n += nx) {
