@@ -58,7 +58,7 @@ void register_render(CLI::App& app) {
         }
         const double view = settings.view_radius * double(kChunkSize);
         Camera camera{eye, target, 60.0, 0.5, view * 1.2};
-        renderer.draw(camera, width, height, view * 0.95);
+        renderer.draw(camera, width, height, view * 0.95, field->params().sea_level_m);
         const std::vector<std::uint8_t> rgb = gl.read_rgb();
         try {
             write_png(opt.output, width, height, 3, 8, rgb.data());

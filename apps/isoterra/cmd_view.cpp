@@ -175,7 +175,7 @@ void register_view(CLI::App& app) {
                 glViewport(0, 0, width, height);
                 const double view = radius * double(kChunkSize);
                 renderer->draw(Camera{camera.position, camera.position + camera.forward(), 60.0, 0.5, view * 1.2}, width, height,
-                               view * 0.95, wireframe);
+                               view * 0.95, field->params().sea_level_m, wireframe);
 
                 ImGui_ImplOpenGL3_NewFrame();
                 ImGui_ImplGlfw_NewFrame();

@@ -41,6 +41,7 @@ uniform vec3 sky_colour;
 uniform vec3 sun_direction;   // towards the sun
 uniform float fog_start;
 uniform float fog_end;
+uniform int water;            // 1 while drawing the sea
 out vec4 colour;
 
 float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
@@ -66,6 +67,16 @@ vec3 triplanar(int id, vec3 p, vec3 n) {
 
 void main() {
     vec3 n = normalize(v_normal);
+    float fog = clamp((distance(v_position, eye) - fog_start) / (fog_end - fog_start), 0.0, 1.0);
+    if (water == 1) {
+        // Deeper blue looking down, paler at a glancing angle, and a glint of the sun.
+        vec3 view = normalize(eye - v_position);
+        float facing = clamp(view.y, 0.0, 1.0);
+        vec3 sea = mix(vec3(0.55, 0.68, 0.80), vec3(0.10, 0.28, 0.45), facing);
+        float glint = pow(max(dot(reflect(-sun_direction, vec3(0, 1, 0)), view), 0.0), 64.0);
+        colour = vec4(mix(sea + glint * vec3(1.0, 0.9, 0.7), sky_colour, fog), mix(0.85, 0.6, facing));
+        return;
+    }
     // Weights, not material numbers, are interpolated: a number halfway between grass (0)
     // and rock (2) would paint a seam of soil (1).
     vec3 albedo = triplanar(0, v_position, n) * v_material.x + triplanar(1, v_position, n) * v_material.y +
@@ -73,7 +84,6 @@ void main() {
     float sun = max(dot(n, sun_direction), 0.0);
     vec3 sky_light = mix(vec3(0.23, 0.20, 0.30), vec3(0.55, 0.60, 0.75), n.y * 0.5 + 0.5);
     vec3 lit = albedo * (sky_light * 0.8 + vec3(1.0, 0.85, 0.66) * sun * 1.1);
-    float fog = clamp((distance(v_position, eye) - fog_start) / (fog_end - fog_start), 0.0, 1.0);
     colour = vec4(mix(lit, sky_colour, fog), 1.0);
 }
 )";
@@ -106,10 +116,14 @@ TerrainRenderer::TerrainRenderer() {
     int ok = 0;
     glGetProgramiv(program_, GL_LINK_STATUS, &ok);
     if (!ok) throw Failure("render: shader program does not link");
+    glGenVertexArrays(1, &water_vao_);
+    glGenBuffers(1, &water_vbo_);
 }
 
 TerrainRenderer::~TerrainRenderer() {
     for (auto& [k, m] : chunks_) free(m);
+    glDeleteVertexArrays(1, &water_vao_);
+    glDeleteBuffers(1, &water_vbo_);
     if (program_) glDeleteProgram(program_);
 }
 
@@ -165,7 +179,8 @@ std::size_t TerrainRenderer::triangle_count() const {
     return n;
 }
 
-void TerrainRenderer::draw(const Camera& camera, int width, int height, double fog_end_m, bool wireframe) const {
+void TerrainRenderer::draw(const Camera& camera, int width, int height, double fog_end_m, double sea_level_m,
+                           bool wireframe) const {
     const glm::vec3 sky(0.56f, 0.66f, 0.80f);
     glClearColor(sky.r, sky.g, sky.b, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -189,9 +204,34 @@ void TerrainRenderer::draw(const Camera& camera, int width, int height, double f
     glUniform3f(glGetUniformLocation(program_, "sun_direction"), sun.x, sun.y, sun.z);
     glUniform1f(glGetUniformLocation(program_, "fog_start"), static_cast<float>(fog_end_m * 0.5));
     glUniform1f(glGetUniformLocation(program_, "fog_end"), static_cast<float>(fog_end_m));
+    glUniform1i(glGetUniformLocation(program_, "water"), 0);
     for (const auto& [k, m] : chunks_) {
         glBindVertexArray(m.vao);
         glDrawElements(GL_TRIANGLES, m.indices, GL_UNSIGNED_INT, nullptr);
+    }
+    if (sea_level_m > -1e8) {
+        // A square of sea as wide as the view around the eye, after the ground, blended.
+        const float r = static_cast<float>(camera.far_m), y = static_cast<float>(sea_level_m);
+        const float ex = static_cast<float>(camera.eye.x), ez = static_cast<float>(camera.eye.z);
+        const float quad[6][10] = {{ex - r, y, ez - r, 0, 1, 0, 0, 0, 0, 0}, {ex - r, y, ez + r, 0, 1, 0, 0, 0, 0, 0},
+                                   {ex + r, y, ez + r, 0, 1, 0, 0, 0, 0, 0}, {ex - r, y, ez - r, 0, 1, 0, 0, 0, 0, 0},
+                                   {ex + r, y, ez + r, 0, 1, 0, 0, 0, 0, 0}, {ex + r, y, ez - r, 0, 1, 0, 0, 0, 0, 0}};
+        glBindVertexArray(water_vao_);
+        glBindBuffer(GL_ARRAY_BUFFER, water_vbo_);
+        glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STREAM_DRAW);
+        for (int a = 0; a < 3; ++a) {
+            glEnableVertexAttribArray(a);
+            glVertexAttribPointer(a, a == 2 ? 4 : 3, GL_FLOAT, GL_FALSE, 10 * sizeof(float),
+                                  reinterpret_cast<const void*>(a * 3 * sizeof(float)));
+        }
+        glUniform1i(glGetUniformLocation(program_, "water"), 1);
+        glDisable(GL_CULL_FACE);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glDepthMask(GL_FALSE);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDepthMask(GL_TRUE);
+        glDisable(GL_BLEND);
     }
     glBindVertexArray(0);
 }

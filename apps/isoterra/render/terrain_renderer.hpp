@@ -29,8 +29,10 @@ public:
 
     /// Uploads a chunk's new mesh (replacing the old one) or frees a dropped one.
     void apply(const ChunkUpdate& update);
-    /// Clears to the sky and draws every chunk; fog ends at `fog_end_m`.
-    void draw(const Camera& camera, int width, int height, double fog_end_m, bool wireframe = false) const;
+    /// Clears to the sky and draws every chunk; fog ends at `fog_end_m`. A preset with a sea
+    /// (`sea_level_m` above -1e8) gets translucent water at that height.
+    void draw(const Camera& camera, int width, int height, double fog_end_m, double sea_level_m = -1e9,
+              bool wireframe = false) const;
     std::size_t chunk_count() const { return chunks_.size(); }
     std::size_t triangle_count() const;
 
@@ -42,6 +44,7 @@ private:
     void free(GpuMesh& m);
 
     unsigned program_ = 0;
+    unsigned water_vao_ = 0, water_vbo_ = 0;  // one quad, placed around the eye each frame
     std::map<std::tuple<int, int, int>, GpuMesh> chunks_;  // sorted: the same draw order every time
 };
 
