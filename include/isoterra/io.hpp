@@ -44,7 +44,8 @@ std::string encode_ply(const std::vector<NamedMesh>& meshes);
 void write_mesh_file(const std::string& path, MeshFormat format, const std::vector<NamedMesh>& meshes);
 
 /// Writes a greyscale or RGB PNG atomically: `channels` 1 or 3, `bit_depth` 8 or 16;
-/// samples row-major from the top row, 16-bit ones as host uint16. Throws IoError.
+/// samples row-major from the top row, 16-bit ones as host-order uint16 (written
+/// big-endian, as PNG stores them). Throws IoError.
 void write_png(const std::string& path, int width, int height, int channels, int bit_depth,
                const void* samples);
 

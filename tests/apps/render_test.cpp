@@ -104,3 +104,50 @@ TEST(View, a_window_under_xvfb_shows_sky_and_terrain_after_90_frames) {
     ASSERT_EQ(r.code, 0) << r.err;
     check_sky_and_terrain(read_png(shot), 1280, 720);
 }
+
+// The heightmap's 16-bit pixels and its sidecar give back the ground heights within one
+// quantisation step; the slice shows solid, air and the red contour between them.
+TEST(Images, heightmap_pixels_map_back_to_the_ground_height_and_slice_draws_the_contour) {
+    const std::string dir = ::testing::TempDir();
+    ASSERT_EQ(run_cli("heightmap --from -64,32 --to 64,96 --step 4 -o " + dir + "/hm_check.png").code, 0);
+    std::ifstream side(dir + "/hm_check.json");
+    const std::string json((std::istreambuf_iterator<char>(side)), {});
+    const auto number = [&](const std::string& key) {
+        const std::size_t at = json.find("\"" + key + "\": ");
+        return std::stod(json.substr(at + key.size() + 4));
+    };
+    const double lo = number("min_height_m"), hi = number("max_height_m");
+    std::ifstream in(dir + "/hm_check.png", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    spng_ctx* ctx = spng_ctx_new(0);
+    spng_set_png_buffer(ctx, bytes.data(), bytes.size());
+    spng_ihdr ihdr{};
+    ASSERT_EQ(spng_get_ihdr(ctx, &ihdr), 0);
+    EXPECT_EQ(ihdr.bit_depth, 16);
+    EXPECT_EQ(ihdr.width, 33u);
+    EXPECT_EQ(ihdr.height, 17u);
+    // The PNG's own layout: 16-bit grey, big-endian.
+    std::vector<std::uint8_t> raw(ihdr.width * ihdr.height * 2);
+    ASSERT_EQ(spng_decode_image(ctx, raw.data(), raw.size(), SPNG_FMT_PNG, 0), 0);
+    spng_ctx_free(ctx);
+    std::vector<std::uint16_t> px(ihdr.width * ihdr.height);
+    for (std::size_t i = 0; i < px.size(); ++i) px[i] = static_cast<std::uint16_t>(raw[2 * i] << 8 | raw[2 * i + 1]);
+    const auto t = isoterra::make_terrain(isoterra::builtin_preset("tutorial"), 20261114);
+    for (std::uint32_t r = 0; r < ihdr.height; ++r)
+        for (std::uint32_t c = 0; c < ihdr.width; ++c) {
+            const double h = lo + px[r * ihdr.width + c] / 65535.0 * (hi - lo);
+            ASSERT_NEAR(h, t->surface_height(-64 + 4.0 * c, 32 + 4.0 * r), (hi - lo) / 65535.0) << r << "," << c;
+        }
+
+    ASSERT_EQ(run_cli("slice --axis z --at 0 --from -100,-40 --to 100,100 -o " + dir + "/slice_check.png").code, 0);
+    const Image img = read_png(dir + "/slice_check.png");
+    std::size_t red = 0, dark = 0, light = 0;
+    for (std::size_t p = 0; p < img.rgb.size(); p += 3) {
+        red += img.rgb[p] == 255 && img.rgb[p + 1] == 41;
+        dark += img.rgb[p] < 100 && img.rgb[p] == img.rgb[p + 1];
+        light += img.rgb[p] > 200 && img.rgb[p] == img.rgb[p + 1];
+    }
+    EXPECT_GT(red, 200u);    // the ground line runs across the whole width
+    EXPECT_GT(dark, 1000u);  // solid below
+    EXPECT_GT(light, 1000u); // air above
+}
