@@ -170,3 +170,11 @@ TEST(CliFly, bad_paths_and_meshers_are_refused) {
     EXPECT_EQ(one.code, 2);
     EXPECT_NE(one.err.find("at least two waypoints"), std::string::npos);
 }
+
+TEST(CliFly, follows_a_file_of_waypoints) {
+    const std::string path = ::testing::TempDir() + "/waypoints.txt";
+    std::ofstream(path) << "# x y z\n0 60 40\n200 60 40\n200 60 -200\n";
+    const auto r = run_cli("fly --radius 2 --threads 2 --seconds 1 --speed 100 --json --path " + path);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("\"path\": \"" + path + "\""), std::string::npos);
+}

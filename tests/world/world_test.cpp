@@ -162,3 +162,24 @@ TEST(World, meshes_are_identical_with_1_2_and_8_threads) {
         }
     }
 }
+
+TEST(World, invalidating_a_box_rebuilds_exactly_the_chunks_whose_samples_it_touches) {
+    WorldSettings s;
+    s.view_radius = 2;
+    s.threads = 2;
+    World w(tutorial(), s);
+    Owner owner;
+    const glm::dvec3 focus(16, 40, 16);
+    settle(w, owner, focus);
+    owner.deliveries.clear();
+    // A small box inside chunk (0, 0, 0), away from its faces: only that chunk reads it.
+    w.invalidate({{10, 10, 10}, {12, 12, 12}});
+    settle(w, owner, focus);
+    ASSERT_EQ(owner.deliveries.size(), 1u);
+    EXPECT_EQ(owner.deliveries.begin()->first, Key(0, 0, 0));
+    // On a corner shared by eight chunks, all eight are rebuilt.
+    owner.deliveries.clear();
+    w.invalidate({{32, 32, 32}, {32, 32, 32}});
+    settle(w, owner, focus);
+    EXPECT_EQ(owner.deliveries.size(), 8u);
+}
