@@ -270,7 +270,6 @@ private:
     Column column(double x, double z) const;
     Column finish_column(double mountain_noise, double hill_noise, double ridge_noise) const;
     void columns(const double* xs, const double* zs, std::size_t count, Column* out) const;
-    double value_in_column(const Column& c, double x, double y, double z) const;
     double combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const;
     double height_variation(double reach, double mountain_max) const;
     double height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const;

@@ -114,18 +114,6 @@ void TerrainField::columns(const double* xs, const double* zs, std::size_t count
     for (std::size_t n = 0; n < count; ++n) out[n] = finish_column(mountain[n], hills[n], ridges[n]);
 }
 
-double TerrainField::value_in_column(const Column& c, double x, double y, double z) const {
-    const double bend_noise =
-        noise_.noise3(x / p_.overhang_scale_m, y / p_.overhang_vertical_scale_m, z / p_.overhang_scale_m);
-    double a = 0.0, b = 0.0;
-    if (p_.caves) {
-        const double cx = x / p_.cave_scale_m, cy = y / p_.cave_vertical_scale_m, cz = z / p_.cave_scale_m;
-        a = noise_.noise3(cx, cy, cz);
-        b = noise_.noise3(cx + kCaveDx, cy + kCaveDy, cz + kCaveDz);
-    }
-    return combine(c, y, bend_noise, a, b);
-}
-
 double TerrainField::combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const {
     double d = c.height - y;
     const double bend = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * c.mountain;
@@ -140,17 +128,40 @@ double TerrainField::combine(const Column& c, double y, double bend_noise, doubl
 }
 
 void TerrainField::sample_points(const glm::dvec3* points, std::size_t count, double* out) const {
-    // Like the tutorial, keep the last column: callers usually walk a column at a time.
+    // In batches: the column of each point (kept from the last point when it is the same,
+    // as the tutorial does), then the three 3D noises with the bit-exact vector batch, then
+    // combine(), the one formula of the terrain's value.
+    constexpr std::size_t kBatch = 256;
+    double coords[3][kBatch], bend[kBatch], cave_a[kBatch], cave_b[kBatch];
+    Column columns[kBatch];
     double last_x = std::nan(""), last_z = std::nan("");
     Column c{};
-    for (std::size_t n = 0; n < count; ++n) {
-        const glm::dvec3& p = points[n];
-        if (p.x != last_x || p.z != last_z) {
-            c = column(p.x, p.z);
-            last_x = p.x;
-            last_z = p.z;
+    for (std::size_t start = 0; start < count; start += kBatch) {
+        const std::size_t n = std::min(kBatch, count - start);
+        const glm::dvec3* p = points + start;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (p[i].x != last_x || p[i].z != last_z) {
+                c = column(p[i].x, p[i].z);
+                last_x = p[i].x;
+                last_z = p[i].z;
+            }
+            columns[i] = c;
         }
-        out[n] = value_in_column(c, p.x, p.y, p.z);
+        const auto noise = [&](double sh, double sv, double dx, double dy, double dz, double* result) {
+            for (std::size_t i = 0; i < n; ++i) {
+                coords[0][i] = p[i].x / sh + dx;
+                coords[1][i] = p[i].y / sv + dy;
+                coords[2][i] = p[i].z / sh + dz;
+            }
+            noise_.noise3.batch(coords[0], coords[1], coords[2], result, n);
+        };
+        noise(p_.overhang_scale_m, p_.overhang_vertical_scale_m, 0.0, 0.0, 0.0, bend);
+        if (p_.caves) {
+            noise(p_.cave_scale_m, p_.cave_vertical_scale_m, 0.0, 0.0, 0.0, cave_a);
+            noise(p_.cave_scale_m, p_.cave_vertical_scale_m, kCaveDx, kCaveDy, kCaveDz, cave_b);
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            out[start + i] = combine(columns[i], p[i].y, bend[i], p_.caves ? cave_a[i] : 0.0, p_.caves ? cave_b[i] : 0.0);
     }
 }
 
