@@ -32,12 +32,9 @@ void register_heightmap(CLI::App& app) {
     cmd->add_flag("--force", opt.force, "Allow images over 8192 pixels a side");
     cmd->callback([] {
         require_extension(opt.output, ".png", "-o");
-        const glm::dvec2 a = parse_vec2(opt.from, "--from"), b = parse_vec2(opt.to, "--to");
-        require_ordered(glm::dvec3(a, 0), glm::dvec3(b, 0), 2);
-        const double w = std::floor((b.x - a.x) / opt.step) + 1, h = std::floor((b.y - a.y) / opt.step) + 1;
-        if ((w > 8192 || h > 8192) && !opt.force)
-            throw UsageError(fmt::format("--from/--to/--step: the image would be {:.0f}x{:.0f} pixels; add --force", w, h));
-        const int width = static_cast<int>(w), height = static_cast<int>(h);
+        const ImageGrid grid = image_grid(opt.from, opt.to, opt.step, 8192, opt.force);
+        const glm::dvec2 a = grid.from;
+        const int width = grid.width, height = grid.height;
         const auto terrain = opt.field.build();
         std::vector<double> heights(static_cast<std::size_t>(width) * height);
         double lo = INFINITY, hi = -INFINITY;

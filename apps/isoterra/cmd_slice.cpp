@@ -37,12 +37,9 @@ void register_slice(CLI::App& app) {
     cmd->add_flag("--materials", opt.materials, "Colour solid pixels by their material (grass, soil, rock, snow)");
     cmd->callback([] {
         require_extension(opt.output, ".png", "-o");
-        const glm::dvec2 a = parse_vec2(opt.from, "--from"), b = parse_vec2(opt.to, "--to");
-        require_ordered(glm::dvec3(a, 0), glm::dvec3(b, 0), 2);
-        const double w = std::floor((b.x - a.x) / opt.step) + 1, h = std::floor((b.y - a.y) / opt.step) + 1;
-        if ((w > 4096 || h > 4096) && !opt.force)
-            throw UsageError(fmt::format("--from/--to/--step: the image would be {:.0f}x{:.0f} pixels; add --force", w, h));
-        const int width = static_cast<int>(w), height = static_cast<int>(h);
+        const ImageGrid grid = image_grid(opt.from, opt.to, opt.step, 4096, opt.force);
+        const glm::dvec2 a = grid.from, b = grid.to;
+        const int width = grid.width, height = grid.height;
         const auto field = opt.field.build();
         // Row r of the image: the top row is the largest B when B is the height (y).
         const bool vertical = opt.axis != "y";

@@ -36,6 +36,20 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
     return chunks;
 }
 
+ImageGrid image_grid(const std::string& from, const std::string& to, double step, int limit, bool force) {
+    ImageGrid g;
+    g.from = parse_vec2(from, "--from");
+    g.to = parse_vec2(to, "--to");
+    require_ordered(glm::dvec3(g.from, 0), glm::dvec3(g.to, 0), 2);
+    const double w = std::floor((g.to.x - g.from.x) / step) + 1, h = std::floor((g.to.y - g.from.y) / step) + 1;
+    if ((w > limit || h > limit) && !force)
+        throw UsageError(fmt::format("--from/--to/--step: the image would be {:.0f}x{:.0f} pixels; add --force", w, h));
+    if (w * h > 1e9) throw UsageError(fmt::format("--from/--to/--step: {:.0f}x{:.0f} pixels is too many even with --force", w, h));
+    g.width = static_cast<int>(w);
+    g.height = static_cast<int>(h);
+    return g;
+}
+
 void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,
                   const std::function<void(std::size_t)>& job) {
     const bool show = !quiet && stderr_is_terminal();

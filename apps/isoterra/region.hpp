@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "cli.hpp"
+#include <glm/vec2.hpp>
+
 #include "isoterra/grid.hpp"
 
 namespace isoterra::app {
@@ -17,6 +19,14 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
 
 /// Checks from < to on every axis; throws UsageError naming the flags.
 void require_ordered(const glm::dvec3& from, const glm::dvec3& to, int axes);
+
+/// The pixel grid of an image over the rectangle [from, to] (A, B) at `step` metres:
+/// checks the corners and the size (at most `limit` a side unless `force`); throws UsageError.
+struct ImageGrid {
+    glm::dvec2 from, to;
+    int width = 0, height = 0;
+};
+ImageGrid image_grid(const std::string& from, const std::string& to, double step, int limit, bool force);
 
 /// Runs job(i) for i in [0, count) on `threads` threads; prints "label: n/count" on a
 /// terminal unless `quiet`. The first exception thrown by a job is rethrown.
