@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Races isoterra against JavaScript peers and prints medians and their ratios: the seed's
-# terrain sampling a tutorial chunk, and the npm package isosurface meshing the six tutorial
+# terrain sampling a tutorial chunk, simplex-noise's noise3 over the same kind of lattice, and the npm package isosurface meshing the six tutorial
 # chunks that `isoterra bench` meshes. The two sides run alternately, ROUNDS times (default
 # 5), so that a noisy neighbour slows both alike. Needs node and npm (installs the pinned
 # simplex-noise 4.0.3 and isosurface 1.0.0). Run from the project root after building:
@@ -26,6 +26,9 @@ c = med(x["tutorial_chunk_sample_ms"] for x in cpp)
 j = med(x["js_tutorial_chunk_sample_ms"] for x in js)
 print(f"{rounds} alternating rounds, medians; node {node}")
 print(f"sampling a tutorial 33^3 chunk: isoterra {c:.3f} ms, seed JavaScript {j:.3f} ms, ratio {j / c:.1f}x")
+cn = med(x["noise3_lattice_ns"] for x in cpp)
+jn = med(x["js_noise3_lattice_ns"] for x in js)
+print(f"noise3 over a 33^3 lattice: isoterra {cn:.2f} ns a sample, simplex-noise {jn:.2f} ns, ratio {jn / cn:.1f}x")
 for name in ("marching-cubes", "surface-nets"):
     ours = med(x["mesh_ms"][name] for x in cpp)
     theirs = med(x[name]["ms"] for x in mesh)

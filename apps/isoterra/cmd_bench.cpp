@@ -69,6 +69,13 @@ void register_bench(CLI::App& app) {
             for (const auto& p : pts) s += noise.noise3(p.x * 0.01, p.y * 0.01, p.z * 0.01);
             g_sink = s;
         });
+        // The chunk path's noise: single precision, eight lattice points at a time.
+        const NoiseLattice lattice{{10, -20, 10}, {33, 33, 33}, 1.0, {50.0, 35.0, 50.0}, {0.0, 0.0, 0.0}};
+        std::vector<float> lattice_out(static_cast<std::size_t>(33) * 33 * 33);
+        out["noise3_lattice_ns"] = median_ns_per_op(opt.repeats * 3, static_cast<double>(lattice_out.size()), [&] {
+            noise.noise3.lattice_fast(lattice, lattice_out.data());
+            g_sink = lattice_out[5];
+        });
         const FbmShape five{5, 2.0, 0.5, 0.5};
         out["fbm5_ns"] = median_ns_per_op(opt.repeats * 3, n, [&] {
             double s = 0;

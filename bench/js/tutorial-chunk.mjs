@@ -20,4 +20,25 @@ for (let r = 0; r < repeats; r += 1) {
   runs.push(Number(process.hrtime.bigint() - start) / 1e6);
 }
 runs.sort((a, b) => a - b);
-console.log(JSON.stringify({ js_tutorial_chunk_sample_ms: runs[Math.floor(runs.length / 2)], repeats }));
+
+// simplex-noise's noise3 alone over the lattice `isoterra bench` times as noise3_lattice_ns.
+let sink = 0;
+const noiseLattice = () => {
+  for (let k = 0; k < n; k += 1)
+    for (let j = 0; j < n; j += 1)
+      for (let i = 0; i < n; i += 1) sink += t.noise3((10 + i) / 50, (-20 + j) / 35, (10 + k) / 50);
+};
+for (let w = 0; w < 3; w += 1) noiseLattice();
+const noiseRuns = [];
+for (let r = 0; r < repeats; r += 1) {
+  const start = process.hrtime.bigint();
+  noiseLattice();
+  noiseRuns.push(Number(process.hrtime.bigint() - start) / (n * n * n));
+}
+noiseRuns.sort((a, b) => a - b);
+console.log(JSON.stringify({
+  js_tutorial_chunk_sample_ms: runs[Math.floor(runs.length / 2)],
+  js_noise3_lattice_ns: noiseRuns[Math.floor(noiseRuns.length / 2)],
+  repeats,
+  sink: sink > 1e300 ? 1 : 0,
+}));
