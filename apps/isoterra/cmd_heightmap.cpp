@@ -1,5 +1,6 @@
 // `isoterra heightmap`: the ground height over a rectangle as a 16-bit PNG, with a JSON
 // sidecar holding the height range and extent needed to turn pixels back into metres.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -16,7 +17,7 @@ struct HeightmapOptions {
     FieldOptions field;
     std::string from, to, output;
     double step = 1.0;
-    bool force = false;
+    bool force = false, quiet = false;
 };
 
 }  // namespace
@@ -30,6 +31,7 @@ void register_heightmap(CLI::App& app) {
     cmd->add_option("--step", opt.step, "Metres per pixel")->check(CLI::PositiveNumber);
     cmd->add_option("-o,--output", opt.output, "Output .png (the sidecar is the same name with .json)")->required();
     cmd->add_flag("--force", opt.force, "Allow images over 8192 pixels a side");
+    cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {
         require_extension(opt.output, ".png", "-o");
         const ImageGrid grid = image_grid(opt.from, opt.to, opt.step, 8192, opt.force);
@@ -37,13 +39,12 @@ void register_heightmap(CLI::App& app) {
         const int width = grid.width, height = grid.height;
         const auto terrain = opt.field.build();
         std::vector<double> heights(static_cast<std::size_t>(width) * height);
-        double lo = INFINITY, hi = -INFINITY;
-        for (int r = 0; r < height; ++r)
-            for (int c = 0; c < width; ++c) {
-                const double v = terrain->surface_height(a.x + c * opt.step, a.y + r * opt.step);
-                heights[static_cast<std::size_t>(r) * width + c] = v;
-                lo = std::min(lo, v), hi = std::max(hi, v);
-            }
+        parallel_for(static_cast<std::size_t>(height), default_threads(), "heightmap rows", opt.quiet, [&](std::size_t r) {
+            for (int c = 0; c < width; ++c)
+                heights[r * width + c] = terrain->surface_height(a.x + c * opt.step, a.y + static_cast<double>(r) * opt.step);
+        });
+        const auto [lo_it, hi_it] = std::minmax_element(heights.begin(), heights.end());
+        const double lo = *lo_it, hi = *hi_it;
         std::vector<std::uint16_t> pixels(heights.size());
         const double span = hi > lo ? hi - lo : 1.0;
         for (std::size_t i = 0; i < heights.size(); ++i)

@@ -39,7 +39,7 @@ void register_mesh(CLI::App& app) {
         const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
         const auto field = opt.field.build();
         std::vector<NamedMesh> meshes(chunks.size());
-        const int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const int threads = opt.threads > 0 ? opt.threads : default_threads();
         parallel_for(chunks.size(), threads, "meshing chunks", opt.quiet, [&](std::size_t i) {
             thread_local ChunkSamples samples;
             thread_local MeshScratch scratch;

@@ -16,7 +16,7 @@ struct SliceOptions {
     FieldOptions field;
     std::string axis = "y", from, to, output;
     double at = 0.0, step = 1.0, range = 32.0;
-    bool force = false, materials = false;
+    bool force = false, materials = false, quiet = false;
 };
 
 }  // namespace
@@ -34,6 +34,7 @@ void register_slice(CLI::App& app) {
     cmd->add_option("--range", opt.range, "Values from -range (black) to +range (white)")->check(CLI::PositiveNumber);
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->add_flag("--force", opt.force, "Allow images over 4096 pixels a side");
+    cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->add_flag("--materials", opt.materials, "Colour solid pixels by their material (grass, soil, rock, snow)");
     cmd->callback([] {
         require_extension(opt.output, ".png", "-o");
@@ -53,7 +54,9 @@ void register_slice(CLI::App& app) {
                 else p = {u, v, opt.at};
             }
         std::vector<double> values(pts.size());
-        field->sample_points(pts.data(), pts.size(), values.data());
+        parallel_for(static_cast<std::size_t>(height), default_threads(), "slice rows", opt.quiet, [&](std::size_t r) {
+            field->sample_points(pts.data() + r * width, static_cast<std::size_t>(width), values.data() + r * width);
+        });
         std::vector<std::uint8_t> rgb(pts.size() * 3);
         for (std::size_t i = 0; i < pts.size(); ++i) {
             const double t = std::clamp(values[i] / opt.range * 0.5 + 0.5, 0.0, 1.0);

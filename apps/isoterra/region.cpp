@@ -1,5 +1,6 @@
 #include "region.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -49,6 +50,8 @@ ImageGrid image_grid(const std::string& from, const std::string& to, double step
     g.height = static_cast<int>(h);
     return g;
 }
+
+int default_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,
                   const std::function<void(std::size_t)>& job) {

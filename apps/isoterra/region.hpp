@@ -28,6 +28,9 @@ struct ImageGrid {
 };
 ImageGrid image_grid(const std::string& from, const std::string& to, double step, int limit, bool force);
 
+/// Returns the number of hardware threads (at least 1).
+int default_threads();
+
 /// Runs job(i) for i in [0, count) on `threads` threads; prints "label: n/count" on a
 /// terminal unless `quiet`. The first exception thrown by a job is rethrown.
 void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,
