@@ -125,8 +125,10 @@ struct FbmShape {
 
     /// Returns the most |fbm| can reach: the sum of the octave weights.
     double max_abs() const;
-    /// Returns a bound of |gradient| of the sum per unit of input.
-    double lipschitz(double noise_lipschitz) const;
+    /// Returns the most the sum can change between two points `distance` apart (in noise
+    /// units) for a noise whose slope is at most `noise_lipschitz`: each octave changes by at
+    /// most its slope times the distance, and never by more than twice its amplitude.
+    double variation(double noise_lipschitz, double distance) const;
 };
 
 /// Returns the fBm of 2D noise at (x, y) (input already in noise units). Thread-safe.

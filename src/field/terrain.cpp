@@ -265,26 +265,13 @@ double TerrainField::highest_ground(double x, double z, double size) const {
     return highest + most_bend() + 16;
 }
 
-namespace {
-
-// The most an fBm can change between two points `reach` apart (in metres, feature scale
-// `scale_m`): each octave changes by at most its slope times the distance, and never by
-// more than twice its amplitude. The cap keeps fine octaves from dominating big cells.
-double fbm_variation(const FbmShape& f, double scale_m, double reach) {
-    double sum = 0.0, a = std::fabs(f.amplitude), frequency = 1.0;
-    for (int i = 0; i < f.octaves; ++i, a *= f.gain, frequency *= f.lacunarity)
-        sum += std::min(2.0 * a, a * frequency * Simplex2::kLipschitz * reach / scale_m);
-    return sum;
-}
-
-}  // namespace
 
 double TerrainField::height_variation(double reach, double mountain_max) const {
     const double l2 = Simplex2::kLipschitz;
     // Warped points lie further apart than the points themselves, by the warp's own change.
     if (p_.warp_distance_m > 0.0)
         reach += std::sqrt(2.0) * std::min(2.0 * p_.warp_distance_m, p_.warp_distance_m * l2 * reach / p_.warp_scale_m);
-    double hills = fbm_variation(p_.hill_fbm, p_.hill_scale_m, reach);
+    double hills = p_.hill_fbm.variation(Simplex2::kLipschitz, reach / p_.hill_scale_m);
     if (p_.reshape) {
         // g(n) = ((n + 1) / 2 * fudge)^e * multiplier is monotone: its slope at the top bounds it.
         const double u_max = (p_.hill_fbm.max_abs() + 1.0) * 0.5 * p_.reshape_fudge;
@@ -296,7 +283,7 @@ double TerrainField::height_variation(double reach, double mountain_max) const {
     }
     // |m1 R1 - m2 R2| <= |m1 - m2| + m_max |R1 - R2| with R in [0, 1] and m in [0, 1].
     const double dm = std::min(1.0, 1.5 / (p_.mountain_to - p_.mountain_from) * l2 * reach / p_.mountain_scale_m);
-    const double dr = std::min(1.0, p_.ridge_exponent * p_.ridge_sharpness * fbm_variation(p_.ridge_fbm, p_.ridge_scale_m, reach));
+    const double dr = std::min(1.0, p_.ridge_exponent * p_.ridge_sharpness * p_.ridge_fbm.variation(Simplex2::kLipschitz, reach / p_.ridge_scale_m));
     return hills + std::fabs(p_.ridge_height_m) * (dm + mountain_max * dr);
 }
 

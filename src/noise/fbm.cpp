@@ -1,5 +1,6 @@
 // Fractal Brownian motion: octaves of one noise, each finer and weaker than the last.
 // The loop keeps the tutorial's order of operations so its heights come out bit-exact.
+#include <algorithm>
 #include <cmath>
 
 #include "isoterra/noise.hpp"
@@ -13,12 +14,11 @@ double FbmShape::max_abs() const {
     return sum;
 }
 
-double FbmShape::lipschitz(double noise_lipschitz) const {
-    double sum = 0.0;
-    double a = amplitude;
-    double f = 1.0;
-    for (int i = 0; i < octaves; ++i, a *= gain, f *= lacunarity) sum += std::fabs(a) * f;
-    return sum * noise_lipschitz;
+double FbmShape::variation(double noise_lipschitz, double distance) const {
+    double sum = 0.0, a = std::fabs(amplitude), frequency = 1.0;
+    for (int i = 0; i < octaves; ++i, a *= gain, frequency *= lacunarity)
+        sum += std::min(2.0 * a, a * frequency * noise_lipschitz * distance);
+    return sum;
 }
 
 double fbm2(const Simplex2& noise, double x, double y, const FbmShape& shape) {

@@ -45,7 +45,10 @@ TEST(Fbm, sums_octaves_as_the_tutorial_does) {
     for (int i = 0; i < 5; ++i, x *= 2, z *= 2, a /= 2) expected += n.noise2(x, z) * a;
     EXPECT_EQ(fbm2(n.noise2, 1.25, -3.5, shape), expected);
     EXPECT_DOUBLE_EQ(shape.max_abs(), 0.96875);
-    EXPECT_DOUBLE_EQ(shape.lipschitz(1.0), 2.5);  // each octave adds amplitude*frequency = 0.5
+    // Close points: each octave adds amplitude * frequency = 0.5 per unit of distance.
+    EXPECT_DOUBLE_EQ(shape.variation(1.0, 0.01), 0.025);
+    // Far points: no octave changes by more than twice its amplitude.
+    EXPECT_DOUBLE_EQ(shape.variation(1.0, 1000.0), 2 * 0.96875);
 }
 
 TEST(Ridge, peaks_at_zero_noise_and_stays_in_unit_range) {
