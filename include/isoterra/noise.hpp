@@ -83,14 +83,11 @@ public:
     /// Writes the noise at `count` points (three coordinate arrays) to `out`: the same bits
     /// as operator(), vectorised. Coordinates must stay within +-2^31 noise units.
     void batch(const double* x, const double* y, const double* z, double* out, std::size_t count) const;
-    /// Writes the noise at `count` points to `out` in single precision, eight at a time with
-    /// AVX2 where the CPU has it, else fast() per point: the same bits either way.
-    /// Within 2e-6 of operator(), also 1,000 km from the origin.
-    void batch_fast(const double* x, const double* y, const double* z, float* out, std::size_t count) const;
     /// Writes the noise over a lattice with the arithmetic of fast(): coordinates made in the
     /// kernel, eight along x at a time with AVX2. The same bits on every CPU.
     void lattice_fast(const NoiseLattice& lattice, float* out) const;
-    /// Returns the single-precision noise of batch_fast() at one point.
+    /// Returns the single-precision noise of lattice_fast() at one point: within 2e-6 of
+    /// operator(), also 1,000 km from the origin.
     float fast(double x, double y, double z) const;
 
 private:

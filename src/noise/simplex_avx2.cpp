@@ -159,14 +159,6 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     return _mm256_mul_ps(sum, _mm256_set1_ps(32.0f));
 }
 
-void batch_avx2(const std::int32_t* pair, const std::int32_t* hash, const double* xs, const double* ys,
-                const double* zs, float* out, std::size_t count) {
-    for (std::size_t n = 0; n + 8 <= count; n += 8)
-        _mm256_storeu_ps(out + n, eval8(pair, hash, _mm256_loadu_pd(xs + n), _mm256_loadu_pd(xs + n + 4),
-                                        _mm256_loadu_pd(ys + n), _mm256_loadu_pd(ys + n + 4), _mm256_loadu_pd(zs + n),
-                                        _mm256_loadu_pd(zs + n + 4)));
-}
-
 // A lattice in groups of eight consecutive points (x fastest). A group may run over the end
 // of a row into the next one: its lanes then take one of two (y, z) pairs. The last group
 // overlaps the one before it (the same points give the same bits), so there is no tail.
@@ -263,18 +255,6 @@ void Simplex3::lattice_fast(const NoiseLattice& l, float* out) const {
         for (int j = 0; j < l.size.y; ++j)
             for (int i = 0; i < l.size.x; ++i, ++n)
                 out[n] = l.gate && l.gate[n] < l.gate_below ? 0.0f : fast(l.coordinate(0, i), l.coordinate(1, j), l.coordinate(2, k));
-}
-
-void Simplex3::batch_fast(const double* xs, const double* ys, const double* zs, float* out, std::size_t count) const {
-    std::size_t done = 0;
-#ifdef ISOTERRA_HAVE_AVX2_PATH
-    static const bool has_avx2 = __builtin_cpu_supports("avx2");
-    if (has_avx2) {
-        batch_avx2(pair_.data(), hash12_.data(), xs, ys, zs, out, count);
-        done = count - count % 8;
-    }
-#endif
-    for (; done < count; ++done) out[done] = fast(xs[done], ys[done], zs[done]);
 }
 
 }  // namespace isoterra

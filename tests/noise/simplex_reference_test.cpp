@@ -61,25 +61,21 @@ TEST(Simplex, batch_noise3_equals_the_scalar_noise_bit_for_bit) {
     for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i], n.noise3(x[i], y[i], z[i])) << i;
 }
 
-TEST(Simplex, fast_batch_noise3_agrees_with_the_double_path_within_2e_6_even_far_out) {
+// The single-precision noise of the chunk path (fast(), whose bits lattice_fast() gives on
+// every CPU: see the lattice test below) against the double path.
+TEST(Simplex, fast_noise3_agrees_with_the_double_path_within_2e_6_even_far_out) {
     const NoiseSet n(20261114);
     Mulberry32 r(8);
-    const std::size_t count = 4099;  // not a multiple of 8: the tail takes the scalar path
+    const std::size_t count = 4099;
     std::vector<double> x(count), y(count), z(count);
-    std::vector<float> out(count);
     for (std::size_t i = 0; i < count; ++i) {
         const double far = i % 2 ? 2e4 : 20.0;  // 1,000 km at a 50 m feature scale is 2e4
         x[i] = (r.next() * 2 - 1) * far;
         y[i] = (r.next() * 2 - 1) * far;
         z[i] = (r.next() * 2 - 1) * far;
     }
-    n.noise3.batch_fast(x.data(), y.data(), z.data(), out.data(), count);
     double worst = 0.0;
-    for (std::size_t i = 0; i < count; ++i) {
-        worst = std::max(worst, std::fabs(out[i] - n.noise3(x[i], y[i], z[i])));
-        // The vector lanes and the one-point version are the same float operations.
-        ASSERT_EQ(out[i], n.noise3.fast(x[i], y[i], z[i])) << i;
-    }
+    for (std::size_t i = 0; i < count; ++i) worst = std::max(worst, std::fabs(n.noise3.fast(x[i], y[i], z[i]) - n.noise3(x[i], y[i], z[i])));
     EXPECT_LT(worst, 2e-6);
     std::printf("fast noise3: worst difference %.3g\n", worst);
 }
