@@ -36,6 +36,13 @@ struct Owner {
     }
 };
 
+WorldSettings settings(int radius, int threads = 2) {
+    WorldSettings s;
+    s.view_radius = radius;
+    s.threads = threads;
+    return s;
+}
+
 // Runs frames until the world settles; fails the test after `seconds`.
 void settle(World& w, Owner& owner, const glm::dvec3& focus, double seconds = 120) {
     const auto start = std::chrono::steady_clock::now();
@@ -51,9 +58,7 @@ void settle(World& w, Owner& owner, const glm::dvec3& focus, double seconds = 12
 }  // namespace
 
 TEST(World, settles_on_exactly_the_chunks_the_radius_and_highest_ground_rule_give) {
-    WorldSettings s;
-    s.view_radius = 3;
-    s.threads = 2;
+    const WorldSettings s = settings(3);
     World w(tutorial(), s);
     Owner owner;
     const glm::dvec3 focus(40, 60, 40);
@@ -97,9 +102,7 @@ TEST(World, settles_on_exactly_the_chunks_the_radius_and_highest_ground_rule_giv
 }
 
 TEST(World, a_10_km_flight_drops_what_it_leaves_and_keeps_memory_bounded) {
-    WorldSettings s;
-    s.view_radius = 2;
-    s.threads = 2;
+    const WorldSettings s = settings(2);
     World w(tutorial(), s);
     Owner owner;
     std::size_t most = 0;
@@ -118,9 +121,7 @@ TEST(World, a_10_km_flight_drops_what_it_leaves_and_keeps_memory_bounded) {
 }
 
 TEST(World, switching_the_mesher_rebuilds_every_chunk_once_and_keeps_old_meshes_meanwhile) {
-    WorldSettings s;
-    s.view_radius = 2;
-    s.threads = 2;
+    const WorldSettings s = settings(2);
     World w(tutorial(), s);
     Owner owner;
     const glm::dvec3 focus(500, 60, -300);
@@ -145,10 +146,7 @@ TEST(World, switching_the_mesher_rebuilds_every_chunk_once_and_keeps_old_meshes_
 TEST(World, meshes_are_identical_with_1_2_and_8_threads) {
     std::map<Key, MeshBuffers> reference;
     for (const int threads : {1, 2, 8}) {
-        WorldSettings s;
-        s.view_radius = 2;
-        s.threads = threads;
-        World w(tutorial(), s);
+        World w(tutorial(), settings(2, threads));
         Owner owner;
         settle(w, owner, glm::dvec3(-700, 40, 900));
         if (reference.empty()) {
@@ -164,9 +162,7 @@ TEST(World, meshes_are_identical_with_1_2_and_8_threads) {
 }
 
 TEST(World, invalidating_a_box_rebuilds_exactly_the_chunks_whose_samples_it_touches) {
-    WorldSettings s;
-    s.view_radius = 2;
-    s.threads = 2;
+    const WorldSettings s = settings(2);
     World w(tutorial(), s);
     Owner owner;
     const glm::dvec3 focus(16, 40, 16);
