@@ -24,6 +24,14 @@ struct ChunkCoord {
     glm::dvec3 origin_m() const { return glm::dvec3(x, y, z) * (kChunkSize * spacing_m()); }
 };
 
+/// A hash of a chunk coordinate (its lod is not mixed in), for hash maps.
+struct ChunkKey {
+    std::size_t operator()(const ChunkCoord& c) const {
+        return (static_cast<std::size_t>(c.x) * 73856093u) ^ (static_cast<std::size_t>(c.y) * 19349663u) ^
+               (static_cast<std::size_t>(c.z) * 83492791u);
+    }
+};
+
 /// Extra samples around the chunk's 33 core samples per axis (0..32), below and above.
 struct Padding {
     int lo = 0;
@@ -54,5 +62,7 @@ Lattice chunk_lattice(const ChunkCoord& c, const Padding& pad);
 /// Samples `field` over the chunk into `out`, reusing its buffers. Thread-safe for distinct
 /// `out` objects.
 void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out);
+/// Recomputes `samples.core_range` from its values (after something changed them).
+void update_core_range(ChunkSamples& samples);
 
 }  // namespace isoterra

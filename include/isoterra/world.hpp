@@ -44,14 +44,6 @@ struct WorldCounts {
     std::size_t skipped = 0;   // chunks the field's bounds proved empty or full, not sampled
 };
 
-/// A key for a chunk coordinate (LOD 0), usable in hash maps.
-struct ChunkKey {
-    std::size_t operator()(const ChunkCoord& c) const {
-        return (static_cast<std::size_t>(c.x) * 73856093u) ^ (static_cast<std::size_t>(c.y) * 19349663u) ^
-               (static_cast<std::size_t>(c.z) * 83492791u);
-    }
-};
-
 class World {
 public:
     /// Starts the workers. `field` must outlive the world.

@@ -26,10 +26,15 @@ void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, C
     out.ground.resize(static_cast<std::size_t>(out.lattice.size.x) * out.lattice.size.z);
     out.has_ground = field.sample_lattice_and_ground(out.lattice, out.values.data(), out.ground.data());
 
+    update_core_range(out);
+}
+
+void update_core_range(ChunkSamples& out) {
+    const int pad = out.pad.lo;
     float lo = out.at(0, 0, 0), hi = lo;
     for (int k = 0; k <= kChunkSize; ++k)
         for (int j = 0; j <= kChunkSize; ++j) {
-            const float* row = &out.values[out.lattice.index(pad.lo, j + pad.lo, k + pad.lo)];
+            const float* row = &out.values[out.lattice.index(pad, j + pad, k + pad)];
             for (int i = 0; i <= kChunkSize; ++i) {
                 lo = std::min(lo, row[i]);
                 hi = std::max(hi, row[i]);

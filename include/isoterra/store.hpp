@@ -1,0 +1,83 @@
+// The world file (SQLite): the preset and seed a world was made with, its operation log
+// with the undo cursor, and its delta chunks compressed with zstd, each with a checksum.
+// Every save is one transaction in WAL mode, so a process killed at any moment leaves the
+// file as it was after the last finished save.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "isoterra/edit.hpp"
+
+struct sqlite3;
+
+namespace isoterra {
+
+/// A file that is not a readable world file (corrupt, truncated, from a newer schema, not a
+/// world file at all): what() is one line naming the file. Nothing in it was changed.
+class WorldFileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A save that failed although the file was fine (disk full, locked): what() is one line.
+/// The transaction was rolled back.
+class WorldFileWriteError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The schema this build writes and the newest it reads.
+inline constexpr int kWorldFileSchema = 1;
+
+/// Returns a delta chunk as stored: "ITD1", the sample count, then the deltas' four byte
+/// planes compressed with zstd.
+std::vector<std::uint8_t> encode_delta_chunk(const DeltaChunk& chunk);
+/// Decodes a stored delta chunk; throws std::runtime_error saying what is wrong with the
+/// bytes. Reads nothing outside [data, data + size).
+DeltaChunk decode_delta_chunk(const std::uint8_t* data, std::size_t size);
+/// The checksum stored beside each blob: 64-bit FNV-1a of its bytes.
+std::uint64_t blob_checksum(const std::uint8_t* data, std::size_t size);
+
+class WorldFile {
+public:
+    /// Opens the world file at `path` and reads everything in it, checksums checked. When
+    /// `path` does not exist and `preset_for_new` is given, creates it (atomically: a new
+    /// file appears whole or not at all) holding that preset. Throws WorldFileError.
+    WorldFile(const std::string& path, const Preset* preset_for_new);
+    ~WorldFile();
+    WorldFile(const WorldFile&) = delete;
+    WorldFile& operator=(const WorldFile&) = delete;
+
+    const std::string& path() const { return path_; }
+    bool created() const { return created_; }
+    /// The preset (with its seed) the world was made with.
+    const Preset& preset() const { return preset_; }
+    /// The operation log and how many of its ops are in effect, as read at open.
+    const std::vector<EditOp>& ops() const { return ops_; }
+    std::size_t applied() const { return applied_; }
+    /// The delta chunks as read at open.
+    const ChunkDeltas& deltas() const { return deltas_; }
+
+    /// Saves `history` in one transaction: its ops from `first_new` on replace the stored
+    /// ones from there, the undo cursor, and the delta chunks in `changed` (written, or
+    /// removed where the history holds none). Throws WorldFileWriteError.
+    void save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed);
+
+private:
+    void create(const Preset& preset);
+    void load();
+
+    std::string path_;
+    bool created_ = false;
+    sqlite3* db_ = nullptr;
+    Preset preset_;
+    std::vector<EditOp> ops_;
+    std::size_t applied_ = 0;
+    ChunkDeltas deltas_;
+};
+
+}  // namespace isoterra

@@ -1,0 +1,76 @@
+// The operation log with undo and redo. Undo swaps back the delta chunks an op replaced
+// when this log applied it (cheap: chunks are shared, never changed in place); for ops
+// loaded from a file it replays the log from the base instead, which gives the same bits.
+#include <algorithm>
+
+#include "isoterra/edit.hpp"
+
+namespace isoterra {
+
+ChunkDeltas replay_edits(const Field& base, const std::vector<EditOp>& ops, std::size_t count) {
+    ChunkDeltas deltas;
+    for (std::size_t i = 0; i < count && i < ops.size(); ++i) apply_edit(base, ops[i], deltas);
+    return deltas;
+}
+
+EditHistory::EditHistory(std::shared_ptr<const Field> base) : base_(std::move(base)) {}
+
+EditHistory::EditHistory(std::shared_ptr<const Field> base, std::vector<EditOp> ops, std::size_t applied, ChunkDeltas deltas)
+    : base_(std::move(base)), ops_(std::move(ops)), before_(ops_.size()), applied_(std::min(applied, ops_.size())),
+      deltas_(std::move(deltas)) {}
+
+std::vector<ChunkCoord> EditHistory::apply(const EditOp& op) {
+    ops_.resize(applied_);
+    before_.resize(applied_);
+    ops_.push_back(op);
+    before_.emplace_back();
+    std::vector<ChunkCoord> changed;
+    Box box;
+    redo(changed, box);
+    return changed;
+}
+
+bool EditHistory::undo(std::vector<ChunkCoord>& changed, Box& box) {
+    changed.clear();
+    if (applied_ == 0) return false;
+    --applied_;
+    box = edit_box(ops_[applied_]);
+    Before& before = before_[applied_];
+    if (before.known) {
+        for (const auto& [c, chunk] : before.chunks) {
+            changed.push_back(c);
+            deltas_.set(c, chunk);
+        }
+        return true;
+    }
+    // Only the undone op's box can differ: the ops before it replay to the same bits.
+    ChunkDeltas fresh = replay_edits(*base_, ops_, applied_);
+    for (const auto* side : {&deltas_, &fresh})
+        for (const auto& [c, chunk] : side->chunks()) {
+            const DeltaChunk* a = deltas_.find(c);
+            const DeltaChunk* b = fresh.find(c);
+            if ((a == nullptr) != (b == nullptr) || (a && a->values != b->values))
+                if (std::find(changed.begin(), changed.end(), c) == changed.end()) changed.push_back(c);
+        }
+    deltas_ = std::move(fresh);
+    return true;
+}
+
+bool EditHistory::redo(std::vector<ChunkCoord>& changed, Box& box) {
+    changed.clear();
+    if (applied_ == ops_.size()) return false;
+    const EditOp op = ops_[applied_];
+    box = edit_box(op);
+    const ChunkDeltas old = deltas_;
+    changed = apply_edit(*base_, op, deltas_);
+    Before before{true, {}};
+    for (const ChunkCoord& c : changed) {
+        auto it = old.chunks().find(c);
+        before.chunks.emplace_back(c, it == old.chunks().end() ? nullptr : it->second);
+    }
+    before_[applied_] = std::move(before);
+    ++applied_;
+    return true;
+}
+
+}  // namespace isoterra

@@ -1,0 +1,287 @@
+// The world file on SQLite. A file is checked before anything is written to it: SQLite
+// header, application id, schema version, an integrity check, then every row read back
+// (preset, ops, checksummed delta chunks). Only then is it switched to WAL mode and used.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "isoterra/store.hpp"
+
+namespace isoterra {
+namespace {
+
+constexpr std::int32_t kApplicationId = 0x49534f54;  // "ISOT"
+
+// One prepared statement, finalized on scope exit.
+class Statement {
+public:
+    Statement(sqlite3* db, const char* sql) : db_(db) {
+        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) throw std::runtime_error(sqlite3_errmsg(db));
+    }
+    ~Statement() { sqlite3_finalize(stmt_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    /// Steps once: true for a row, false when done; throws on an error.
+    bool step() {
+        const int rc = sqlite3_step(stmt_);
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        throw std::runtime_error(sqlite3_errmsg(db_));
+    }
+    void reset() {
+        sqlite3_reset(stmt_);
+        sqlite3_clear_bindings(stmt_);
+    }
+    sqlite3_stmt* get() const { return stmt_; }
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+void exec(sqlite3* db, const char* sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+        std::string text = message ? message : sqlite3_errmsg(db);
+        sqlite3_free(message);
+        throw std::runtime_error(text);
+    }
+}
+
+std::int64_t pragma_int(sqlite3* db, const char* sql) {
+    Statement s(db, sql);
+    return s.step() ? sqlite3_column_int64(s.get(), 0) : 0;
+}
+
+std::string column_text(sqlite3_stmt* s, int i) {
+    const unsigned char* t = sqlite3_column_text(s, i);
+    return t ? reinterpret_cast<const char*>(t) : "";
+}
+
+constexpr const char* kSchema = R"(
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE operations (
+  seq INTEGER PRIMARY KEY, brush TEXT NOT NULL, mode TEXT NOT NULL,
+  x REAL NOT NULL, y REAL NOT NULL, z REAL NOT NULL, radius REAL NOT NULL,
+  strength REAL            -- NULL: no cap
+);
+CREATE TABLE deltas (
+  cx INTEGER NOT NULL, cy INTEGER NOT NULL, cz INTEGER NOT NULL,
+  blob BLOB NOT NULL, checksum INTEGER NOT NULL,
+  PRIMARY KEY (cx, cy, cz)
+) WITHOUT ROWID;
+)";
+
+}  // namespace
+
+WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new) : path_(path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) {
+        if (!preset_for_new) throw WorldFileError(fmt::format("{}: no such world file", path));
+        create(*preset_for_new);
+        created_ = true;
+    } else if (!S_ISREG(st.st_mode)) {
+        throw WorldFileError(fmt::format("{}: not a world file (not a regular file)", path));
+    }
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw WorldFileError(fmt::format("{}: cannot open: {}", path, why));
+    }
+    try {
+        load();
+    } catch (...) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+WorldFile::~WorldFile() { sqlite3_close(db_); }
+
+void WorldFile::create(const Preset& preset) {
+    // Built under a temporary name and linked into place, so that a new world file is whole
+    // or absent, and an existing one is never replaced.
+    const std::string tmp = fmt::format("{}.new-{}", path_, ::getpid());
+    std::remove(tmp.c_str());
+    sqlite3* db = nullptr;
+    try {
+        if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+            throw std::runtime_error(db ? sqlite3_errmsg(db) : "out of memory");
+        exec(db, fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}; PRAGMA journal_mode = WAL;", kApplicationId,
+                             kWorldFileSchema)
+                     .c_str());
+        exec(db, "BEGIN");
+        exec(db, kSchema);
+        {
+            Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
+            const std::pair<const char*, std::string> rows[] = {{"preset", preset_to_toml(preset)}, {"applied", "0"}};
+            for (const auto& [key, value] : rows) {
+                sqlite3_bind_text(put.get(), 1, key, -1, SQLITE_STATIC);
+                sqlite3_bind_text(put.get(), 2, value.c_str(), -1, SQLITE_TRANSIENT);
+                put.step();
+                put.reset();
+            }
+        }
+        exec(db, "COMMIT");
+        if (sqlite3_close(db) != SQLITE_OK) throw std::runtime_error("cannot close");
+        db = nullptr;
+        if (::link(tmp.c_str(), path_.c_str()) != 0) throw std::runtime_error(std::strerror(errno));
+        std::remove(tmp.c_str());
+    } catch (const std::exception& e) {
+        sqlite3_close(db);
+        std::remove(tmp.c_str());
+        std::remove((tmp + "-wal").c_str());
+        std::remove((tmp + "-shm").c_str());
+        throw WorldFileError(fmt::format("{}: cannot create: {}", path_, e.what()));
+    }
+}
+
+void WorldFile::load() {
+    const auto corrupt = [&](const std::string& why) { return WorldFileError(fmt::format("{}: corrupt world file: {}", path_, why)); };
+    std::int64_t app = 0, version = 0;
+    try {
+        app = pragma_int(db_, "PRAGMA application_id");
+        version = pragma_int(db_, "PRAGMA user_version");
+    } catch (const std::exception& e) {
+        if (sqlite3_errcode(db_) == SQLITE_NOTADB)
+            throw WorldFileError(fmt::format("{}: not an isoterra world file (not a SQLite database)", path_));
+        throw corrupt(e.what());
+    }
+    if (app != kApplicationId || version < 1) throw WorldFileError(fmt::format("{}: not an isoterra world file", path_));
+    if (version > kWorldFileSchema)
+        throw WorldFileError(fmt::format("{}: world file schema {} is newer than this isoterra reads ({}); use a newer isoterra",
+                                         path_, version, kWorldFileSchema));
+    try {
+        {
+            Statement check(db_, "PRAGMA quick_check");
+            check.step();
+            const std::string result = column_text(check.get(), 0);
+            if (result != "ok") throw std::runtime_error(result);
+        }
+        std::string preset_text, applied_text;
+        {
+            Statement s(db_, "SELECT key, value FROM settings");
+            while (s.step()) {
+                const std::string key = column_text(s.get(), 0);
+                if (key == "preset") preset_text = column_text(s.get(), 1);
+                if (key == "applied") applied_text = column_text(s.get(), 1);
+            }
+        }
+        if (preset_text.empty() || applied_text.empty()) throw std::runtime_error("settings: the preset or the undo cursor is missing");
+        try {
+            preset_ = parse_preset(preset_text, "stored preset");
+        } catch (const PresetError& e) {
+            throw std::runtime_error(e.what());
+        }
+        {
+            Statement s(db_, "SELECT seq, brush, mode, x, y, z, radius, strength FROM operations ORDER BY seq");
+            while (s.step()) {
+                EditOp op;
+                const std::int64_t seq = sqlite3_column_int64(s.get(), 0);
+                if (seq != static_cast<std::int64_t>(ops_.size())) throw std::runtime_error(fmt::format("operation {}: out of sequence", seq));
+                if (!parse_brush_kind(column_text(s.get(), 1), op.kind) || !parse_brush_mode(column_text(s.get(), 2), op.mode))
+                    throw std::runtime_error(fmt::format("operation {}: unknown brush or mode", seq));
+                op.centre = {sqlite3_column_double(s.get(), 3), sqlite3_column_double(s.get(), 4), sqlite3_column_double(s.get(), 5)};
+                op.radius_m = sqlite3_column_double(s.get(), 6);
+                if (sqlite3_column_type(s.get(), 7) != SQLITE_NULL) op.strength_m = sqlite3_column_double(s.get(), 7);
+                if (const std::string bad = validate_edit(op); !bad.empty())
+                    throw std::runtime_error(fmt::format("operation {}: {}", seq, bad));
+                ops_.push_back(op);
+            }
+        }
+        char* end = nullptr;
+        const unsigned long long applied = std::strtoull(applied_text.c_str(), &end, 10);
+        if (*end != '\0' || applied > ops_.size())
+            throw std::runtime_error(fmt::format("undo cursor '{}' outside the {} operations", applied_text, ops_.size()));
+        applied_ = static_cast<std::size_t>(applied);
+        {
+            Statement s(db_, "SELECT cx, cy, cz, blob, checksum FROM deltas");
+            while (s.step()) {
+                const ChunkCoord c{sqlite3_column_int(s.get(), 0), sqlite3_column_int(s.get(), 1), sqlite3_column_int(s.get(), 2), 0};
+                const auto* bytes = static_cast<const std::uint8_t*>(sqlite3_column_blob(s.get(), 3));
+                const auto size = static_cast<std::size_t>(sqlite3_column_bytes(s.get(), 3));
+                const auto sum = static_cast<std::uint64_t>(sqlite3_column_int64(s.get(), 4));
+                if (blob_checksum(bytes, size) != sum) throw std::runtime_error(fmt::format("chunk {},{},{}: checksum mismatch", c.x, c.y, c.z));
+                try {
+                    deltas_.set(c, std::make_shared<const DeltaChunk>(decode_delta_chunk(bytes, size)));
+                } catch (const std::runtime_error& e) {
+                    throw std::runtime_error(fmt::format("chunk {},{},{}: {}", c.x, c.y, c.z, e.what()));
+                }
+            }
+        }
+        // Checked: from here on the file is ours to write.
+        exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;");
+    } catch (const std::runtime_error& e) {
+        throw corrupt(e.what());
+    }
+}
+
+void WorldFile::save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed) {
+    try {
+        exec(db_, "BEGIN IMMEDIATE");
+        try {
+            {
+                Statement drop(db_, "DELETE FROM operations WHERE seq >= ?");
+                sqlite3_bind_int64(drop.get(), 1, static_cast<std::int64_t>(first_new));
+                drop.step();
+            }
+            {
+                Statement put(db_, "INSERT INTO operations (seq, brush, mode, x, y, z, radius, strength) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                const auto& ops = history.ops();
+                for (std::size_t i = first_new; i < ops.size(); ++i) {
+                    const EditOp& op = ops[i];
+                    sqlite3_bind_int64(put.get(), 1, static_cast<std::int64_t>(i));
+                    sqlite3_bind_text(put.get(), 2, brush_name(op.kind), -1, SQLITE_STATIC);
+                    sqlite3_bind_text(put.get(), 3, brush_mode_name(op.mode), -1, SQLITE_STATIC);
+                    sqlite3_bind_double(put.get(), 4, op.centre.x);
+                    sqlite3_bind_double(put.get(), 5, op.centre.y);
+                    sqlite3_bind_double(put.get(), 6, op.centre.z);
+                    sqlite3_bind_double(put.get(), 7, op.radius_m);
+                    if (std::isinf(op.strength_m)) sqlite3_bind_null(put.get(), 8);
+                    else sqlite3_bind_double(put.get(), 8, op.strength_m);
+                    put.step();
+                    put.reset();
+                }
+            }
+            {
+                Statement cursor(db_, "UPDATE settings SET value = ? WHERE key = 'applied'");
+                const std::string applied = std::to_string(history.applied());
+                sqlite3_bind_text(cursor.get(), 1, applied.c_str(), -1, SQLITE_TRANSIENT);
+                cursor.step();
+            }
+            Statement put(db_, "INSERT OR REPLACE INTO deltas (cx, cy, cz, blob, checksum) VALUES (?, ?, ?, ?, ?)");
+            Statement drop(db_, "DELETE FROM deltas WHERE cx = ? AND cy = ? AND cz = ?");
+            for (const ChunkCoord& c : changed) {
+                const DeltaChunk* chunk = history.deltas().find(c);
+                Statement& s = chunk ? put : drop;
+                sqlite3_bind_int(s.get(), 1, c.x);
+                sqlite3_bind_int(s.get(), 2, c.y);
+                sqlite3_bind_int(s.get(), 3, c.z);
+                std::vector<std::uint8_t> blob;
+                if (chunk) {
+                    blob = encode_delta_chunk(*chunk);
+                    sqlite3_bind_blob(s.get(), 4, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+                    sqlite3_bind_int64(s.get(), 5, static_cast<std::int64_t>(blob_checksum(blob.data(), blob.size())));
+                }
+                s.step();
+                s.reset();
+            }
+            exec(db_, "COMMIT");
+        } catch (...) {
+            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    } catch (const std::exception& e) {
+        throw WorldFileWriteError(fmt::format("{}: cannot save: {}", path_, e.what()));
+    }
+}
+
+}  // namespace isoterra
