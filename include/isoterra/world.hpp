@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "isoterra/edit.hpp"
 #include "isoterra/mesh.hpp"
 
 namespace isoterra {
@@ -62,6 +63,11 @@ public:
     /// Marks every loaded chunk whose samples meet `box` as out of date (after an edit).
     /// Owner's thread.
     void invalidate(const Box& box);
+    /// Builds chunks from now on with `deltas` added to the field (a snapshot: the world
+    /// keeps it), loads chunks that edits raised above the highest ground, and rebuilds the
+    /// chunks whose samples meet `changed`. Each keeps showing its old mesh until then.
+    /// Owner's thread.
+    void set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed);
     /// Hands finished meshes and drops to `sink`, oldest first, until `budget_ms` has passed
     /// (at least one if any). Returns how many it handed. Owner's thread.
     std::size_t deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink);
@@ -98,18 +104,22 @@ private:
     };
 
     struct Column {
-        int top;            // highest layer that can hold ground (seed-003 rule)
+        int rule_top;       // highest layer that can hold ground (seed-003 rule)
+        int top;            // the same, or higher where edits reach
         bool has_ground_range = false;
         ValueRange ground;  // proven ground range over the column's square, for the bounds
     };
 
     void work();
     void queue_jobs_locked();
+    void load_around_focus_locked();
+    void invalidate_locked(const Box& box);
     double distance_to(const ChunkCoord& c) const;
     Column& column_locked(int x, int z) const;
     static std::int64_t column_key(int x, int z) { return static_cast<std::int64_t>(x) << 32 ^ static_cast<std::uint32_t>(z); }
 
     std::shared_ptr<const TerrainField> field_;
+    std::shared_ptr<const ChunkDeltas> deltas_;  // null: no edits
     WorldSettings settings_;
     glm::dvec3 focus_{0.0};
     Mesher mesher_;

@@ -13,6 +13,8 @@ namespace {
 // Chunks are dropped a little beyond the view radius, so that one on the edge is not
 // dropped and loaded again as the focus moves back and forth across a border.
 constexpr double kDropMargin = 1.5;
+// A chunk's meshers read up to two samples beyond its core on each side.
+constexpr double kEditReach = 2.0;
 
 }  // namespace
 
@@ -37,7 +39,9 @@ World::Column& World::column_locked(int x, int z) const {
     auto it = columns_.find(column_key(x, z));
     if (it == columns_.end()) {
         const double h = field_->highest_ground(x * double(kChunkSize), z * double(kChunkSize), kChunkSize);
-        it = columns_.emplace(column_key(x, z), Column{static_cast<int>(std::floor(h / kChunkSize)), false, {}}).first;
+        const int rule_top = static_cast<int>(std::floor(h / kChunkSize));
+        const int top = deltas_ ? std::max(rule_top, deltas_->highest_layer(x, z)) : rule_top;
+        it = columns_.emplace(column_key(x, z), Column{rule_top, top, false, {}}).first;
     }
     return it->second;
 }
@@ -73,7 +77,13 @@ void World::set_focus(const glm::dvec3& focus) {
         const int x = static_cast<int>(it->first >> 32), z = static_cast<int>(static_cast<std::int32_t>(it->first & 0xffffffff));
         it = far(x, z) ? columns_.erase(it) : std::next(it);
     }
+    load_around_focus_locked();
+    queue_jobs_locked();
+}
 
+void World::load_around_focus_locked() {
+    const int cx = static_cast<int>(std::floor(focus_.x / kChunkSize));
+    const int cz = static_cast<int>(std::floor(focus_.z / kChunkSize));
     const int r = settings_.view_radius;
     for (int dz = -r; dz <= r; ++dz)
         for (int dx = -r; dx <= r; ++dx) {
@@ -86,7 +96,6 @@ void World::set_focus(const glm::dvec3& focus) {
                 chunks_.emplace(c, Chunk{c, next_version_++, -1, -1});
             }
         }
-    queue_jobs_locked();
 }
 
 void World::set_mesher(Mesher mesher) {
@@ -98,15 +107,29 @@ void World::set_mesher(Mesher mesher) {
 
 void World::invalidate(const Box& box) {
     std::lock_guard<std::mutex> lock(mu_);
-    // A chunk's meshers read up to two samples beyond its core on each side.
-    constexpr double kReach = 2.0;
+    invalidate_locked(box);
+    queue_jobs_locked();
+}
+
+void World::set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed) {
+    std::lock_guard<std::mutex> lock(mu_);
+    deltas_ = std::move(deltas);
+    for (auto& [key, column] : columns_) {
+        const int x = static_cast<int>(key >> 32), z = static_cast<int>(static_cast<std::int32_t>(key & 0xffffffff));
+        column.top = deltas_ ? std::max(column.rule_top, deltas_->highest_layer(x, z)) : column.rule_top;
+    }
+    load_around_focus_locked();
+    invalidate_locked(changed);
+    queue_jobs_locked();
+}
+
+void World::invalidate_locked(const Box& box) {
     for (auto& [c, chunk] : chunks_) {
-        const glm::dvec3 lo = c.origin_m() - kReach, hi = c.origin_m() + double(kChunkSize) + kReach;
+        const glm::dvec3 lo = c.origin_m() - kEditReach, hi = c.origin_m() + double(kChunkSize) + kEditReach;
         if (lo.x <= box.hi.x && hi.x >= box.lo.x && lo.y <= box.hi.y && hi.y >= box.lo.y && lo.z <= box.hi.z &&
             hi.z >= box.lo.z)
             chunk.version = next_version_++;
     }
-    queue_jobs_locked();
 }
 
 void World::queue_jobs_locked() {
@@ -138,6 +161,7 @@ void World::work() {
         it->second.pending = static_cast<std::int64_t>(job.version);
         ++counts_.building;
         Column column = column_locked(job.coord.x, job.coord.z);
+        const std::shared_ptr<const ChunkDeltas> deltas = deltas_;
         lock.unlock();
 
         // The column's proven ground range tells, without sampling, whether the chunk can
@@ -148,17 +172,25 @@ void World::work() {
             column.has_ground_range = true;
         }
         const glm::dvec3 lo = job.coord.origin_m();
-        const ValueRange range = field_->bounds_with_ground({lo, lo + double(kChunkSize)}, column.ground);
+        ValueRange range = field_->bounds_with_ground({lo, lo + double(kChunkSize)}, column.ground);
+        if (deltas) {
+            const ValueRange d = deltas->range({lo - kEditReach, lo + double(kChunkSize) + kEditReach});
+            range = {range.lo + d.lo, range.hi + d.hi};
+        }
         Finished done{job.coord, job.version, false, {}};
         const bool empty = range.lo > 0.0 || range.hi <= 0.0;
         if (!empty) {
             sample_chunk(*field_, job.coord, mesher_padding(job.mesher), samples);
+            if (deltas) apply_deltas(*deltas, samples);
             mesh_chunk(job.mesher, samples, field_->material_rules(), scratch, done.mesh);
         }
 
         lock.lock();
         auto col = columns_.find(column_key(job.coord.x, job.coord.z));
-        if (col != columns_.end() && !col->second.has_ground_range) col->second = column;
+        if (col != columns_.end() && !col->second.has_ground_range) {
+            col->second.ground = column.ground;
+            col->second.has_ground_range = true;
+        }
         --counts_.building;
         ++(empty ? counts_.skipped : counts_.built);
         finished_.push_back(std::move(done));

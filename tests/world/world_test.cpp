@@ -179,3 +179,53 @@ TEST(World, invalidating_a_box_rebuilds_exactly_the_chunks_whose_samples_it_touc
     settle(w, owner, focus);
     EXPECT_EQ(owner.deliveries.size(), 8u);
 }
+
+// An edit across a chunk corner: the world rebuilds exactly the chunks whose samples (with
+// the meshers' reach) meet the edit, keeps their old meshes until then, and the new meshes
+// are those of the edited samples. A rock added high in the air loads the layers above.
+TEST(World, an_edit_rebuilds_the_chunks_it_touches_and_loads_the_layers_it_raises) {
+    const auto t = tutorial();
+    World w(t, settings(2));
+    Owner owner;
+    const glm::dvec3 focus(16.0, 30.0, 16.0);
+    settle(w, owner, focus);
+    const auto before = owner.deliveries;
+    const auto meshes_before = owner.meshes;
+
+    EditHistory history(t);
+    const EditOp carve{BrushKind::sphere, BrushMode::carve, {32.0, t->surface_height(32.0, 32.0), 32.0}, 6.0};
+    history.apply(carve);
+    w.set_edits(std::make_shared<const ChunkDeltas>(history.deltas()), edit_box(carve));
+    EXPECT_GT(w.counts().waiting, 0u);
+    EXPECT_EQ(owner.meshes.size(), meshes_before.size());  // nothing taken away meanwhile
+    settle(w, owner, focus);
+
+    const Box box = edit_box(carve);
+    std::size_t rebuilt = 0;
+    ChunkSamples s;
+    MeshScratch scratch;
+    MeshBuffers expect;
+    for (const ChunkCoord& c : w.loaded()) {
+        const glm::dvec3 lo = c.origin_m() - 2.0, hi = c.origin_m() + 34.0;
+        const bool touched = lo.x <= box.hi.x && hi.x >= box.lo.x && lo.y <= box.hi.y && hi.y >= box.lo.y && lo.z <= box.hi.z && hi.z >= box.lo.z;
+        const int extra = owner.deliveries[key(c)] - (before.count(key(c)) ? before.at(key(c)) : 0);
+        EXPECT_EQ(extra, touched ? 1 : 0) << c.x << "," << c.y << "," << c.z;
+        if (!touched) continue;
+        ++rebuilt;
+        sample_chunk(*t, c, mesher_padding(Mesher::marching_cubes), s);
+        apply_deltas(history.deltas(), s);
+        mesh_chunk(Mesher::marching_cubes, s, t->material_rules(), scratch, expect);
+        EXPECT_EQ(owner.meshes[key(c)].positions, expect.positions);
+    }
+    EXPECT_GE(rebuilt, 4u);
+
+    const int top = w.top_layer(0, 0);
+    const EditOp rock{BrushKind::sphere, BrushMode::add, {10.0, (top + 2) * 32.0 + 10.0, 10.0}, 5.0};
+    history.apply(rock);
+    w.set_edits(std::make_shared<const ChunkDeltas>(history.deltas()), edit_box(rock));
+    settle(w, owner, focus);
+    EXPECT_EQ(w.top_layer(0, 0), top + 2);
+    const Key raised{0, top + 2, 0};
+    ASSERT_TRUE(owner.meshes.count(raised));
+    EXPECT_GT(owner.meshes[raised].triangle_count(), 100u);
+}
