@@ -8,7 +8,7 @@ packages=(
   libsqlite3-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
-  libglfw3-dev libimgui-dev libstb-dev xvfb xauth
+  libglfw3-dev libimgui-dev libstb-dev xvfb xauth xdotool
 )
 missing=()
 for p in "${packages[@]}"; do

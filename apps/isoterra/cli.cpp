@@ -10,10 +10,14 @@
 namespace isoterra::app {
 
 void FieldOptions::add_to(CLI::App& cmd) {
-    auto* preset = cmd.add_option("--preset", preset_name, "Built-in preset (see `isoterra presets`)");
-    auto* config = cmd.add_option("--config", config_path, "Preset file (TOML) instead of a built-in");
-    preset->excludes(config);
-    cmd.add_option("--seed", seed, "World seed (default: the preset's)");
+    preset_flag = cmd.add_option("--preset", preset_name, "Built-in preset (see `isoterra presets`)");
+    config_flag = cmd.add_option("--config", config_path, "Preset file (TOML) instead of a built-in");
+    preset_flag->excludes(config_flag);
+    seed_flag = cmd.add_option("--seed", seed, "World seed (default: the preset's)");
+}
+
+bool FieldOptions::given() const {
+    return (preset_flag && preset_flag->count() > 0) || (config_flag && config_flag->count() > 0) || (seed_flag && seed_flag->count() > 0);
 }
 
 Preset FieldOptions::load() const {

@@ -32,7 +32,13 @@ struct FieldOptions {
     std::string config_path;
     std::optional<std::int64_t> seed;
 
+    CLI::Option* preset_flag = nullptr;
+    CLI::Option* config_flag = nullptr;
+    CLI::Option* seed_flag = nullptr;
+
     void add_to(CLI::App& cmd);
+    /// True when --preset, --config or --seed was given.
+    bool given() const;
     /// Returns the chosen preset with the --seed override applied; throws UsageError.
     Preset load() const;
     /// Returns the terrain the options describe; throws UsageError.
@@ -69,6 +75,7 @@ bool stderr_is_terminal();
 void register_presets(CLI::App& app);
 void register_sample(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_edit(CLI::App& app);
 void register_fly(CLI::App& app);
 void register_render(CLI::App& app);
 void register_view(CLI::App& app);

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli.hpp"
+#include "edit_session.hpp"
 #include "flight_path.hpp"
 #include "isoterra/world.hpp"
 
@@ -23,6 +23,7 @@ namespace {
 struct FlyOptions {
     FieldOptions field;
     WorldOptions world;
+    WorldFileOption world_file;
     double speed = 20.0, seconds = 10.0, budget_ms = 4.0;
     std::string path = "line";
     bool json = false, quiet = false;
@@ -40,6 +41,7 @@ void register_fly(CLI::App& app) {
     static FlyOptions opt;
     auto* cmd = app.add_subcommand("fly", "Fly a headless camera through the streamed world in real time and report");
     opt.field.add_to(*cmd);
+    opt.world_file.add_to(*cmd);
     opt.world.add_to(*cmd, 64);
     cmd->add_option("--speed", opt.speed, "Metres per second")->check(CLI::Range(0.0, 10000.0));
     cmd->add_option("--seconds", opt.seconds, "Seconds of flight after the first view is filled")->check(CLI::Range(0.0, 3600.0));
@@ -49,11 +51,12 @@ void register_fly(CLI::App& app) {
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {
         const WorldSettings settings = opt.world.settings();
-        std::shared_ptr<const TerrainField> field = opt.field.build();
+        const EditSession session(opt.field, opt.world_file.path);
+        const std::shared_ptr<const TerrainField> field = session.field();
         const glm::dvec3 start = starting_eye(*field);
         const Path path = make_path(opt.path, start);
 
-        World world(field, settings);
+        World world(field, settings, session.deltas());
         using Clock = std::chrono::steady_clock;
         const auto t0 = Clock::now();
         const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
@@ -87,7 +90,7 @@ void register_fly(CLI::App& app) {
         const double total = seconds_since(Clock::now());
         const WorldCounts c = world.counts();
         nlohmann::ordered_json out;
-        out["preset"] = opt.field.load().name;
+        out["preset"] = session.preset().name;
         out["radius"] = opt.world.radius;
         out["threads"] = world.settings().threads;
         out["mesher"] = mesher_name(settings.mesher);

@@ -5,6 +5,7 @@
 
 #include "isoterra/io.hpp"
 #include "isoterra/mesh.hpp"
+#include "edit_session.hpp"
 #include "region.hpp"
 
 namespace isoterra::app {
@@ -12,6 +13,7 @@ namespace {
 
 struct MeshOptions {
     FieldOptions field;
+    WorldFileOption world;
     std::string from, to, mesher_name = "marching-cubes", output;
     bool per_chunk = false, force = false, quiet = false;
     int threads = 0;
@@ -23,6 +25,7 @@ void register_mesh(CLI::App& app) {
     static MeshOptions opt;
     auto* cmd = app.add_subcommand("mesh", "Mesh the chunks covering a region and write .glb, .gltf, .obj or .ply");
     opt.field.add_to(*cmd);
+    opt.world.add_to(*cmd);
     cmd->add_option("--from", opt.from, "Region corner X,Y,Z (metres)")->required();
     cmd->add_option("--to", opt.to, "Opposite corner X,Y,Z (metres)")->required();
     cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
@@ -37,7 +40,9 @@ void register_mesh(CLI::App& app) {
         if (!mesh_format_from_path(opt.output, format))
             throw UsageError(fmt::format("-o: '{}' does not end in .glb, .gltf, .obj or .ply", opt.output));
         const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
-        const auto field = opt.field.build();
+        const EditSession session(opt.field, opt.world.path);
+        const auto field = session.field();
+        const auto deltas = session.deltas();
         std::vector<NamedMesh> meshes(chunks.size());
         const int threads = opt.threads > 0 ? opt.threads : default_threads();
         parallel_for(chunks.size(), threads, "meshing chunks", opt.quiet, [&](std::size_t i) {
@@ -45,6 +50,7 @@ void register_mesh(CLI::App& app) {
             thread_local MeshScratch scratch;
             const ChunkCoord& c = chunks[i];
             sample_chunk(*field, c, mesher_padding(mesher), samples);
+            apply_deltas(*deltas, samples);
             meshes[i].name = fmt::format("chunk_{}_{}_{}", c.x, c.y, c.z);
             mesh_chunk(mesher, samples, field->material_rules(), scratch, meshes[i].mesh);
         });

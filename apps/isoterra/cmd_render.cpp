@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "cli.hpp"
+#include "edit_session.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/world.hpp"
 #include "render/headless_gl.hpp"
@@ -19,6 +19,7 @@ namespace {
 struct RenderOptions {
     FieldOptions field;
     WorldOptions world;
+    WorldFileOption world_file;
     std::string eye, target, size = "1280x720", output;
 };
 
@@ -28,6 +29,7 @@ void register_render(CLI::App& app) {
     static RenderOptions opt;
     auto* cmd = app.add_subcommand("render", "Render one picture with no display (EGL, software) and write a PNG");
     opt.field.add_to(*cmd);
+    opt.world_file.add_to(*cmd);
     cmd->add_option("--eye", opt.eye, "Camera position X,Y,Z (metres)")->required();
     cmd->add_option("--target", opt.target, "Point the camera looks at X,Y,Z")->required();
     cmd->add_option("--size", opt.size, "Image size WxH");
@@ -43,11 +45,12 @@ void register_render(CLI::App& app) {
             throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", opt.size));
         require_extension(opt.output, ".png", "-o");
         const WorldSettings settings = opt.world.settings();
-        std::shared_ptr<const TerrainField> field = opt.field.build();
+        const EditSession session(opt.field, opt.world_file.path);
+        const std::shared_ptr<const TerrainField> field = session.field();
 
         HeadlessGl gl(width, height);
         TerrainRenderer renderer;
-        World world(field, settings);
+        World world(field, settings, session.deltas());
         const auto start = std::chrono::steady_clock::now();
         for (;;) {
             world.set_focus(eye);

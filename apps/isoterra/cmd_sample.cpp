@@ -9,13 +9,14 @@
 
 #include <fmt/format.h>
 
-#include "cli.hpp"
+#include "edit_session.hpp"
 
 namespace isoterra::app {
 namespace {
 
 struct SampleOptions {
     FieldOptions field;
+    WorldFileOption world;
     std::string points_path;
 };
 
@@ -54,9 +55,11 @@ void register_sample(CLI::App& app) {
     static SampleOptions opt;
     auto* cmd = app.add_subcommand("sample", "Print the field value at each 'x y z' line (stdin or --points), one per line");
     opt.field.add_to(*cmd);
+    opt.world.add_to(*cmd);
     cmd->add_option("--points", opt.points_path, "File of 'x y z' lines (default: standard input)");
     cmd->callback([] {
-        const auto field = opt.field.build();
+        const EditSession session(opt.field, opt.world.path);
+        const auto field = session.field();
         std::vector<glm::dvec3> points;
         if (opt.points_path.empty()) {
             points = read_points(std::cin, "stdin");
@@ -66,7 +69,8 @@ void register_sample(CLI::App& app) {
             points = read_points(in, opt.points_path);
         }
         std::vector<double> values(points.size());
-        field->sample_points(points.data(), points.size(), values.data());
+        // Edits add their deltas, trilinear between the 1 m samples they are stored at.
+        sample_edited(*field, session.history().deltas(), points.data(), points.size(), values.data());
         std::string out;
         for (const double v : values) out += fmt::format("{:.17g}\n", v);
         std::fwrite(out.data(), 1, out.size(), stdout);

@@ -1,8 +1,10 @@
 // `isoterra view`: the interactive viewer. A flying camera over the streamed world (W A S D,
-// Q and E down and up, drag to look, Shift four times as fast, the wheel changes the
-// speed), the terrain shading of `render`, and a panel (Dear ImGui) with the counts, the
-// preset and seed, the mesher, the view radius and wireframe. L: wireframe, M: next mesher,
-// F12: screenshot. With --frames N it runs N frames (along --path if given), writes
+// Q and E down and up, middle-drag or Alt+left-drag to look, Shift four times as fast, the
+// wheel changes the speed), the terrain shading of `render`, and a panel (Dear ImGui) with
+// the counts, the preset and seed, the mesher, the view radius and wireframe. Editing: the
+// left button carves and the right button adds a sphere at the ground under the cursor,
+// Ctrl+wheel sizes the brush, Ctrl+Z / Ctrl+Y undo and redo; with --world the edits go to
+// the world file. L: wireframe, M: next mesher, F12: screenshot. With --frames N it runs N frames (along --path if given), writes
 // --screenshot and exits: for tests and the docs.
 #include <chrono>
 #include <cmath>
@@ -13,11 +15,13 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
-#include "cli.hpp"
+#include "edit_session.hpp"
 #include "flight_path.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/world.hpp"
@@ -29,6 +33,7 @@ namespace {
 struct ViewOptions {
     FieldOptions field;
     WorldOptions world;
+    WorldFileOption world_file;
     int frames = 0;
     std::string screenshot, path;
     double speed = 20.0, budget_ms = 4.0;
@@ -56,6 +61,10 @@ struct FlyCamera {
 };
 
 double g_scroll = 0.0;
+// Clicks and key presses arrive through callbacks: a click can start and end between two
+// frames, where polling the button would miss it.
+enum class ViewEvent { carve, add, undo, redo };
+std::vector<ViewEvent> g_events;
 
 }  // namespace
 
@@ -64,6 +73,7 @@ void register_view(CLI::App& app) {
     auto* cmd = app.add_subcommand("view", "The interactive viewer: fly through the streamed world (needs a display)");
     opt.field.add_to(*cmd);
     opt.world.add_to(*cmd, 32);
+    opt.world_file.add_to(*cmd);
     cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")->check(CLI::Range(0, 1000000));
     cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
     cmd->add_option("--path", opt.path, "With --frames: fly line, circle:R or a waypoint file instead of standing");
@@ -71,8 +81,9 @@ void register_view(CLI::App& app) {
     cmd->callback([] {
         WorldSettings settings = opt.world.settings();
         if (!opt.screenshot.empty()) require_extension(opt.screenshot, ".png", "--screenshot");
-        Preset preset = opt.field.load();
-        std::shared_ptr<const TerrainField> field = make_terrain(preset, preset.seed);
+        auto session = std::make_unique<EditSession>(opt.field, opt.world_file.path);
+        Preset preset = session->preset();
+        std::shared_ptr<const TerrainField> field = session->field();
 
         if (!glfwInit()) throw Failure("view: no display (GLFW cannot start); use `isoterra render` instead");
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -86,6 +97,16 @@ void register_view(CLI::App& app) {
         glfwMakeContextCurrent(window);
         glfwSwapInterval(1);
         glfwSetScrollCallback(window, [](GLFWwindow*, double, double dy) { g_scroll += dy; });
+        glfwSetMouseButtonCallback(window, [](GLFWwindow*, int button, int action, int mods) {
+            if (action != GLFW_PRESS || (mods & GLFW_MOD_ALT)) return;
+            if (button == GLFW_MOUSE_BUTTON_LEFT) g_events.push_back(ViewEvent::carve);
+            if (button == GLFW_MOUSE_BUTTON_RIGHT) g_events.push_back(ViewEvent::add);
+        });
+        glfwSetKeyCallback(window, [](GLFWwindow*, int key, int, int action, int mods) {
+            if (action != GLFW_PRESS || !(mods & GLFW_MOD_CONTROL)) return;
+            if (key == GLFW_KEY_Z) g_events.push_back(mods & GLFW_MOD_SHIFT ? ViewEvent::redo : ViewEvent::undo);
+            if (key == GLFW_KEY_Y) g_events.push_back(ViewEvent::redo);
+        });
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = nullptr;
@@ -94,12 +115,14 @@ void register_view(CLI::App& app) {
 
         {
             auto renderer = std::make_unique<TerrainRenderer>();
-            auto world = std::make_unique<World>(field, settings);
+            auto world = std::make_unique<World>(field, settings, session->deltas());
             FlyCamera camera;
             camera.position = starting_eye(*field);
             const Path path = opt.path.empty() ? Path{} : make_path(opt.path, camera.position);
             double speed = opt.speed, last_x = 0, last_y = 0, fps = 0, upload_ms = 0;
             bool wireframe = false, dragging = false, want_screenshot = false;
+            double brush_radius = 4.0;
+            std::string edit_status = session->has_file() ? "edits go to " + session->path() : "edits are not saved (no --world)";
             int seed = static_cast<int>(preset.seed), preset_index = 0, radius = settings.view_radius;
             const auto names = builtin_preset_names();
             for (std::size_t i = 0; i < names.size(); ++i)
@@ -109,7 +132,41 @@ void register_view(CLI::App& app) {
                 world.reset();
                 renderer = std::make_unique<TerrainRenderer>();
                 settings.view_radius = radius;
-                world = std::make_unique<World>(field, settings);
+                world = std::make_unique<World>(field, settings, session->deltas());
+            };
+            // One edit: the sphere brush at the ground under the cursor.
+            const auto edit_at_cursor = [&](BrushMode mode, double mx, double my, int window_w, int window_h) {
+                const double tan_half = std::tan(glm::radians(30.0)), aspect = double(window_w) / std::max(1, window_h);
+                const glm::dvec3 f = camera.forward(), right = glm::normalize(glm::cross(f, glm::dvec3(0, 1, 0))),
+                                 up = glm::cross(right, f);
+                const double nx = 2.0 * mx / window_w - 1.0, ny = 1.0 - 2.0 * my / window_h;
+                const glm::dvec3 dir = glm::normalize(f + right * (nx * tan_half * aspect) + up * (ny * tan_half));
+                glm::dvec3 hit;
+                if (!ray_cast(*field, session->history().deltas(), camera.position, dir, radius * double(kChunkSize), hit)) {
+                    edit_status = "no ground under the cursor";
+                    return;
+                }
+                try {
+                    const Box box = session->apply(EditOp{BrushKind::sphere, mode, hit, brush_radius});
+                    world->set_edits(session->deltas(), box);
+                    edit_status = fmt::format("{}: {}", session->history().applied(), describe_edit(session->history().ops().back()));
+                } catch (const std::exception& e) {
+                    edit_status = e.what();
+                }
+            };
+            const auto walk_history = [&](bool forward) {
+                Box box;
+                try {
+                    if (forward ? session->redo(box) : session->undo(box)) {
+                        world->set_edits(session->deltas(), box);
+                        edit_status = fmt::format("{} ({} of {} edits in effect)", forward ? "redone" : "undone",
+                                                  session->history().applied(), session->history().ops().size());
+                    } else {
+                        edit_status = forward ? "nothing to redo" : "nothing to undo";
+                    }
+                } catch (const std::exception& e) {
+                    edit_status = e.what();
+                }
             };
             using Clock = std::chrono::steady_clock;
             auto previous = Clock::now();
@@ -150,16 +207,29 @@ void register_view(CLI::App& app) {
                 if (!io.WantCaptureMouse) {
                     double mx, my;
                     glfwGetCursorPos(window, &mx, &my);
-                    const bool held = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+                    const bool alt = glfwGetKey(window, GLFW_KEY_LEFT_ALT) == GLFW_PRESS || glfwGetKey(window, GLFW_KEY_RIGHT_ALT) == GLFW_PRESS;
+                    const bool left = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+                    const bool held = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS || (left && alt);
+                    int window_w, window_h;
+                    glfwGetWindowSize(window, &window_w, &window_h);
+                    for (const ViewEvent e : g_events) {
+                        if (e == ViewEvent::carve || e == ViewEvent::add)
+                            edit_at_cursor(e == ViewEvent::carve ? BrushMode::carve : BrushMode::add, mx, my, window_w, window_h);
+                        else
+                            walk_history(e == ViewEvent::redo);
+                    }
                     if (held && dragging) {
                         camera.yaw -= (mx - last_x) * 0.004;
                         camera.pitch = std::clamp(camera.pitch - (my - last_y) * 0.004, -1.5, 1.5);
                     }
                     dragging = held;
                     last_x = mx, last_y = my;
-                    if (g_scroll != 0.0) speed = std::clamp(speed * std::pow(1.25, g_scroll), 1.0, 2000.0);
+                    const bool ctrl = glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS || glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+                    if (g_scroll != 0.0 && ctrl) brush_radius = std::clamp(brush_radius * std::pow(1.25, g_scroll), 1.0, 32.0);
+                    else if (g_scroll != 0.0) speed = std::clamp(speed * std::pow(1.25, g_scroll), 1.0, 2000.0);
                 }
                 g_scroll = 0.0;
+                g_events.clear();
                 if (!path.points.empty() || path.radius > 0.0)
                     camera.position = path.at(std::chrono::duration<double>(now - t0).count() * speed);
 
@@ -188,20 +258,32 @@ void register_view(CLI::App& app) {
                 ImGui::Text("x %.0f  y %.0f  z %.0f  speed %.0f m/s", camera.position.x, camera.position.y, camera.position.z, speed);
                 std::vector<const char*> items;
                 for (const auto& n : names) items.push_back(n.c_str());
+                // A world file keeps its own preset and seed.
+                ImGui::BeginDisabled(session->has_file());
                 bool regenerate = ImGui::Combo("preset", &preset_index, items.data(), static_cast<int>(items.size()));
                 regenerate |= ImGui::InputInt("seed", &seed);
+                ImGui::EndDisabled();
                 int mesher = static_cast<int>(settings.mesher);
                 if (ImGui::Combo("mesher", &mesher, "marching cubes\0surface nets\0blocks\0")) {
                     settings.mesher = static_cast<Mesher>(mesher);
                     world->set_mesher(settings.mesher);
                 }
-                regenerate |= ImGui::SliderInt("radius", &radius, 2, 16);
+                const bool new_radius = ImGui::SliderInt("radius", &radius, 2, 16);
                 ImGui::Checkbox("wireframe (L)", &wireframe);
-                ImGui::Text("WASD move, QE down/up, drag to look, Shift x4, wheel speed, M mesher, F12 screenshot");
+                ImGui::Text("brush %.1f m (Ctrl+wheel), %zu of %zu edits in effect", brush_radius, session->history().applied(),
+                            session->history().ops().size());
+                ImGui::TextUnformatted(edit_status.c_str());
+                ImGui::Text("WASD move, QE down/up, middle-drag or Alt+drag to look, Shift x4, wheel speed");
+                ImGui::Text("left carve, right add, Ctrl+Z undo, Ctrl+Y redo, M mesher, F12 screenshot");
                 ImGui::End();
                 if (regenerate) {
+                    // A new terrain: edits made on the old one do not carry over.
                     preset = builtin_preset(names[static_cast<std::size_t>(preset_index)]);
-                    field = make_terrain(preset, static_cast<std::uint32_t>(seed));
+                    preset.seed = static_cast<std::uint32_t>(seed);
+                    session = std::make_unique<EditSession>(preset);
+                    field = session->field();
+                }
+                if (regenerate || new_radius) {
                     restart();
                 }
                 ImGui::Render();

@@ -94,6 +94,16 @@ private:
     std::unordered_map<std::int64_t, std::vector<int>> layers_;  // per column, sorted
 };
 
+/// Returns base + deltas at `count` points (the double path plus trilinear deltas).
+void sample_edited(const Field& base, const ChunkDeltas& deltas, const glm::dvec3* points, std::size_t count, double* out);
+
+/// Casts a ray from `origin` along unit `direction` against base + deltas and writes to
+/// `hit` the first point where it enters solid ground (f <= 0), within `max_m` metres.
+/// Steps of `step_m` (finer than the thinnest feature to be hit), then bisection to a
+/// millimetre. Returns false when the ray meets no ground or starts inside it.
+bool ray_cast(const Field& base, const ChunkDeltas& deltas, const glm::dvec3& origin, const glm::dvec3& direction, double max_m,
+              glm::dvec3& hit, double step_m = 0.5);
+
 /// Adds `deltas` to a sampled chunk and updates its core range.
 void apply_deltas(const ChunkDeltas& deltas, ChunkSamples& samples);
 

@@ -47,8 +47,9 @@ struct WorldCounts {
 
 class World {
 public:
-    /// Starts the workers. `field` must outlive the world.
-    World(std::shared_ptr<const TerrainField> field, const WorldSettings& settings);
+    /// Starts the workers over `field` plus `deltas` (edits; null for none).
+    World(std::shared_ptr<const TerrainField> field, const WorldSettings& settings,
+          std::shared_ptr<const ChunkDeltas> deltas = nullptr);
     /// Stops the workers (jobs in flight finish first).
     ~World();
     World(const World&) = delete;

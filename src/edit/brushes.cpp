@@ -83,8 +83,8 @@ std::string validate_edit(const EditOp& op) {
 
 std::string describe_edit(const EditOp& op) {
     std::string line = op.kind == BrushKind::sphere ? fmt::format("sphere {}", brush_mode_name(op.mode)) : brush_name(op.kind);
-    line += fmt::format(" at {},{},{} radius {} m", op.centre.x, op.centre.y, op.centre.z, op.radius_m);
-    if (!std::isinf(op.strength_m)) line += fmt::format(" strength {} m", op.strength_m);
+    line += fmt::format(" at {:.6g},{:.6g},{:.6g} radius {:.6g} m", op.centre.x, op.centre.y, op.centre.z, op.radius_m);
+    if (!std::isinf(op.strength_m)) line += fmt::format(" strength {:.6g} m", op.strength_m);
     return line;
 }
 

@@ -18,8 +18,8 @@ constexpr double kEditReach = 2.0;
 
 }  // namespace
 
-World::World(std::shared_ptr<const TerrainField> field, const WorldSettings& settings)
-    : field_(std::move(field)), settings_(settings), mesher_(settings.mesher) {
+World::World(std::shared_ptr<const TerrainField> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
+    : field_(std::move(field)), deltas_(std::move(deltas)), settings_(settings), mesher_(settings.mesher) {
     int n = settings_.threads;
     if (n <= 0) n = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     settings_.threads = n;

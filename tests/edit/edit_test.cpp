@@ -252,3 +252,20 @@ TEST(Edit, bad_brushes_are_named) {
     EXPECT_EQ(validate_edit(EditOp{}), "");
     EXPECT_EQ(describe_edit(EditOp{BrushKind::sphere, BrushMode::add, {1, 2.5, -3}, 4.0, 2.0}), "sphere add at 1,2.5,-3 radius 4 m strength 2 m");
 }
+
+TEST(RayCast, finds_the_plane_and_then_the_bottom_of_a_carved_hole) {
+    const std::shared_ptr<const Field> plane = make_plane({0, 1, 0}, 2.0);
+    ChunkDeltas deltas;
+    glm::dvec3 hit;
+    const glm::dvec3 eye(3.0, 50.0, -4.0), down = glm::normalize(glm::dvec3(0.3, -1.0, 0.2));
+    ASSERT_TRUE(ray_cast(*plane, deltas, eye, down, 200.0, hit));
+    EXPECT_NEAR(hit.y, 2.0, 2e-3);
+    EXPECT_NEAR(glm::length(glm::cross(hit - eye, down)), 0.0, 1e-9);  // on the ray
+    // Carve a 5 m sphere where the ray met the plane: the ray now goes on to the hole's wall.
+    const glm::dvec3 first = hit;
+    apply_edit(*plane, EditOp{BrushKind::sphere, BrushMode::carve, first, 5.0}, deltas);
+    ASSERT_TRUE(ray_cast(*plane, deltas, eye, down, 200.0, hit));
+    EXPECT_NEAR(glm::length(hit - first), 5.0, 0.05);  // trilinear deltas between samples
+    EXPECT_FALSE(ray_cast(*plane, deltas, eye, -down, 200.0, hit));  // up into the sky
+    EXPECT_FALSE(ray_cast(*plane, deltas, {0.0, -10.0, 0.0}, down, 200.0, hit));  // starts in rock
+}

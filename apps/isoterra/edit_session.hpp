@@ -1,0 +1,56 @@
+// The terrain a subcommand works on: a preset's, or a world file's (--world) with its edits.
+// Edits made here go to the world file, one transaction each.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cli.hpp"
+#include "isoterra/edit.hpp"
+#include "isoterra/store.hpp"
+
+namespace isoterra::app {
+
+/// --world FILE.db, for the subcommands that show or export an edited world.
+struct WorldFileOption {
+    std::string path;
+    void add_to(CLI::App& cmd, bool required = false);
+};
+
+class EditSession {
+public:
+    /// Without `world_path`: the preset of `field` and no edits. With it: opens the world
+    /// file, creating it from `field`'s preset when `create` is true and the file is
+    /// missing; an existing file keeps its own preset (a note says so when `field` named
+    /// another). Throws UsageError for a bad file.
+    EditSession(const FieldOptions& field, const std::string& world_path, bool create = true);
+    /// `preset` and no edits, no file (the viewer's preset and seed controls).
+    explicit EditSession(const Preset& preset);
+
+    const Preset& preset() const { return preset_; }
+    std::shared_ptr<const TerrainField> field() const { return field_; }
+    /// A snapshot of the current deltas, for a World or a mesher.
+    std::shared_ptr<const ChunkDeltas> deltas() const { return std::make_shared<const ChunkDeltas>(history_.deltas()); }
+    const EditHistory& history() const { return history_; }
+    bool has_file() const { return file_ != nullptr; }
+    const std::string& path() const { return path_; }
+
+    /// Applies `op` and saves it; returns the box of samples it changed. Throws UsageError
+    /// for a bad op, Failure when the save fails (the file keeps what it had).
+    Box apply(const EditOp& op);
+    /// Takes back the last edit / applies the next undone one, and saves; returns false
+    /// when there is none. `changed` gets the box of samples that changed.
+    bool undo(Box& changed);
+    bool redo(Box& changed);
+
+private:
+    void save(std::size_t first_new, const std::vector<ChunkCoord>& changed);
+
+    std::string path_;
+    std::unique_ptr<WorldFile> file_;
+    Preset preset_;
+    std::shared_ptr<const TerrainField> field_;
+    EditHistory history_;
+};
+
+}  // namespace isoterra::app

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The viewer's editing, driven like a person would: in Xvfb, a left click carves and a right
+# click adds at the ground under the cursor, Ctrl+Z undoes the add; the world file then
+# holds both operations, the second marked undone.
+# Usage: view_edit.sh ISOTERRA WORKDIR
+set -euo pipefail
+isoterra=$1
+work=$2
+mkdir -p "$work"
+world="$work/view_edit.db"
+rm -f "$world" "$world-wal" "$world-shm"
+xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
+  "$0" view --world "$1" --radius 3 --frames 100000 &
+  viewer=$!
+  xdotool search --sync --name "^isoterra$" >/dev/null
+  sleep 2
+  xdotool mousemove 640 650 click 1
+  sleep 2
+  xdotool mousemove 700 650 click 3
+  sleep 2
+  xdotool key ctrl+z
+  sleep 3
+  kill $viewer
+  wait $viewer || true
+' "$isoterra" "$world"
+history=$("$isoterra" history --world "$world")
+echo "$history"
+[ "$(echo "$history" | wc -l)" -eq 2 ] || { echo "expected 2 operations"; exit 1; }
+echo "$history" | sed -n 1p | grep -q '^1 sphere carve at .* radius 4 m$' || { echo "first: not a carve"; exit 1; }
+echo "$history" | sed -n 2p | grep -q '^2 (undone) sphere add at .* radius 4 m$' || { echo "second: not an undone add"; exit 1; }
+echo "viewer edits: ok"
