@@ -9,8 +9,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
 #include "cli.hpp"
 #include "isoterra/mesh.hpp"
+#include "isoterra/store.hpp"
+#include "isoterra/world.hpp"
 
 namespace isoterra::app {
 namespace {
@@ -38,12 +44,74 @@ double median_ns_per_op(int repeats, double ops, const std::function<void()>& wo
 
 volatile double g_sink = 0.0;  // keeps results alive so the loops are not optimised away
 
+// Edits on the ground near the origin, each a little further along so that every one
+// changes samples.
+EditOp ground_edit(const TerrainField& t, int i, double radius) {
+    const double x = 8.0 + 5.0 * (i % 7), z = 8.0 + 4.0 * (i / 7 % 5);
+    return EditOp{BrushKind::sphere, i % 2 ? BrushMode::add : BrushMode::carve, {x, t.surface_height(x, z), z}, radius};
+}
+
+// The median milliseconds from an edit to every chunk it touched rebuilt and handed over, in
+// a settled world of radius 2 with one worker.
+double edit_to_rebuilt_ms(const std::shared_ptr<const TerrainField>& terrain, double radius, int repeats) {
+    WorldSettings settings;
+    settings.view_radius = 2;
+    settings.threads = 1;
+    World world(terrain, settings);
+    const glm::dvec3 focus(16.0, terrain->surface_height(16.0, 16.0), 16.0);
+    const auto settle = [&] {
+        for (;;) {
+            world.set_focus(focus);
+            world.deliver(1e9, [](const ChunkUpdate&) {});
+            if (world.settled()) return;
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
+    };
+    settle();
+    EditHistory history(terrain);
+    std::vector<double> runs;
+    for (int r = 0; r < repeats; ++r) {
+        const EditOp op = ground_edit(*terrain, r, radius);
+        const auto t0 = Clock::now();
+        history.apply(op);
+        world.set_edits(std::make_shared<const ChunkDeltas>(history.deltas()), edit_box(op));
+        settle();
+        runs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    std::sort(runs.begin(), runs.end());
+    return runs[runs.size() / 2];
+}
+
+// Edits a second, each applied and committed (one transaction, synchronous) to a world file
+// in the temporary directory.
+double edits_committed_per_s(const Preset& preset, const std::shared_ptr<const TerrainField>& terrain, int count) {
+    const std::string path = (std::filesystem::temp_directory_path() / fmt::format("isoterra-bench-{}.db", ::getpid())).string();
+    const auto remove_all = [&] {
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+    };
+    remove_all();
+    double seconds = 0.0;
+    {
+        WorldFile file(path, &preset);
+        EditHistory history(terrain);
+        const auto t0 = Clock::now();
+        for (int i = 0; i < count; ++i) {
+            const std::size_t first = history.applied();
+            const auto changed = history.apply(ground_edit(*terrain, i, 4.0));
+            file.save(history, first, changed);
+        }
+        seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    remove_all();
+    return count / seconds;
+}
+
 }  // namespace
 
 void register_bench(CLI::App& app) {
     static BenchOptions opt;
     static FieldOptions field_opt;
-    auto* cmd = app.add_subcommand("bench", "Measure noise, field and chunk timings (single thread, medians)");
+    auto* cmd = app.add_subcommand("bench", "Measure noise, field, chunk, meshing and editing timings (single thread, medians)");
     cmd->add_flag("--json", opt.json, "Print one JSON object instead of text");
     cmd->add_option("--repeats", opt.repeats, "Timed runs per figure (the median is reported)")
         ->check(CLI::Range(1, 1000));
@@ -83,7 +151,7 @@ void register_bench(CLI::App& app) {
             g_sink = s;
         });
 
-        const auto terrain = make_terrain(preset, preset.seed);
+        const std::shared_ptr<const TerrainField> terrain = make_terrain(preset, preset.seed);
         std::vector<double> values(pts.size());
         out["tutorial_sample_ns"] = median_ns_per_op(opt.repeats, n, [&] {
             terrain->sample_points(pts.data(), pts.size(), values.data());
@@ -118,6 +186,18 @@ void register_bench(CLI::App& app) {
             out["mesh_ms"][mesher_name(m)] = ms;
             out["mesh_mtris_per_s"][mesher_name(m)] = static_cast<double>(triangles) / samples.size() / (ms * 1e3);
         }
+
+        // Editing: a brush alone, an edit until its chunks are rebuilt, edits committed.
+        for (const double radius : {4.0, 8.0, 16.0}) {
+            const std::string key = fmt::format("r{}", static_cast<int>(radius));
+            int i = 0;
+            out["edit_apply_ms"][key] = median_ns_per_op(opt.repeats, 1.0, [&] {
+                ChunkDeltas deltas;
+                apply_edit(*terrain, ground_edit(*terrain, i++, radius), deltas);
+            }) / 1e6;
+            out["edit_rebuild_ms"][key] = edit_to_rebuilt_ms(terrain, radius, opt.repeats);
+        }
+        out["edits_committed_per_s"] = edits_committed_per_s(preset, terrain, 10 * opt.repeats);
 
         if (opt.json) {
             fmt::print("{}\n", out.dump(2));
