@@ -85,3 +85,15 @@ TEST(EditCli, bad_edits_and_bad_world_files_get_one_line_and_exit_2) {
     expect(run_cli("sample --world " + text, "1 2 3\n"), "not an isoterra world file");
     EXPECT_EQ(read_bytes(text), "not a database at all, just words on a line\n");
 }
+
+TEST(EditCli, fly_and_render_stream_the_world_of_a_world_file) {
+    const std::string w = fresh_world("stream.db");
+    ASSERT_EQ(run_cli("edit --world " + w + " --preset islands sphere --at 0,30,0 --radius 8 --mode add").code, 0);
+    const auto fly = run_cli("fly --world " + w + " --radius 2 --seconds 0 --json --quiet");
+    ASSERT_EQ(fly.code, 0) << fly.err;
+    EXPECT_NE(fly.out.find("\"preset\": \"islands\""), std::string::npos) << fly.out;
+    const std::string png = fresh_world("stream.png");
+    const auto render = run_cli("render --world " + w + " --radius 2 --eye 0,60,40 --target 0,30,0 --size 64x48 -o " + png);
+    EXPECT_EQ(render.code, 0) << render.err;
+    EXPECT_GT(read_bytes(png).size(), 100u);
+}
