@@ -85,32 +85,49 @@ TerrainField::Column TerrainField::finish_column(double mountain_noise, double h
     const double hills = p_.reshape ? std::pow((hill_noise + 1.0) * 0.5 * p_.reshape_fudge, p_.reshape_exponent) *
                                           p_.reshape_multiplier_m
                                     : hill_noise * p_.hill_height_m;
-    const double ridge = ridge_profile(ridge_noise, p_.ridge_sharpness, p_.ridge_crest, p_.ridge_exponent);
+    // Where no mountain rises the ridge's weight is 0 and 0 * ridge * h is +0 for any ridge,
+    // so the ridge (a pow and a hypot) is not computed.
+    const double ridge = mountain > 0.0 ? ridge_profile(ridge_noise, p_.ridge_sharpness, p_.ridge_crest, p_.ridge_exponent) : 0.0;
     return {p_.base_height_m + hills + mountain * ridge * p_.ridge_height_m, mountain};
 }
 
 void TerrainField::columns(const double* xs, const double* zs, std::size_t count, Column* out) const {
-    // column() for many points, its three noises as vector batches (the same bits).
-    std::vector<double> buffer(count * 5);
-    double* u = buffer.data();
+    // column() for many points, its three noises as vector batches (the same bits). The
+    // ridges are evaluated only where mountains rise: elsewhere their weight is exactly 0.
+    thread_local std::vector<double> buffer;
+    buffer.resize(count * 7);
+    double* wx = buffer.data();
+    double* wz = wx + count;
+    double* u = wz + count;
     double* v = u + count;
     double* mountain = v + count;
     double* hills = mountain + count;
     double* ridges = hills + count;
+    for (std::size_t n = 0; n < count; ++n) {
+        wx[n] = xs[n], wz[n] = zs[n];
+        if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, wx[n], wz[n]);
+    }
     const auto coordinates = [&](double scale, double dx, double dz) {
         for (std::size_t n = 0; n < count; ++n) {
-            double x = xs[n], z = zs[n];
-            if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, x, z);
-            u[n] = x / scale + dx;
-            v[n] = z / scale + dz;
+            u[n] = wx[n] / scale + dx;
+            v[n] = wz[n] / scale + dz;
         }
     };
     coordinates(p_.mountain_scale_m, kMountainDx, kMountainDz);
     noise_.noise2.fbm_batch(u, v, mountain, count, FbmShape{1, 1.0, 1.0, 1.0});
     coordinates(p_.hill_scale_m, 0.0, 0.0);
     noise_.noise2.fbm_batch(u, v, hills, count, p_.hill_fbm);
-    coordinates(p_.ridge_scale_m, kRidgeDx, kRidgeDz);
-    noise_.noise2.fbm_batch(u, v, ridges, count, p_.ridge_fbm);
+    std::size_t rising = 0;
+    for (std::size_t n = 0; n < count; ++n)
+        if (smoothstep(p_.mountain_from, p_.mountain_to, mountain[n]) > 0.0) {
+            u[rising] = wx[n] / p_.ridge_scale_m + kRidgeDx;
+            v[rising] = wz[n] / p_.ridge_scale_m + kRidgeDz;
+            ++rising;
+        }
+    noise_.noise2.fbm_batch(u, v, ridges, rising, p_.ridge_fbm);
+    // Spread back, last first, so that no ridge is overwritten before it is moved.
+    for (std::size_t n = count; n-- > 0;)
+        ridges[n] = smoothstep(p_.mountain_from, p_.mountain_to, mountain[n]) > 0.0 ? ridges[--rising] : 0.0;
     for (std::size_t n = 0; n < count; ++n) out[n] = finish_column(mountain[n], hills[n], ridges[n]);
 }
 
@@ -221,12 +238,24 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
             }
         const double below = (p_.cave_entrance_depth_m * p_.cave_entrance_narrowing - p_.cave_width * p_.cave_metres_per_unit -
                               p_.cave_blend_m) / (1.0 + p_.cave_entrance_narrowing) - 0.01;
-        for (const double offset : {0.0, 1.0}) {
-            NoiseLattice l = noise_lattice(p_.cave_scale_m, p_.cave_vertical_scale_m, glm::dvec3(kCaveDx, kCaveDy, kCaveDz) * offset);
-            l.gate = gate.data();
-            l.gate_below = static_cast<float>(std::min(below, p_.cave_entrance_depth_m - 0.01));
-            noise_.noise3.lattice_fast(l, offset == 0.0 ? cave_a : cave_b);
+        const float gate_below = static_cast<float>(std::min(below, p_.cave_entrance_depth_m - 0.01));
+        NoiseLattice la = noise_lattice(p_.cave_scale_m, p_.cave_vertical_scale_m, glm::dvec3(0.0));
+        la.gate = gate.data();
+        la.gate_below = gate_below;
+        noise_.noise3.lattice_fast(la, cave_a);
+        // Where the first cave noise alone keeps the tunnel (sqrt(a^2 + b^2) >= |a|) at least
+        // the blend width beyond d, the minimum is d whatever the second says: it is not
+        // evaluated there either (again with a 0.01 m margin for the float gate).
+        const double w = p_.cave_width, m = p_.cave_metres_per_unit, q = p_.cave_entrance_narrowing, e = p_.cave_entrance_depth_m;
+        for (std::size_t i = 0; i < count; ++i) {
+            const double d = gate[i];
+            const double nearest = (std::fabs(static_cast<double>(cave_a[i])) - w) * m + std::max(e - d, 0.0) * q;
+            gate[i] = gate[i] < gate_below ? -INFINITY : static_cast<float>(d - nearest);
         }
+        NoiseLattice lb = noise_lattice(p_.cave_scale_m, p_.cave_vertical_scale_m, glm::dvec3(kCaveDx, kCaveDy, kCaveDz));
+        lb.gate = gate.data();
+        lb.gate_below = static_cast<float>(-p_.cave_blend_m - 0.01);
+        noise_.noise3.lattice_fast(lb, cave_b);
     } else {
         std::fill(cave_a, cave_a + 2 * count, 0.0f);
     }

@@ -69,3 +69,34 @@ TEST(TutorialPreset, lattice_ground_heights_equal_surface_height_bit_for_bit) {
             }
     }
 }
+
+// The same on whole chunks of every preset, from above the ground down into the caves: the
+// gates that skip cave noise where it cannot matter must never change a value.
+TEST(Presets, chunk_lattices_agree_with_point_sampling_within_1e_4_m_caves_included) {
+    for (const std::string& name : builtin_preset_names()) {
+        const Preset preset = builtin_preset(name);
+        const auto t = make_terrain(preset, preset.seed);
+        std::size_t cave_points = 0;
+        for (const glm::i64vec3 xz : {glm::i64vec3(0, 0, 0), glm::i64vec3(-700, 0, 260), glm::i64vec3(1500, 0, -90)}) {
+            Lattice lat;
+            const double ground = t->surface_height(double(xz.x) + 16, double(xz.z) + 16);
+            lat.origin = {xz.x, static_cast<std::int64_t>(std::floor(ground)) - 70, xz.z};
+            lat.size = {33, 80, 33};
+            std::vector<float> grid(lat.count());
+            t->sample_lattice(lat, grid.data());
+            std::vector<glm::dvec3> points(lat.count());
+            for (int k = 0; k < lat.size.z; ++k)
+                for (int j = 0; j < lat.size.y; ++j)
+                    for (int i = 0; i < lat.size.x; ++i) points[lat.index(i, j, k)] = lat.position(i, j, k);
+            std::vector<double> exact(points.size());
+            t->sample_points(points.data(), points.size(), exact.data());
+            for (std::size_t n = 0; n < points.size(); ++n) {
+                ASSERT_NEAR(grid[n], exact[n], 1e-4) << name << " at " << points[n].x << "," << points[n].y << "," << points[n].z;
+                // Air below the ground column: a cave (or an overhang's underside).
+                cave_points += exact[n] > 0.0 && points[n].y < t->surface_height(points[n].x, points[n].z) - t->most_bend();
+            }
+        }
+        EXPECT_GT(cave_points, 100u) << name;
+        std::printf("%s: %zu cave points checked\n", name.c_str(), cave_points);
+    }
+}
