@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include <noise.h>
+
 #include "isoterra/field.hpp"
 
 namespace {
@@ -35,6 +37,40 @@ void BM_noise3(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * pts.size());
 }
 BENCHMARK(BM_noise3);
+
+// noise3 over the 33^3 lattice of `isoterra bench`'s noise3_lattice_ns, and a peer on the
+// same coordinates: Debian's libnoise (its Perlin module with one octave, gradient noise).
+constexpr int kLattice = 33;
+
+void BM_noise3_lattice(benchmark::State& state) {
+    const NoiseSet noise(20261114);
+    const NoiseLattice lattice{{10, -20, 10}, {kLattice, kLattice, kLattice}, 1.0, {50.0, 35.0, 50.0}, {0.0, 0.0, 0.0}};
+    std::vector<float> out(static_cast<std::size_t>(kLattice) * kLattice * kLattice);
+    for (auto _ : state) {
+        noise.noise3.lattice_fast(lattice, out.data());
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * out.size());
+}
+BENCHMARK(BM_noise3_lattice);
+
+void BM_libnoise_perlin_lattice(benchmark::State& state) {
+    noise::module::Perlin perlin;
+    perlin.SetOctaveCount(1);
+    perlin.SetFrequency(1.0);
+    perlin.SetSeed(20261114);
+    std::vector<float> out(static_cast<std::size_t>(kLattice) * kLattice * kLattice);
+    for (auto _ : state) {
+        std::size_t n = 0;
+        for (int k = 0; k < kLattice; ++k)
+            for (int j = 0; j < kLattice; ++j)
+                for (int i = 0; i < kLattice; ++i)
+                    out[n++] = static_cast<float>(perlin.GetValue((10 + i) / 50.0, (-20 + j) / 35.0, (10 + k) / 50.0));
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * out.size());
+}
+BENCHMARK(BM_libnoise_perlin_lattice);
 
 void BM_fbm5(benchmark::State& state) {
     const NoiseSet noise(20261114);

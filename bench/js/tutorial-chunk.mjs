@@ -1,6 +1,7 @@
 // Times the seed's JavaScript terrain on the same 33^3 chunk `isoterra bench` samples,
 // column by column as the tutorial's grid asks, and prints the median ms per chunk.
 // Run: node bench/js/tutorial-chunk.mjs [repeats]   (after `npm ci` in tools/reference)
+import FastNoiseLite from '../../tools/reference/node_modules/fastnoise-lite/FastNoiseLite.js';
 import { makeTerrain } from '../../tools/reference/tutorial-terrain.mjs';
 
 const repeats = Number(process.argv[2] ?? 15);
@@ -36,7 +37,25 @@ for (let r = 0; r < repeats; r += 1) {
   noiseRuns.push(Number(process.hrtime.bigint() - start) / (n * n * n));
 }
 noiseRuns.sort((a, b) => a - b);
+// fastnoise-lite's 3D noise (OpenSimplex2, one octave, frequency 1) over the same lattice.
+const fnl = new FastNoiseLite(20261114);
+fnl.SetNoiseType(FastNoiseLite.NoiseType.OpenSimplex2);
+fnl.SetFrequency(1.0);
+const fnlLattice = () => {
+  for (let k = 0; k < n; k += 1)
+    for (let j = 0; j < n; j += 1)
+      for (let i = 0; i < n; i += 1) sink += fnl.GetNoise((10 + i) / 50, (-20 + j) / 35, (10 + k) / 50);
+};
+for (let w = 0; w < 3; w += 1) fnlLattice();
+const fnlRuns = [];
+for (let r = 0; r < repeats; r += 1) {
+  const start = process.hrtime.bigint();
+  fnlLattice();
+  fnlRuns.push(Number(process.hrtime.bigint() - start) / (n * n * n));
+}
+fnlRuns.sort((a, b) => a - b);
 console.log(JSON.stringify({
+  js_fastnoise_lite_noise3_lattice_ns: fnlRuns[Math.floor(fnlRuns.length / 2)],
   js_tutorial_chunk_sample_ms: runs[Math.floor(runs.length / 2)],
   js_noise3_lattice_ns: noiseRuns[Math.floor(noiseRuns.length / 2)],
   repeats,
