@@ -167,6 +167,12 @@ void register_bench(CLI::App& app) {
             terrain->sample_lattice(chunk, grid.data());
             g_sink = grid[100];
         }) / 1e6;
+        // The same chunk sampled for meshing only (LatticeUse::surface), as the World does.
+        std::vector<float> ground(static_cast<std::size_t>(chunk.size.x) * chunk.size.z);
+        out["tutorial_chunk_surface_ms"] = median_ns_per_op(opt.repeats, 1.0, [&] {
+            terrain->sample_lattice_and_ground(chunk, grid.data(), ground.data(), LatticeUse::surface);
+            g_sink = grid[100];
+        }) / 1e6;
 
         // Meshing: the same tutorial chunks for every mesher, sampled once beforehand.
         const ChunkCoord chunk_coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};

@@ -51,6 +51,13 @@ struct Lattice {
     Box bounds() const { return {position(0, 0, 0), position(size.x - 1, size.y - 1, size.z - 1)}; }
 };
 
+/// What a lattice's values are for. `values`: every value. `surface`: what a mesher reads.
+/// A sample whose lattice neighbours within two steps (its own too) are all provably air
+/// may then hold any positive value instead of its own: no mesher reads it (vertices lie on
+/// edges with a sign change, normals come from the samples next to their ends), so the
+/// field may skip computing it. Meshes are the same bits either way.
+enum class LatticeUse { values, surface };
+
 /// The surface materials, in the order the renderer's palette uses.
 enum class Material : std::uint8_t { grass = 0, soil = 1, rock = 2, snow = 3 };
 inline constexpr int kMaterialCount = 4;
@@ -110,9 +117,10 @@ public:
     /// Thread-safe.
     virtual bool ground_heights(const Lattice& lattice, float* out) const;
 
-    /// sample_lattice() and ground_heights() together (a terrain computes its columns once).
-    /// Returns what ground_heights() returns. Thread-safe.
-    virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground) const;
+    /// sample_lattice() and ground_heights() together (a terrain computes its columns once),
+    /// for `use`. Returns what ground_heights() returns. Thread-safe.
+    virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
+                                           LatticeUse use = LatticeUse::values) const;
 
     /// Returns the value at one point (a batch of one). Thread-safe.
     double value(const glm::dvec3& p) const;
@@ -243,7 +251,8 @@ public:
     MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
     const MaterialRules& material_rules() const override { return p_.materials; }
     bool ground_heights(const Lattice& lattice, float* out) const override;
-    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground) const override;
+    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
+                                   LatticeUse use = LatticeUse::values) const override;
 
     /// Returns the ground height at (x, z) before overhangs and caves.
     double surface_height(double x, double z) const;
@@ -272,6 +281,7 @@ private:
     void columns(const double* xs, const double* zs, std::size_t count, Column* out) const;
     double combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const;
     double height_variation(double reach, double mountain_max) const;
+    void surface_gate(const Lattice& lattice, const double* heights, const double* bends, float* gate) const;
     double height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const;
 
     TerrainParams p_;

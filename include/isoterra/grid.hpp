@@ -59,9 +59,11 @@ struct ChunkSamples {
 /// Returns the lattice of a chunk's samples with `pad`.
 Lattice chunk_lattice(const ChunkCoord& c, const Padding& pad);
 
-/// Samples `field` over the chunk into `out`, reusing its buffers. Thread-safe for distinct
+/// Samples `field` over the chunk into `out`, reusing its buffers; `use` as in
+/// Field::sample_lattice_and_ground (`surface`: for meshing only). Thread-safe for distinct
 /// `out` objects.
-void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out);
+void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out,
+                  LatticeUse use = LatticeUse::values);
 /// Recomputes `samples.core_range` from its values (after something changed them).
 void update_core_range(ChunkSamples& samples);
 

@@ -26,7 +26,7 @@ const MaterialRules& Field::material_rules() const {
 
 bool Field::ground_heights(const Lattice&, float*) const { return false; }
 
-bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground) const {
+bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse) const {
     sample_lattice(lattice, values);
     return ground_heights(lattice, ground);
 }

@@ -182,11 +182,36 @@ void TerrainField::sample_points(const glm::dvec3* points, std::size_t count, do
     }
 }
 
+void TerrainField::surface_gate(const Lattice& lattice, const double* heights, const double* bends, float* gate) const {
+    // A sample is air whatever the overhang noise (|n| <= 1) and the caves (they only make
+    // more air) say when y > height + |bend| + iso. Where that holds for every column within
+    // two lattice steps and two rows down, a mesher never reads the sample (LatticeUse), so
+    // its overhang noise is skipped: gate < 0. The value then computed with the noise at 0
+    // is still positive.
+    const int nx = lattice.size.x, nz = lattice.size.z;
+    std::vector<double> reach(static_cast<std::size_t>(nx) * nz), near(reach.size());
+    for (std::size_t c = 0; c < reach.size(); ++c) reach[c] = heights[c] + std::fabs(bends[c]);
+    for (int k = 0; k < nz; ++k)
+        for (int i = 0; i < nx; ++i) {
+            double top = -INFINITY;
+            for (int dk = std::max(0, k - 2); dk <= std::min(nz - 1, k + 2); ++dk)
+                for (int di = std::max(0, i - 2); di <= std::min(nx - 1, i + 2); ++di)
+                    top = std::max(top, reach[static_cast<std::size_t>(dk) * nx + di]);
+            near[static_cast<std::size_t>(k) * nx + i] = top + p_.iso_level + 2.0 * lattice.spacing_m + 0.01;
+        }
+    std::size_t n = 0;
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < lattice.size.y; ++j, n += nx) {
+            const double y = static_cast<double>(lattice.origin.y + j) * lattice.spacing_m;
+            for (int i = 0; i < nx; ++i) gate[n + i] = static_cast<float>(near[static_cast<std::size_t>(k) * nx + i] - y);
+        }
+}
+
 void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
     sample_lattice_and_ground(lattice, out, nullptr);
 }
 
-bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground) const {
+bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use) const {
     // The 2D part once per column; the three 3D noises of the whole lattice in single
     // precision (Simplex3::lattice_fast), then combined per sample.
     const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
@@ -213,8 +238,6 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
     const auto noise_lattice = [&](double sh, double sv, const glm::dvec3& offset) {
         return NoiseLattice{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(sh, sv, sh), offset};
     };
-    noise_.noise3.lattice_fast(noise_lattice(p_.overhang_scale_m, p_.overhang_vertical_scale_m, glm::dvec3(0.0)), bend);
-
     // Per column: the ground height and the overhang strength, as rows for the vector loops.
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x);
     std::vector<double> heights(columns.size()), bends(columns.size());
@@ -222,6 +245,14 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
         heights[c] = columns[c].height;
         bends[c] = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * columns[c].mountain;
     }
+    NoiseLattice bend_lattice = noise_lattice(p_.overhang_scale_m, p_.overhang_vertical_scale_m, glm::dvec3(0.0));
+    if (use == LatticeUse::surface) {
+        gate.resize(count);
+        surface_gate(lattice, heights.data(), bends.data(), gate.data());
+        bend_lattice.gate = gate.data();
+        bend_lattice.gate_below = 0.0f;
+    }
+    noise_.noise3.lattice_fast(bend_lattice, bend);
     if (p_.caves) {
         // The caves cannot reach above the bent ground: where d = ground - y + bend is below
         // (e q - w m - k) / (1 + q), the cave term exceeds d by at least the blend width

@@ -18,13 +18,13 @@ Lattice chunk_lattice(const ChunkCoord& c, const Padding& pad) {
     return lat;
 }
 
-void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out) {
+void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out, LatticeUse use) {
     out.coord = c;
     out.pad = pad;
     out.lattice = chunk_lattice(c, pad);
     out.values.resize(out.lattice.count());
     out.ground.resize(static_cast<std::size_t>(out.lattice.size.x) * out.lattice.size.z);
-    out.has_ground = field.sample_lattice_and_ground(out.lattice, out.values.data(), out.ground.data());
+    out.has_ground = field.sample_lattice_and_ground(out.lattice, out.values.data(), out.ground.data(), use);
 
     update_core_range(out);
 }

@@ -173,14 +173,18 @@ void World::work() {
         }
         const glm::dvec3 lo = job.coord.origin_m();
         ValueRange range = field_->bounds_with_ground({lo, lo + double(kChunkSize)}, column.ground);
+        // Samples only for meshing, unless edits reach the chunk: a delta can turn a skipped
+        // sample (its value only known to be air) into rock.
+        LatticeUse use = LatticeUse::surface;
         if (deltas) {
             const ValueRange d = deltas->range({lo - kEditReach, lo + double(kChunkSize) + kEditReach});
             range = {range.lo + d.lo, range.hi + d.hi};
+            if (d.lo != 0.0 || d.hi != 0.0) use = LatticeUse::values;
         }
         Finished done{job.coord, job.version, false, {}};
         const bool empty = range.lo > 0.0 || range.hi <= 0.0;
         if (!empty) {
-            sample_chunk(*field_, job.coord, mesher_padding(job.mesher), samples);
+            sample_chunk(*field_, job.coord, mesher_padding(job.mesher), samples, use);
             if (deltas) apply_deltas(*deltas, samples);
             mesh_chunk(job.mesher, samples, field_->material_rules(), scratch, done.mesh);
         }
