@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: with a display, the interactive viewer; without one, a rendered picture of
-# the tutorial world plus a slice, a heightmap, a mesh and field statistics, and where they are.
+# the tutorial world plus a slice, a heightmap, a mesh, field statistics and an edited world,
+# and where they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/isoterra
@@ -13,9 +14,16 @@ $bin slice --preset tutorial --materials --axis z --at 0 --from -200,-60 --to 20
 $bin heightmap --preset tutorial --from -1000,-1000 --to 1000,1000 --step 4 -o out/heightmap.png
 $bin mesh --preset tutorial --from 0,0,0 --to 96,64,96 --per-chunk -o out/terrain.glb
 $bin stats --preset tutorial --from 0,0,0 --to 96,64,96
+# Editing: a crater and a boulder in a world file, rendered from the same place.
+rm -f out/world.db out/world.db-wal out/world.db-shm
+$bin edit --world out/world.db --preset tutorial sphere --at 0,45,-30 --radius 10 --mode carve
+$bin edit --world out/world.db sphere --at 20,60,-60 --radius 7 --mode add
+$bin render --world out/world.db --eye 0,60,40 --target 0,40,-200 --size 1280x720 -o out/edited.png
 echo
 echo "No display here, so no viewer (run 'build/isoterra view' where there is one). Look at:"
 echo "  $(pwd)/out/view.png       the world from the start, rendered without a display"
 echo "  $(pwd)/out/slice.png      a cut through hills and caves, materials and the surface in red"
 echo "  $(pwd)/out/heightmap.png  16-bit heights (metres in out/heightmap.json)"
 echo "  $(pwd)/out/terrain.glb    a 3x2x3 block of chunks for any glTF viewer or Blender"
+echo "  $(pwd)/out/edited.png     the same view after two edits saved in out/world.db"
+echo "                            (isoterra history|undo|redo --world out/world.db, view --world ...)"
