@@ -28,7 +28,7 @@ struct LogOptions {
 void add_brush(CLI::App& edit, EditOptions& opt, BrushKind kind, const std::string& help) {
     auto* cmd = edit.add_subcommand(brush_name(kind), help);
     cmd->add_option("--at", opt.at, "Brush centre X,Y,Z (metres)")->required();
-    cmd->add_option("--radius", opt.radius, "Brush radius in metres, (0, 256]");
+    cmd->add_option("--radius", opt.radius, "Brush radius in metres, (0, 64]");
     if (kind == BrushKind::sphere) cmd->add_option("--mode", opt.mode, "carve (make air) | add (make rock)");
     cmd->add_option("--strength", opt.strength, "Most any value moves in this edit, metres (default: no cap)");
     cmd->callback([&opt, kind] {

@@ -23,54 +23,47 @@ std::unique_ptr<WorldFile> open_file(const std::string& path, const Preset* pres
 
 }  // namespace
 
-EditSession::EditSession(const FieldOptions& field, const std::string& world_path, bool create)
-    : path_(world_path), history_(nullptr) {
+EditSession::EditSession(const FieldOptions& field, const std::string& world_path, bool create) : path_(world_path) {
     if (world_path.empty()) {
         *this = EditSession(field.load());
         return;
     }
     const Preset wanted = field.load();
-    file_ = open_file(world_path, create ? &wanted : nullptr);
-    preset_ = file_->preset();
-    if (!file_->created() && field.given() && (wanted.name != preset_.name || wanted.seed != preset_.seed))
+    auto file = open_file(world_path, create ? &wanted : nullptr);
+    preset_ = file->preset();
+    if (!file->created() && field.given() && (wanted.name != preset_.name || wanted.seed != preset_.seed))
         std::fprintf(stderr, "note: %s keeps its own preset '%s' (seed %u); --preset/--config/--seed ignored\n", world_path.c_str(),
                      preset_.name.c_str(), preset_.seed);
     field_ = make_terrain(preset_, preset_.seed);
-    history_ = EditHistory(field_, file_->ops(), file_->applied(), file_->deltas());
+    editor_ = std::make_unique<WorldEditor>(field_, std::move(file));
 }
 
 EditSession::EditSession(const Preset& preset)
-    : preset_(preset), field_(make_terrain(preset, preset.seed)), history_(field_) {}
+    : preset_(preset), field_(make_terrain(preset, preset.seed)), editor_(std::make_unique<WorldEditor>(field_, nullptr)) {}
 
-void EditSession::save(std::size_t first_new, const std::vector<ChunkCoord>& changed) {
-    if (!file_) return;
+Box EditSession::apply(const EditOp& op) {
+    if (const std::string bad = validate_edit(op); !bad.empty()) throw UsageError(bad);
     try {
-        file_->save(history_, first_new, changed);
+        return editor_->apply(op);
     } catch (const WorldFileWriteError& e) {
         throw Failure(e.what());
     }
 }
 
-Box EditSession::apply(const EditOp& op) {
-    if (const std::string bad = validate_edit(op); !bad.empty()) throw UsageError(bad);
-    const std::size_t first_new = history_.applied();
-    const auto changed = history_.apply(op);
-    save(first_new, changed);
-    return edit_box(op);
-}
-
 bool EditSession::undo(Box& box) {
-    std::vector<ChunkCoord> changed;
-    if (!history_.undo(changed, box)) return false;
-    save(history_.ops().size(), changed);
-    return true;
+    try {
+        return editor_->undo(box);
+    } catch (const WorldFileWriteError& e) {
+        throw Failure(e.what());
+    }
 }
 
 bool EditSession::redo(Box& box) {
-    std::vector<ChunkCoord> changed;
-    if (!history_.redo(changed, box)) return false;
-    save(history_.ops().size(), changed);
-    return true;
+    try {
+        return editor_->redo(box);
+    } catch (const WorldFileWriteError& e) {
+        throw Failure(e.what());
+    }
 }
 
 }  // namespace isoterra::app

@@ -30,13 +30,14 @@ public:
     const Preset& preset() const { return preset_; }
     std::shared_ptr<const TerrainField> field() const { return field_; }
     /// A snapshot of the current deltas, for a World or a mesher.
-    std::shared_ptr<const ChunkDeltas> deltas() const { return std::make_shared<const ChunkDeltas>(history_.deltas()); }
-    const EditHistory& history() const { return history_; }
-    bool has_file() const { return file_ != nullptr; }
+    std::shared_ptr<const ChunkDeltas> deltas() const { return std::make_shared<const ChunkDeltas>(history().deltas()); }
+    const EditHistory& history() const { return editor_->history(); }
+    bool has_file() const { return editor_->file() != nullptr; }
     const std::string& path() const { return path_; }
 
     /// Applies `op` and saves it; returns the box of samples it changed. Throws UsageError
-    /// for a bad op, Failure when the save fails (the file keeps what it had).
+    /// for a bad op, Failure when the save fails (then neither the file nor the session
+    /// changed).
     Box apply(const EditOp& op);
     /// Takes back the last edit / applies the next undone one, and saves; returns false
     /// when there is none. `changed` gets the box of samples that changed.
@@ -44,13 +45,10 @@ public:
     bool redo(Box& changed);
 
 private:
-    void save(std::size_t first_new, const std::vector<ChunkCoord>& changed);
-
     std::string path_;
-    std::unique_ptr<WorldFile> file_;
     Preset preset_;
     std::shared_ptr<const TerrainField> field_;
-    EditHistory history_;
+    std::unique_ptr<WorldEditor> editor_;
 };
 
 }  // namespace isoterra::app

@@ -64,7 +64,8 @@ public:
 
     /// Saves `history` in one transaction: its ops from `first_new` on replace the stored
     /// ones from there, the undo cursor, and the delta chunks in `changed` (written, or
-    /// removed where the history holds none). Throws WorldFileWriteError.
+    /// removed where the history holds none). Throws WorldFileWriteError, and refuses when
+    /// another process saved to the file since this one opened or last saved it.
     void save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed);
 
 private:
@@ -78,6 +79,35 @@ private:
     std::vector<EditOp> ops_;
     std::size_t applied_ = 0;
     ChunkDeltas deltas_;
+    std::int64_t generation_ = 0;  // counts the saves; another writer's save moves it
+};
+
+/// A world's edit history and, optionally, its world file together: each edit, undo and
+/// redo is applied in memory and saved in one transaction. When the save fails, the memory
+/// goes back to what the file holds and the error is thrown: the two never disagree.
+class WorldEditor {
+public:
+    /// Edits over `base` starting from what `file` holds, or from nothing when it is null
+    /// (memory only). `base` must be the file's preset's field.
+    WorldEditor(std::shared_ptr<const Field> base, std::unique_ptr<WorldFile> file);
+
+    const EditHistory& history() const { return history_; }
+    WorldFile* file() const { return file_.get(); }
+
+    /// Applies `op` (valid: see validate_edit), dropping the undone ops. Returns the box of
+    /// samples it changed. Throws WorldFileWriteError.
+    Box apply(const EditOp& op);
+    /// Takes back the last op / applies the next undone one; false when there is none.
+    /// `changed` gets the box of samples that changed. Throws WorldFileWriteError.
+    bool undo(Box& changed);
+    bool redo(Box& changed);
+
+private:
+    void save(std::size_t first_new, const std::vector<ChunkCoord>& changed);
+
+    EditHistory history_;
+    std::unique_ptr<WorldFile> file_;
+    std::size_t stored_ops_ = 0;  // how many ops the file holds
 };
 
 }  // namespace isoterra

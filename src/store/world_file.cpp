@@ -122,7 +122,7 @@ void WorldFile::create(const Preset& preset) {
         exec(db, kSchema);
         {
             Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
-            const std::pair<const char*, std::string> rows[] = {{"preset", preset_to_toml(preset)}, {"applied", "0"}};
+            const std::pair<const char*, std::string> rows[] = {{"preset", preset_to_toml(preset)}, {"applied", "0"}, {"generation", "0"}};
             for (const auto& [key, value] : rows) {
                 sqlite3_bind_text(put.get(), 1, key, -1, SQLITE_STATIC);
                 sqlite3_bind_text(put.get(), 2, value.c_str(), -1, SQLITE_TRANSIENT);
@@ -173,6 +173,7 @@ void WorldFile::load() {
                 const std::string key = column_text(s.get(), 0);
                 if (key == "preset") preset_text = column_text(s.get(), 1);
                 if (key == "applied") applied_text = column_text(s.get(), 1);
+                if (key == "generation") generation_ = sqlite3_column_int64(s.get(), 1);
             }
         }
         if (preset_text.empty() || applied_text.empty()) throw std::runtime_error("settings: the preset or the undo cursor is missing");
@@ -229,6 +230,15 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
         exec(db_, "BEGIN IMMEDIATE");
         try {
             {
+                // Another process that saved meanwhile would have its edits overwritten.
+                Statement read(db_, "SELECT value FROM settings WHERE key = 'generation'");
+                const std::int64_t now = read.step() ? sqlite3_column_int64(read.get(), 0) : 0;
+                if (now != generation_) throw std::runtime_error("another process changed the file since it was opened; open it again");
+                Statement bump(db_, "INSERT OR REPLACE INTO settings (key, value) VALUES ('generation', ?)");
+                sqlite3_bind_int64(bump.get(), 1, generation_ + 1);
+                bump.step();
+            }
+            {
                 Statement drop(db_, "DELETE FROM operations WHERE seq >= ?");
                 sqlite3_bind_int64(drop.get(), 1, static_cast<std::int64_t>(first_new));
                 drop.step();
@@ -275,6 +285,7 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
                 s.reset();
             }
             exec(db_, "COMMIT");
+            ++generation_;
         } catch (...) {
             sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
             throw;
@@ -282,6 +293,61 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
     } catch (const std::exception& e) {
         throw WorldFileWriteError(fmt::format("{}: cannot save: {}", path_, e.what()));
     }
+}
+
+}  // namespace isoterra
+
+namespace isoterra {
+
+WorldEditor::WorldEditor(std::shared_ptr<const Field> base, std::unique_ptr<WorldFile> file)
+    : history_(file ? EditHistory(base, file->ops(), file->applied(), file->deltas()) : EditHistory(base)),
+      file_(std::move(file)), stored_ops_(history_.ops().size()) {}
+
+void WorldEditor::save(std::size_t first_new, const std::vector<ChunkCoord>& changed) {
+    if (!file_) return;
+    // Ops the file has not got yet (one whose save failed) go with this save.
+    file_->save(history_, std::min(first_new, stored_ops_), changed);
+    stored_ops_ = history_.ops().size();
+}
+
+Box WorldEditor::apply(const EditOp& op) {
+    const std::size_t first_new = history_.applied();
+    const auto changed = history_.apply(op);
+    try {
+        save(first_new, changed);
+    } catch (const WorldFileWriteError&) {
+        std::vector<ChunkCoord> back;
+        Box box;
+        history_.undo(back, box);  // the op stays as an undone one, which the file lacks
+        throw;
+    }
+    return edit_box(op);
+}
+
+bool WorldEditor::undo(Box& box) {
+    std::vector<ChunkCoord> changed;
+    if (!history_.undo(changed, box)) return false;
+    try {
+        save(history_.ops().size(), changed);
+    } catch (const WorldFileWriteError&) {
+        Box again;
+        history_.redo(changed, again);
+        throw;
+    }
+    return true;
+}
+
+bool WorldEditor::redo(Box& box) {
+    std::vector<ChunkCoord> changed;
+    if (!history_.redo(changed, box)) return false;
+    try {
+        save(history_.ops().size(), changed);
+    } catch (const WorldFileWriteError&) {
+        Box again;
+        history_.undo(changed, again);
+        throw;
+    }
+    return true;
 }
 
 }  // namespace isoterra

@@ -73,7 +73,7 @@ TEST(EditCli, bad_edits_and_bad_world_files_get_one_line_and_exit_2) {
         EXPECT_EQ(count_lines(r.err), 1) << r.err;
     };
     expect(run_cli("edit --world " + w + " sphere --at 1,2 --radius 3"), "--at: expected 3 finite numbers");
-    expect(run_cli("edit --world " + w + " sphere --at 1,2,3 --radius 0"), "sphere: radius 0 must be in (0, 256] m");
+    expect(run_cli("edit --world " + w + " sphere --at 1,2,3 --radius 0"), "sphere: radius 0 must be in (0, 64] m");
     expect(run_cli("edit --world " + w + " sphere --at 1,2,3 --mode dig"), "--mode: expected carve or add, got 'dig'");
     expect(run_cli("edit --world " + w + " flatten --at 1,2,3 --strength -2"), "flatten: strength -2 must be > 0 m");
     EXPECT_TRUE(read_bytes(w).empty());  // nothing created for a refused edit

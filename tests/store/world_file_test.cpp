@@ -214,3 +214,35 @@ TEST(DeltaBlob, decoder_survives_twenty_thousand_mangled_blobs) {
     EXPECT_GT(refused, 19000u);
     std::printf("refused %zu, decoded %zu\n", refused, decoded);
 }
+
+// Two editors on one file: the second one's save is refused rather than overwriting the
+// first one's edit, and its memory goes back to what it had (the file and it agree).
+TEST(WorldEditor, refuses_to_overwrite_another_writer_and_rolls_its_memory_back) {
+    const std::string path = world_with_edits("two_writers.db");
+    const Preset preset = WorldFile(path, nullptr).preset();
+    const auto field = field_of(preset);
+    WorldEditor first(field, std::make_unique<WorldFile>(path, nullptr));
+    WorldEditor second(field, std::make_unique<WorldFile>(path, nullptr));
+    first.apply(EditOp{BrushKind::sphere, BrushMode::add, {3.0, 30.0, 3.0}, 4.0});
+    const ChunkDeltas before = second.history().deltas();
+    try {
+        second.apply(EditOp{BrushKind::sphere, BrushMode::carve, {-20.0, 15.0, 8.0}, 5.0});
+        FAIL() << "the second writer's save went through";
+    } catch (const WorldFileWriteError& e) {
+        EXPECT_NE(std::string(e.what()).find("another process changed the file"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(second.history().deltas().same_as(before));
+    EXPECT_EQ(second.history().applied(), 4u);
+    Box box;
+    EXPECT_THROW(second.undo(box), WorldFileWriteError);
+    EXPECT_EQ(second.history().applied(), 4u);
+    EXPECT_TRUE(second.history().deltas().same_as(before));
+
+    const WorldFile reread(path, nullptr);
+    EXPECT_EQ(reread.ops(), first.history().ops());
+    EXPECT_EQ(reread.applied(), 5u);
+    EXPECT_TRUE(reread.deltas().same_as(first.history().deltas()));
+    // The first writer goes on saving.
+    EXPECT_TRUE(first.undo(box));
+    EXPECT_EQ(WorldFile(path, nullptr).applied(), 4u);
+}
