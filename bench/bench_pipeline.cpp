@@ -7,7 +7,7 @@
 
 #include <noise.h>
 
-#include "isoterra/field.hpp"
+#include "isoterra/mesh.hpp"
 
 namespace {
 
@@ -107,6 +107,26 @@ void BM_tutorial_chunk(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * grid.size());
 }
 BENCHMARK(BM_tutorial_chunk)->Unit(benchmark::kMillisecond);
+
+// Meshing the six tutorial chunks of `isoterra bench`, sampled once beforehand.
+void BM_mesh(benchmark::State& state) {
+    const auto mesher = static_cast<Mesher>(state.range(0));
+    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const ChunkCoord coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
+    std::vector<ChunkSamples> samples(std::size(coords));
+    for (std::size_t c = 0; c < samples.size(); ++c) sample_chunk(*terrain, coords[c], mesher_padding(mesher), samples[c]);
+    MeshScratch scratch;
+    MeshBuffers buffers;
+    std::size_t triangles = 0;
+    for (auto _ : state)
+        for (const auto& s : samples) {
+            mesh_chunk(mesher, s, terrain->material_rules(), scratch, buffers);
+            triangles += buffers.triangle_count();
+        }
+    state.SetLabel(mesher_name(mesher));
+    state.counters["triangles_per_s"] = benchmark::Counter(static_cast<double>(triangles), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_mesh)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -86,6 +86,22 @@ struct MaterialRules {
     /// Returns the material at height `y` with the surface's unit `normal`, `depth_m`
     /// below the column's ground (0 on the open surface). Thread-safe.
     MaterialSample classify(double y, const glm::dvec3& normal, double depth_m) const;
+    /// classify() given the surface's slope in degrees (from vertical normal: 0).
+    MaterialSample classify_at_slope(double y, const glm::dvec3& normal, double depth_m, double slope_deg) const;
+};
+
+/// classify() for many vertices: where the normal is flatter than every slope band starts,
+/// or steeper than every band ends, the slope's exact angle cannot change the result, so
+/// no acos is taken (the cosines of the bands are computed once, here). Same results.
+class MaterialClassifier {
+public:
+    explicit MaterialClassifier(const MaterialRules& rules);
+    MaterialSample operator()(double y, const glm::dvec3& normal, double depth_m) const;
+
+private:
+    const MaterialRules& rules_;
+    double flat_ny_;   // normal.y above this: below every band
+    double steep_ny_;  // normal.y below this: above every band
 };
 
 /// A scalar field over all of space. Implementations are immutable after construction, so

@@ -26,8 +26,33 @@ const char* material_name(Material m) {
     return "?";
 }
 
+namespace {
+
+constexpr double kDegrees = 180.0 / 3.14159265358979323846;
+
+double slope_of(const glm::dvec3& normal) { return std::acos(std::clamp(normal.y, -1.0, 1.0)) * kDegrees; }
+
+}  // namespace
+
+MaterialClassifier::MaterialClassifier(const MaterialRules& rules) : rules_(rules) {
+    // The slope enters through two smoothsteps only; outside both bands they are 0 or 1.
+    // A thousandth of a degree of margin covers acos's rounding.
+    const double lo = std::min(rules.rock_slope_deg, rules.snow_max_slope_deg) - rules.slope_blend_deg - 1e-3;
+    const double hi = std::max(rules.rock_slope_deg, rules.snow_max_slope_deg) + rules.slope_blend_deg + 1e-3;
+    flat_ny_ = lo > 0.0 ? std::cos(lo / kDegrees) : 2.0;
+    steep_ny_ = hi < 180.0 ? std::cos(hi / kDegrees) : -2.0;
+}
+
+MaterialSample MaterialClassifier::operator()(double y, const glm::dvec3& normal, double depth_m) const {
+    const double slope = normal.y > flat_ny_ ? 0.0 : normal.y < steep_ny_ ? 180.0 : slope_of(normal);
+    return rules_.classify_at_slope(y, normal, depth_m, slope);
+}
+
 MaterialSample MaterialRules::classify(double y, const glm::dvec3& normal, double depth_m) const {
-    const double slope_deg = std::acos(std::clamp(normal.y, -1.0, 1.0)) * (180.0 / 3.14159265358979323846);
+    return classify_at_slope(y, normal, depth_m, slope_of(normal));
+}
+
+MaterialSample MaterialRules::classify_at_slope(double y, const glm::dvec3& normal, double depth_m, double slope_deg) const {
     const double steep = smoothstep(rock_slope_deg - slope_blend_deg, rock_slope_deg + slope_blend_deg, slope_deg);
     const double snowy = smoothstep(snow_line_m - snow_blend_m, snow_line_m + snow_blend_m, y) *
                          (1.0 - smoothstep(snow_max_slope_deg - slope_blend_deg,

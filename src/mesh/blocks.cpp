@@ -21,6 +21,7 @@ int material_key(const MaterialSample& m) {
 
 void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out, bool greedy) {
     out.clear();
+    const MaterialClassifier classify(rules);
     if (!s.has_surface()) return;
     const double sp = s.lattice.spacing_m;
     constexpr int n = kChunkSize;
@@ -57,7 +58,7 @@ void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch&
                         c[axis] = layer, c[u] = a, c[v] = b;
                         const glm::dvec3 centre = detail::sample_position(s, c[0], c[1], c[2]);
                         const double depth = detail::ground_depth(s, centre.x, centre.y, centre.z);
-                        const MaterialSample mat = rules.classify(centre.y + dir * (axis == 1) * 0.5 * sp, glm::dvec3(normal),
+                        const MaterialSample mat = classify(centre.y + dir * (axis == 1) * 0.5 * sp, glm::dvec3(normal),
                                                                   depth < 0.0 ? 0.0 : depth);
                         materials[static_cast<std::size_t>(b) * n + a] = mat;
                         slot = material_key(mat) + 1;

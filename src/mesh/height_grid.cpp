@@ -7,6 +7,7 @@ namespace isoterra {
 
 void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0, double step,
                       const MaterialRules& rules, MeshBuffers& out) {
+    const MaterialClassifier classify(rules);
     out.clear();
     const int stride = nx + 2;
     const auto h = [&](int i, int k) { return heights[static_cast<std::size_t>(k + 1) * stride + (i + 1)]; };
@@ -18,7 +19,7 @@ void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0
             const glm::vec3 n = detail::unit_or_up(glm::vec3(static_cast<float>(-dx), 1.0f, static_cast<float>(-dz)));
             out.positions.emplace_back(x0 + i * step, y, z0 + k * step);
             out.normals.push_back(n);
-            out.materials.push_back(rules.classify(y, glm::dvec3(n), 0.0));
+            out.materials.push_back(classify(y, glm::dvec3(n), 0.0));
         }
     for (int k = 0; k + 1 < nz; ++k)
         for (int i = 0; i + 1 < nx; ++i) {

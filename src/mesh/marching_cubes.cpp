@@ -136,6 +136,7 @@ const Tables& tables() {
 
 void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out) {
     out.clear();
+    const MaterialClassifier classify(rules);
     if (!s.has_surface()) return;
     const Tables& t = tables();
     // One vertex slot per lattice edge (sample, axis) over the 33^3 core samples.
@@ -166,7 +167,7 @@ void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, Mesh
                         const glm::vec3 ga = detail::lattice_gradient(s, ai, aj, ak);
                         const glm::vec3 gb = detail::lattice_gradient(s, i + (b & 1), j + (b >> 1 & 1), k + (b >> 2 & 1));
                         slot = static_cast<std::int32_t>(out.positions.size());
-                        detail::push_vertex(out, s, rules, p, ga + (gb - ga) * tt);
+                        detail::push_vertex(out, s, classify, p, ga + (gb - ga) * tt);
                     }
                     vertex[e] = static_cast<std::uint32_t>(slot);
                 }

@@ -16,6 +16,7 @@ constexpr int kCells = kChunkSize + 1;  // cells -1..31 per axis
 
 void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out) {
     out.clear();
+    const MaterialClassifier classify(rules);
     if (!s.has_surface()) return;
     scratch.slots.assign(static_cast<std::size_t>(kCells) * kCells * kCells, -1);
     const auto slot_of = [&](int i, int j, int k) -> std::int32_t& {
@@ -78,7 +79,7 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                     gradient += static_cast<float>(w) * gradient_at(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1));
                 }
                 slot_of(i, j, k) = static_cast<std::int32_t>(out.positions.size());
-                detail::push_vertex(out, s, rules, detail::sample_position(s, i, j, k) + local * sp, gradient);
+                detail::push_vertex(out, s, classify, detail::sample_position(s, i, j, k) + local * sp, gradient);
 
                 // The chunk owns the edges whose lower sample (corner 0) lies in its core.
                 if (i < 0 || j < 0 || k < 0) continue;

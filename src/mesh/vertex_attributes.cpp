@@ -114,12 +114,12 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
         }
 }
 
-void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialRules& rules, const glm::dvec3& p,
+void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const glm::dvec3& p,
                  const glm::vec3& gradient) {
     const glm::vec3 n = unit_or_up(gradient);
     out.positions.emplace_back(p);
     out.normals.push_back(n);
-    out.materials.push_back(rules.classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z)));
+    out.materials.push_back(classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z)));
 }
 
 }  // namespace detail

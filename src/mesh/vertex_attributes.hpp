@@ -15,7 +15,7 @@ glm::vec3 unit_or_up(const glm::vec3& v);
 /// How far below the column's ground (x, z) the point is; 0 if the field has no ground.
 double ground_depth(const ChunkSamples& s, double x, double y, double z);
 /// Appends a vertex at `p` with the normal along `gradient` and its material.
-void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialRules& rules, const glm::dvec3& p,
+void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const glm::dvec3& p,
                  const glm::vec3& gradient);
 
 /// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and

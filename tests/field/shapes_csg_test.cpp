@@ -84,3 +84,33 @@ TEST(Materials, slope_height_and_depth_pick_the_material) {
     EXPECT_TRUE((s.primary == Material::grass && s.secondary == Material::rock) ||
                 (s.primary == Material::rock && s.secondary == Material::grass));
 }
+
+// The classifier skips acos where the slope cannot matter: it must agree with classify()
+// exactly, at random normals and right at the edges of the slope bands, for the default
+// rules and for rules whose bands reach 0 or 180 degrees.
+TEST(Materials, classifier_equals_classify_bit_for_bit) {
+    MaterialRules wide;
+    wide.rock_slope_deg = 5.0;
+    wide.slope_blend_deg = 10.0;  // a band from -5 degrees
+    wide.snow_max_slope_deg = 175.0;
+    for (const MaterialRules& rules : {MaterialRules{}, wide}) {
+        const MaterialClassifier classifier(rules);
+        Mulberry32 rng(99);
+        std::vector<double> slopes;
+        for (double edge : {rules.rock_slope_deg - rules.slope_blend_deg, rules.rock_slope_deg + rules.slope_blend_deg,
+                            rules.snow_max_slope_deg - rules.slope_blend_deg, rules.snow_max_slope_deg + rules.slope_blend_deg})
+            for (double d : {-1e-3, -1e-9, 0.0, 1e-9, 1e-3}) slopes.push_back(edge + d);
+        for (int i = 0; i < 2000; ++i) slopes.push_back(rng.next() * 180.0);
+        for (const double slope : slopes) {
+            const double a = slope * M_PI / 180.0, turn = rng.next() * 2.0 * M_PI;
+            const glm::dvec3 n(std::sin(a) * std::cos(turn), std::cos(a), std::sin(a) * std::sin(turn));
+            for (const double y : {0.0, 110.0, 125.0, 200.0})
+                for (const double depth : {0.0, 2.0, 20.0}) {
+                    const MaterialSample x = rules.classify(y, n, depth), z = classifier(y, n, depth);
+                    ASSERT_EQ(x.primary, z.primary) << slope;
+                    ASSERT_EQ(x.secondary, z.secondary) << slope;
+                    ASSERT_EQ(x.blend, z.blend) << slope << " y " << y;
+                }
+        }
+    }
+}
