@@ -85,23 +85,28 @@ struct MaterialRules {
 
     /// Returns the material at height `y` with the surface's unit `normal`, `depth_m`
     /// below the column's ground (0 on the open surface). Thread-safe.
+    /// (One call; for many, a MaterialClassifier does the set-up once.)
     MaterialSample classify(double y, const glm::dvec3& normal, double depth_m) const;
-    /// classify() given the surface's slope in degrees (from vertical normal: 0).
-    MaterialSample classify_at_slope(double y, const glm::dvec3& normal, double depth_m, double slope_deg) const;
 };
 
-/// classify() for many vertices: where the normal is flatter than every slope band starts,
-/// or steeper than every band ends, the slope's exact angle cannot change the result, so
-/// no acos is taken (the cosines of the bands are computed once, here). Same results.
+/// MaterialRules::classify() for many vertices, with the same results: each blend band's
+/// start and inverse width computed once, and no acos where the normal is flatter than
+/// every slope band starts or steeper than every band ends (the angle cannot matter there).
 class MaterialClassifier {
 public:
     explicit MaterialClassifier(const MaterialRules& rules);
     MaterialSample operator()(double y, const glm::dvec3& normal, double depth_m) const;
 
 private:
-    const MaterialRules& rules_;
-    double flat_ny_;   // normal.y above this: below every band
-    double steep_ny_;  // normal.y below this: above every band
+    struct Step {  // smoothstep from `from` over a band, as a multiply
+        Step(double from, double to);
+        double operator()(double v) const;
+        double from, inv_width;
+    };
+    Step steep_, snow_line_, snow_slope_, below_, facing_down_, deep_;
+    double surface_reach_m_;
+    double flat_ny_;   // normal.y above this: below every slope band
+    double steep_ny_;  // normal.y below this: above every slope band
 };
 
 /// A scalar field over all of space. Implementations are immutable after construction, so

@@ -9,11 +9,6 @@
 namespace isoterra {
 namespace {
 
-double smoothstep(double from, double to, double v) {
-    const double t = std::clamp((v - from) / (to - from), 0.0, 1.0);
-    return t * t * (3.0 - 2.0 * t);
-}
-
 }  // namespace
 
 const char* material_name(Material m) {
@@ -30,38 +25,40 @@ namespace {
 
 constexpr double kDegrees = 180.0 / 3.14159265358979323846;
 
-double slope_of(const glm::dvec3& normal) { return std::acos(std::clamp(normal.y, -1.0, 1.0)) * kDegrees; }
-
 }  // namespace
 
-MaterialClassifier::MaterialClassifier(const MaterialRules& rules) : rules_(rules) {
-    // The slope enters through two smoothsteps only; outside both bands they are 0 or 1.
-    // A thousandth of a degree of margin covers acos's rounding.
-    const double lo = std::min(rules.rock_slope_deg, rules.snow_max_slope_deg) - rules.slope_blend_deg - 1e-3;
-    const double hi = std::max(rules.rock_slope_deg, rules.snow_max_slope_deg) + rules.slope_blend_deg + 1e-3;
+MaterialClassifier::Step::Step(double from_, double to_) : from(from_), inv_width(1.0 / (to_ - from_)) {}
+
+double MaterialClassifier::Step::operator()(double v) const {
+    const double t = std::clamp((v - from) * inv_width, 0.0, 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+MaterialClassifier::MaterialClassifier(const MaterialRules& r)
+    : steep_(r.rock_slope_deg - r.slope_blend_deg, r.rock_slope_deg + r.slope_blend_deg),
+      snow_line_(r.snow_line_m - r.snow_blend_m, r.snow_line_m + r.snow_blend_m),
+      snow_slope_(r.snow_max_slope_deg - r.slope_blend_deg, r.snow_max_slope_deg + r.slope_blend_deg),
+      below_(1.0, 3.0), facing_down_(-0.2, -0.6), deep_(r.soil_depth_m - 2.0, r.soil_depth_m + 2.0),
+      surface_reach_m_(r.surface_reach_m) {
+    // The slope enters through two steps only; outside both bands they are 0 or 1. A
+    // thousandth of a degree of margin covers acos's rounding.
+    const double lo = std::min(r.rock_slope_deg, r.snow_max_slope_deg) - r.slope_blend_deg - 1e-3;
+    const double hi = std::max(r.rock_slope_deg, r.snow_max_slope_deg) + r.slope_blend_deg + 1e-3;
     flat_ny_ = lo > 0.0 ? std::cos(lo / kDegrees) : 2.0;
     steep_ny_ = hi < 180.0 ? std::cos(hi / kDegrees) : -2.0;
 }
 
 MaterialSample MaterialClassifier::operator()(double y, const glm::dvec3& normal, double depth_m) const {
-    const double slope = normal.y > flat_ny_ ? 0.0 : normal.y < steep_ny_ ? 180.0 : slope_of(normal);
-    return rules_.classify_at_slope(y, normal, depth_m, slope);
-}
-
-MaterialSample MaterialRules::classify(double y, const glm::dvec3& normal, double depth_m) const {
-    return classify_at_slope(y, normal, depth_m, slope_of(normal));
-}
-
-MaterialSample MaterialRules::classify_at_slope(double y, const glm::dvec3& normal, double depth_m, double slope_deg) const {
-    const double steep = smoothstep(rock_slope_deg - slope_blend_deg, rock_slope_deg + slope_blend_deg, slope_deg);
-    const double snowy = smoothstep(snow_line_m - snow_blend_m, snow_line_m + snow_blend_m, y) *
-                         (1.0 - smoothstep(snow_max_slope_deg - slope_blend_deg,
-                                           snow_max_slope_deg + slope_blend_deg, slope_deg));
+    const double slope_deg = normal.y > flat_ny_    ? 0.0
+                             : normal.y < steep_ny_ ? 180.0
+                                                    : std::acos(std::clamp(normal.y, -1.0, 1.0)) * kDegrees;
+    const double steep = steep_(slope_deg);
+    const double snowy = snow_line_(y) * (1.0 - snow_slope_(slope_deg));
     // Under an overhang (facing down) or in a cave (below the overhangs' reach): soil near
     // the ground, rock deeper down.
-    const double below = depth_m - surface_reach_m;
-    const double under = std::max(smoothstep(1.0, 3.0, below), smoothstep(-0.2, -0.6, normal.y));
-    const double deep = smoothstep(soil_depth_m - 2.0, soil_depth_m + 2.0, below);
+    const double below = depth_m - surface_reach_m_;
+    const double under = std::max(below_(below), facing_down_(normal.y));
+    const double deep = deep_(below);
 
     std::array<double, kMaterialCount> w{};
     const double open = 1.0 - under;
@@ -80,6 +77,10 @@ MaterialSample MaterialRules::classify_at_slope(double y, const glm::dvec3& norm
     s.secondary = static_cast<Material>(second);
     s.blend = total > 0.0 ? static_cast<float>(w[second] / total) : 0.0f;
     return s;
+}
+
+MaterialSample MaterialRules::classify(double y, const glm::dvec3& normal, double depth_m) const {
+    return MaterialClassifier(*this)(y, normal, depth_m);
 }
 
 }  // namespace isoterra

@@ -85,10 +85,37 @@ TEST(Materials, slope_height_and_depth_pick_the_material) {
                 (s.primary == Material::rock && s.secondary == Material::grass));
 }
 
-// The classifier skips acos where the slope cannot matter: it must agree with classify()
-// exactly, at random normals and right at the edges of the slope bands, for the default
-// rules and for rules whose bands reach 0 or 180 degrees.
-TEST(Materials, classifier_equals_classify_bit_for_bit) {
+// The rules written out plainly (acos, divisions), as the reference for the classifier.
+MaterialSample reference_material(const MaterialRules& r, double y, const glm::dvec3& n, double depth) {
+    const auto step = [](double from, double to, double v) {
+        const double t = std::clamp((v - from) / (to - from), 0.0, 1.0);
+        return t * t * (3.0 - 2.0 * t);
+    };
+    const double slope = std::acos(std::clamp(n.y, -1.0, 1.0)) * 180.0 / M_PI;
+    const double steep = step(r.rock_slope_deg - r.slope_blend_deg, r.rock_slope_deg + r.slope_blend_deg, slope);
+    const double snowy = step(r.snow_line_m - r.snow_blend_m, r.snow_line_m + r.snow_blend_m, y) *
+                         (1.0 - step(r.snow_max_slope_deg - r.slope_blend_deg, r.snow_max_slope_deg + r.slope_blend_deg, slope));
+    const double below = depth - r.surface_reach_m;
+    const double under = std::max(step(1.0, 3.0, below), step(-0.2, -0.6, n.y));
+    const double deep = step(r.soil_depth_m - 2.0, r.soil_depth_m + 2.0, below);
+    const double open = 1.0 - under;
+    const double w[4] = {open * (1.0 - snowy) * (1.0 - steep), under * (1.0 - deep), open * (1.0 - snowy) * steep + under * deep,
+                         open * snowy};  // grass, soil, rock, snow
+    int first = 0;
+    for (int m = 1; m < 4; ++m) if (w[m] > w[first]) first = m;
+    int second = first == 0 ? 1 : 0;
+    for (int m = 0; m < 4; ++m) if (m != first && w[m] > w[second]) second = m;
+    MaterialSample out;
+    out.primary = static_cast<Material>(first);
+    out.secondary = static_cast<Material>(second);
+    out.blend = w[first] + w[second] > 0.0 ? static_cast<float>(w[second] / (w[first] + w[second])) : 0.0f;
+    return out;
+}
+
+// The classifier (no acos where the slope cannot matter, multiplies for divisions) agrees
+// with the plain rules at random normals and right at the edges of the slope bands, for the
+// default rules and for rules whose bands reach below 0 or above 180 degrees.
+TEST(Materials, classifier_agrees_with_the_plain_rules) {
     MaterialRules wide;
     wide.rock_slope_deg = 5.0;
     wide.slope_blend_deg = 10.0;  // a band from -5 degrees
@@ -101,16 +128,21 @@ TEST(Materials, classifier_equals_classify_bit_for_bit) {
                             rules.snow_max_slope_deg - rules.slope_blend_deg, rules.snow_max_slope_deg + rules.slope_blend_deg})
             for (double d : {-1e-3, -1e-9, 0.0, 1e-9, 1e-3}) slopes.push_back(edge + d);
         for (int i = 0; i < 2000; ++i) slopes.push_back(rng.next() * 180.0);
+        std::size_t mixed = 0;
         for (const double slope : slopes) {
             const double a = slope * M_PI / 180.0, turn = rng.next() * 2.0 * M_PI;
             const glm::dvec3 n(std::sin(a) * std::cos(turn), std::cos(a), std::sin(a) * std::sin(turn));
             for (const double y : {0.0, 110.0, 125.0, 200.0})
                 for (const double depth : {0.0, 2.0, 20.0}) {
-                    const MaterialSample x = rules.classify(y, n, depth), z = classifier(y, n, depth);
+                    const MaterialSample x = reference_material(rules, y, n, depth), z = classifier(y, n, depth);
+                    const bool swapped = x.primary == z.secondary && x.secondary == z.primary && std::fabs(x.blend - 0.5f) < 1e-6f;
+                    if (swapped) continue;  // an even mix: which one is "first" is a rounding tie
                     ASSERT_EQ(x.primary, z.primary) << slope;
-                    ASSERT_EQ(x.secondary, z.secondary) << slope;
-                    ASSERT_EQ(x.blend, z.blend) << slope << " y " << y;
+                    if (x.blend > 1e-6f) ASSERT_EQ(x.secondary, z.secondary) << slope;
+                    ASSERT_NEAR(x.blend, z.blend, 1e-6) << slope << " y " << y;
+                    mixed += x.blend > 0.01f;
                 }
         }
+        EXPECT_GT(mixed, 1000u);
     }
 }
