@@ -66,9 +66,11 @@ glm::vec3 material_colour(const MaterialSample& m) {
 namespace detail {
 
 glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k) {
-    const float h2 = static_cast<float>(2.0 * s.lattice.spacing_m);
-    return {(s.at(i + 1, j, k) - s.at(i - 1, j, k)) / h2, (s.at(i, j + 1, k) - s.at(i, j - 1, k)) / h2,
-            (s.at(i, j, k + 1) - s.at(i, j, k - 1)) / h2};
+    // Central differences without the division by 2h: normals use the direction only.
+    const std::size_t at = s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
+    const std::size_t dy = static_cast<std::size_t>(s.lattice.size.x), dz = dy * static_cast<std::size_t>(s.lattice.size.y);
+    const float* v = s.values.data();
+    return {v[at + 1] - v[at - 1], v[at + dy] - v[at - dy], v[at + dz] - v[at - dz]};
 }
 
 glm::vec3 unit_or_up(const glm::vec3& v) {

@@ -8,7 +8,8 @@
 
 namespace isoterra::detail {
 
-/// The field's gradient at core-relative sample (i, j, k), by central differences.
+/// The field's gradient at core-relative sample (i, j, k) times twice the spacing (central
+/// differences, undivided: only its direction is used).
 glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k);
 /// `v` normalised, or straight up if it is zero.
 glm::vec3 unit_or_up(const glm::vec3& v);
