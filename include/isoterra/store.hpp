@@ -99,10 +99,11 @@ public:
     Box apply(const EditOp& op);
     /// Takes back the last op / applies the next undone one; false when there is none.
     /// `changed` gets the box of samples that changed. Throws WorldFileWriteError.
-    bool undo(Box& changed);
-    bool redo(Box& changed);
+    bool undo(Box& changed) { return walk(false, changed); }
+    bool redo(Box& changed) { return walk(true, changed); }
 
 private:
+    bool walk(bool forward, Box& changed);
     void save(std::size_t first_new, const std::vector<ChunkCoord>& changed);
 
     EditHistory history_;

@@ -31,27 +31,14 @@ Box WorldEditor::apply(const EditOp& op) {
     return edit_box(op);
 }
 
-bool WorldEditor::undo(Box& box) {
+bool WorldEditor::walk(bool forward, Box& box) {
     std::vector<ChunkCoord> changed;
-    if (!history_.undo(changed, box)) return false;
+    if (!(forward ? history_.redo(changed, box) : history_.undo(changed, box))) return false;
     try {
         save(history_.ops().size(), changed);
     } catch (const WorldFileWriteError&) {
         Box again;
-        history_.redo(changed, again);
-        throw;
-    }
-    return true;
-}
-
-bool WorldEditor::redo(Box& box) {
-    std::vector<ChunkCoord> changed;
-    if (!history_.redo(changed, box)) return false;
-    try {
-        save(history_.ops().size(), changed);
-    } catch (const WorldFileWriteError&) {
-        Box again;
-        history_.undo(changed, again);
+        forward ? history_.undo(changed, again) : history_.redo(changed, again);
         throw;
     }
     return true;

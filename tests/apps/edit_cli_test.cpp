@@ -6,24 +6,13 @@
 #include <iterator>
 
 #include "run_cli.hpp"
+#include "temp_files.hpp"
 
 using isoterra::test::count_lines;
 using isoterra::test::run_cli;
 
-namespace {
-
-std::string fresh_world(const std::string& name) {
-    const std::string p = ::testing::TempDir() + "/cli_" + std::to_string(getpid()) + "_" + name;
-    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((p + suffix).c_str());
-    return p;
-}
-
-std::string read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-}  // namespace
+using isoterra::test::read_bytes;
+const auto fresh_world = isoterra::test::fresh_path;
 
 TEST(EditCli, edit_undo_redo_and_history_walk_the_log_of_a_world_file) {
     const std::string w = fresh_world("walk.db");

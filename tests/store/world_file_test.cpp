@@ -11,21 +11,14 @@
 #include <sqlite3.h>
 
 #include "isoterra/store.hpp"
+#include "temp_files.hpp"
 
 using namespace isoterra;
 
 namespace {
 
-std::string temp_path(const std::string& name) {
-    const std::string p = ::testing::TempDir() + "/store_" + std::to_string(getpid()) + "_" + name;
-    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((p + suffix).c_str());
-    return p;
-}
-
-std::string read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::read_bytes;
+const auto temp_path = test::fresh_path;
 
 void write_bytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
