@@ -63,7 +63,11 @@ struct FlyCamera {
 double g_scroll = 0.0;
 // Clicks and key presses arrive through callbacks: a click can start and end between two
 // frames, where polling the button would miss it.
-enum class ViewEvent { carve, add, undo, redo };
+// A click keeps where the cursor was when it happened.
+struct ViewEvent {
+    enum Kind { carve, add, undo, redo } kind;
+    double x = 0.0, y = 0.0;
+};
 std::vector<ViewEvent> g_events;
 
 }  // namespace
@@ -97,15 +101,17 @@ void register_view(CLI::App& app) {
         glfwMakeContextCurrent(window);
         glfwSwapInterval(1);
         glfwSetScrollCallback(window, [](GLFWwindow*, double, double dy) { g_scroll += dy; });
-        glfwSetMouseButtonCallback(window, [](GLFWwindow*, int button, int action, int mods) {
+        glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
             if (action != GLFW_PRESS || (mods & GLFW_MOD_ALT)) return;
-            if (button == GLFW_MOUSE_BUTTON_LEFT) g_events.push_back(ViewEvent::carve);
-            if (button == GLFW_MOUSE_BUTTON_RIGHT) g_events.push_back(ViewEvent::add);
+            double x, y;
+            glfwGetCursorPos(w, &x, &y);
+            if (button == GLFW_MOUSE_BUTTON_LEFT) g_events.push_back({ViewEvent::carve, x, y});
+            if (button == GLFW_MOUSE_BUTTON_RIGHT) g_events.push_back({ViewEvent::add, x, y});
         });
         glfwSetKeyCallback(window, [](GLFWwindow*, int key, int, int action, int mods) {
             if (action != GLFW_PRESS || !(mods & GLFW_MOD_CONTROL)) return;
-            if (key == GLFW_KEY_Z) g_events.push_back(mods & GLFW_MOD_SHIFT ? ViewEvent::redo : ViewEvent::undo);
-            if (key == GLFW_KEY_Y) g_events.push_back(ViewEvent::redo);
+            if (key == GLFW_KEY_Z) g_events.push_back({mods & GLFW_MOD_SHIFT ? ViewEvent::redo : ViewEvent::undo});
+            if (key == GLFW_KEY_Y) g_events.push_back({ViewEvent::redo});
         });
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
@@ -212,11 +218,11 @@ void register_view(CLI::App& app) {
                     const bool held = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS || (left && alt);
                     int window_w, window_h;
                     glfwGetWindowSize(window, &window_w, &window_h);
-                    for (const ViewEvent e : g_events) {
-                        if (e == ViewEvent::carve || e == ViewEvent::add)
-                            edit_at_cursor(e == ViewEvent::carve ? BrushMode::carve : BrushMode::add, mx, my, window_w, window_h);
+                    for (const ViewEvent& e : g_events) {
+                        if (e.kind == ViewEvent::carve || e.kind == ViewEvent::add)
+                            edit_at_cursor(e.kind == ViewEvent::carve ? BrushMode::carve : BrushMode::add, e.x, e.y, window_w, window_h);
                         else
-                            walk_history(e == ViewEvent::redo);
+                            walk_history(e.kind == ViewEvent::redo);
                     }
                     if (held && dragging) {
                         camera.yaw -= (mx - last_x) * 0.004;

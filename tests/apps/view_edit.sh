@@ -10,16 +10,19 @@ mkdir -p "$work"
 world="$work/view_edit.db"
 rm -f "$world" "$world-wal" "$world-shm"
 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
-  "$0" view --world "$1" --radius 3 --frames 100000 &
+  "$0" view --world "$1" --radius 3 --frames 1000000 &
   viewer=$!
   xdotool search --sync --name "^isoterra$" >/dev/null
-  sleep 2
   xdotool mousemove 640 650 click 1
-  sleep 2
+  sleep 0.5
   xdotool mousemove 700 650 click 3
-  sleep 2
+  sleep 0.5
   xdotool key ctrl+z
-  sleep 3
+  # The viewer saves each edit as it handles it: wait until the undo is in the file.
+  for i in $(seq 120); do
+    "$0" history --world "$1" 2>/dev/null | grep -q "^2 (undone)" && break
+    sleep 0.5
+  done
   kill $viewer
   wait $viewer || true
 ' "$isoterra" "$world"
