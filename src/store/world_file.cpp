@@ -1,6 +1,7 @@
 // The world file on SQLite. A file is checked before anything is written to it: SQLite
 // header, application id, schema version, an integrity check, then every row read back
 // (preset, ops, checksummed delta chunks). Only then is it switched to WAL mode and used.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -89,6 +90,12 @@ WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new) : pa
     } else if (!S_ISREG(st.st_mode)) {
         throw WorldFileError(fmt::format("{}: not a world file (not a regular file)", path));
     }
+    // SQLite writes a journal beside the file (WAL), even to read it.
+    const std::string::size_type slash = path.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    if (::access(path.c_str(), R_OK | W_OK) != 0 || ::access(folder.c_str(), W_OK | X_OK) != 0)
+        throw WorldFileError(fmt::format("{}: cannot open: the world file and its folder must be writable ({})", path,
+                                         std::strerror(errno)));
     if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -218,10 +225,14 @@ void WorldFile::load() {
                 }
             }
         }
-        // Checked: from here on the file is ours to write.
-        exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;");
     } catch (const std::runtime_error& e) {
         throw corrupt(e.what());
+    }
+    // Checked: from here on the file is ours to write.
+    try {
+        exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;");
+    } catch (const std::runtime_error& e) {
+        throw WorldFileError(fmt::format("{}: cannot open for writing: {}", path_, e.what()));
     }
 }
 

@@ -9,6 +9,9 @@
 #include <random>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "isoterra/store.hpp"
 #include "temp_files.hpp"
@@ -238,4 +241,30 @@ TEST(WorldEditor, refuses_to_overwrite_another_writer_and_rolls_its_memory_back)
     // The first writer goes on saving.
     EXPECT_TRUE(first.undo(box));
     EXPECT_EQ(WorldFile(path, nullptr).applied(), 4u);
+}
+
+// A world file the user may not write is refused as such, not as corrupt. (As root, the
+// check runs in a child that drops to the nobody user: root may write anything.)
+TEST(WorldFile, refuses_a_read_only_file_as_read_only) {
+    const std::string path = world_with_edits("readonly.db");
+    ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(3);
+        const std::string error = open_error(path);
+        (void)!::write(fds[1], error.data(), error.size());
+        _exit(0);
+    }
+    ::close(fds[1]);
+    std::string error;
+    char buf[512];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) error.append(buf, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_NE(error.find("cannot open: the world file and its folder must be writable"), std::string::npos) << error;
+    ::chmod(path.c_str(), 0644);
 }
