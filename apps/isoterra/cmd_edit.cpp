@@ -47,7 +47,7 @@ void add_brush(CLI::App& edit, EditOptions& opt, BrushKind kind, const std::stri
 
 void add_walk(CLI::App& app, LogOptions& opt, const char* name, const char* help, bool forward) {
     auto* cmd = app.add_subcommand(name, help);
-    opt.world.add_to(*cmd, true);
+    opt.world.add_to(*cmd, true, false);
     cmd->add_option("--steps", opt.steps, "How many operations (default 1)")->check(CLI::Range(1, 1000000));
     cmd->callback([&opt, forward, name] {
         EditSession session(opt.field, opt.world.path, false);
@@ -79,7 +79,7 @@ void register_edit(CLI::App& app) {
     add_walk(app, undo, "undo", "Take back the last edit of a world file (--steps N for more)", false);
     add_walk(app, redo, "redo", "Apply an undone edit of a world file again", true);
     auto* cmd = app.add_subcommand("history", "Print a world file's operations, one line each; undone ones are marked");
-    history.world.add_to(*cmd, true);
+    history.world.add_to(*cmd, true, false);
     cmd->callback([] {
         const EditSession session(history.field, history.world.path, false);
         const auto& log = session.history();

@@ -1,3 +1,4 @@
+// The field and edits a subcommand works on, from --preset/--config/--seed or --world.
 #include "edit_session.hpp"
 
 #include <cstdio>
@@ -6,8 +7,10 @@
 
 namespace isoterra::app {
 
-void WorldFileOption::add_to(CLI::App& cmd, bool required) {
-    auto* o = cmd.add_option("--world", path, "World file (SQLite) with edits; created with the preset given when missing");
+void WorldFileOption::add_to(CLI::App& cmd, bool required, bool creates) {
+    auto* o = cmd.add_option("--world", path,
+                             creates ? "World file (SQLite) with edits; created with the preset given when missing"
+                                     : "World file (SQLite) with edits");
     if (required) o->required();
 }
 

@@ -14,7 +14,7 @@ namespace isoterra::app {
 /// --world FILE.db, for the subcommands that show or export an edited world.
 struct WorldFileOption {
     std::string path;
-    void add_to(CLI::App& cmd, bool required = false);
+    void add_to(CLI::App& cmd, bool required = false, bool creates = true);
 };
 
 class EditSession {
