@@ -7,6 +7,7 @@
 
 #include "isoterra/io.hpp"
 #include "isoterra/mesh.hpp"
+#include "edit_session.hpp"
 #include "region.hpp"
 
 namespace isoterra::app {
@@ -14,6 +15,7 @@ namespace {
 
 struct SliceOptions {
     FieldOptions field;
+    WorldFileOption world;
     std::string axis = "y", from, to, output;
     double at = 0.0, step = 1.0, range = 32.0;
     bool force = false, materials = false, quiet = false;
@@ -25,6 +27,7 @@ void register_slice(CLI::App& app) {
     static SliceOptions opt;
     auto* cmd = app.add_subcommand("slice", "Draw a plane through the field as a PNG: grey values, red iso contour");
     opt.field.add_to(*cmd);
+    opt.world.add_to(*cmd);
     cmd->add_option("--axis", opt.axis, "Plane normal: y (A,B = X,Z), x (A,B = Z,Y) or z (A,B = X,Y)")
         ->check(CLI::IsMember({"x", "y", "z"}));
     cmd->add_option("--at", opt.at, "The plane's coordinate on that axis (metres)")->required();
@@ -41,7 +44,9 @@ void register_slice(CLI::App& app) {
         const ImageGrid grid = image_grid(opt.from, opt.to, opt.step, 4096, opt.force);
         const glm::dvec2 a = grid.from, b = grid.to;
         const int width = grid.width, height = grid.height;
-        const auto field = opt.field.build();
+        const EditSession session(opt.field, opt.world.path);
+        const auto field = session.field();
+        const ChunkDeltas& deltas = session.history().deltas();
         // Row r of the image: the top row is the largest B when B is the height (y).
         const bool vertical = opt.axis != "y";
         std::vector<glm::dvec3> pts(static_cast<std::size_t>(width) * height);
@@ -55,7 +60,7 @@ void register_slice(CLI::App& app) {
             }
         std::vector<double> values(pts.size());
         parallel_for(static_cast<std::size_t>(height), default_threads(), "slice rows", opt.quiet, [&](std::size_t r) {
-            field->sample_points(pts.data() + r * width, static_cast<std::size_t>(width), values.data() + r * width);
+            sample_edited(*field, deltas, pts.data() + r * width, static_cast<std::size_t>(width), values.data() + r * width);
         });
         std::vector<std::uint8_t> rgb(pts.size() * 3);
         for (std::size_t i = 0; i < pts.size(); ++i) {

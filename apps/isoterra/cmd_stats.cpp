@@ -8,6 +8,7 @@
 #include <glm/common.hpp>
 #include <nlohmann/json.hpp>
 
+#include "edit_session.hpp"
 #include "region.hpp"
 
 namespace isoterra::app {
@@ -15,6 +16,7 @@ namespace {
 
 struct StatsOptions {
     FieldOptions field;
+    WorldFileOption world;
     std::string from, to;
     double step = 1.0;
     int bins = 16;
@@ -27,6 +29,7 @@ void register_stats(CLI::App& app) {
     static StatsOptions opt;
     auto* cmd = app.add_subcommand("stats", "Value range, histogram, solid fraction and gradient statistics of a box");
     opt.field.add_to(*cmd);
+    opt.world.add_to(*cmd);
     cmd->add_option("--from", opt.from, "Box corner X,Y,Z (metres)")->required();
     cmd->add_option("--to", opt.to, "Opposite corner X,Y,Z")->required();
     cmd->add_option("--step", opt.step, "Metres between samples")->check(CLI::PositiveNumber);
@@ -40,7 +43,9 @@ void register_stats(CLI::App& app) {
         glm::dvec3 n = glm::floor((to - from) / opt.step) + 1.0;
         if (n.x * n.y * n.z > 16.0e6 && !opt.force)
             throw UsageError(fmt::format("--from/--to/--step: {:.0f} samples; add --force or a larger --step", n.x * n.y * n.z));
-        const auto field = opt.field.build();
+        const EditSession session(opt.field, opt.world.path);
+        const auto field = session.field();
+        const ChunkDeltas& deltas = session.history().deltas();
         Lattice lat;
         lat.spacing_m = opt.step;
         lat.size = glm::ivec3(n) + 2;  // one more sample each side for the gradient
@@ -52,7 +57,12 @@ void register_stats(CLI::App& app) {
             Lattice layer = lat;
             layer.origin.z += static_cast<std::int64_t>(k);
             layer.size.z = 1;
-            field->sample_lattice(layer, v.data() + k * static_cast<std::size_t>(lat.size.x) * lat.size.y);
+            float* out = v.data() + k * static_cast<std::size_t>(lat.size.x) * lat.size.y;
+            field->sample_lattice(layer, out);
+            // Edits: their deltas, trilinear between the 1 m samples (exact on them).
+            if (!deltas.empty())
+                for (int j = 0; j < layer.size.y; ++j)
+                    for (int i = 0; i < layer.size.x; ++i) out[layer.index(i, j, 0)] += static_cast<float>(deltas.at(layer.position(i, j, 0)));
         });
 
         double lo = INFINITY, hi = -INFINITY, sum = 0.0;

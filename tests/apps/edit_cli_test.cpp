@@ -1,6 +1,7 @@
 // `isoterra edit|undo|redo|history` and `--world` on the commands that read a world.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -85,4 +86,24 @@ TEST(EditCli, fly_and_render_stream_the_world_of_a_world_file) {
     const auto render = run_cli("render --world " + w + " --radius 2 --eye 0,60,40 --target 0,30,0 --size 64x48 -o " + png);
     EXPECT_EQ(render.code, 0) << render.err;
     EXPECT_GT(read_bytes(png).size(), 100u);
+}
+
+// Inspecting an edited world: a carve lowers the solid fraction stats reports, by the
+// carved samples, and shows in a slice through it.
+TEST(EditCli, stats_and_slice_inspect_the_edited_world) {
+    const std::string w = fresh_world("inspect.db");
+    ASSERT_EQ(run_cli("edit --world " + w + " sphere --at 16,-20,16 --radius 8").code, 0);  // deep in rock
+    const auto solid = [](const std::string& json) {
+        const auto at = json.find("\"solid_fraction\": ");
+        return std::stod(json.substr(at + 18));
+    };
+    const double before = solid(run_cli("stats --from 0,-32,0 --to 31,-1,31 --quiet --json").out);
+    const double after = solid(run_cli("stats --world " + w + " --from 0,-32,0 --to 31,-1,31 --quiet --json").out);
+    // Every lattice sample with d <= 8 stops being rock: 2,103 inside the ball and the 6 on
+    // it at (+-8, 0, 0) and so on, whose value becomes 0 (the box had no cave there).
+    EXPECT_EQ(std::lround((before - after) * 32768.0), 2109) << before << " " << after;
+    const std::string a = fresh_world("a.png"), b = fresh_world("b.png");
+    ASSERT_EQ(run_cli("slice --world " + w + " --axis z --at 16 --from 0,-32 --to 32,0 --quiet -o " + a).code, 0);
+    ASSERT_EQ(run_cli("slice --axis z --at 16 --from 0,-32 --to 32,0 --quiet -o " + b).code, 0);
+    EXPECT_NE(read_bytes(a), read_bytes(b));
 }
