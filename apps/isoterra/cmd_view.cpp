@@ -279,6 +279,9 @@ void register_view(CLI::App& app) {
                 ImGui::Text("brush %.1f m (Ctrl+wheel), %zu of %zu edits in effect", brush_radius, session->history().applied(),
                             session->history().ops().size());
                 ImGui::TextUnformatted(edit_status.c_str());
+                if (ImGui::Button("undo (Ctrl+Z)")) walk_history(false);
+                ImGui::SameLine();
+                if (ImGui::Button("redo (Ctrl+Y)")) walk_history(true);
                 ImGui::Text("WASD move, QE down/up, middle-drag or Alt+drag to look, Shift x4, wheel speed");
                 ImGui::Text("left carve, right add, Ctrl+Z undo, Ctrl+Y redo, M mesher, F12 screenshot");
                 ImGui::End();
