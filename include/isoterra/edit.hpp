@@ -117,13 +117,18 @@ ChunkDeltas replay_edits(const Field& base, const std::vector<EditOp>& ops, std:
 
 /// The operation log: ops [0, applied()) are in effect, the rest were undone and can be
 /// redone until a new edit drops them. Undo restores the deltas from before the op when
-/// this log made it, and replays the log otherwise; both give the same bits.
+/// this log made it and still keeps them, and replays the log otherwise; both give the same
+/// bits. The delta chunks kept for undo are capped (`undo_chunks`, 128 KB each): past the
+/// cap the oldest ops' are let go, and undoing those replays.
 class EditHistory {
 public:
-    /// An empty log over `base`, which must outlive the history.
-    explicit EditHistory(std::shared_ptr<const Field> base);
+    static constexpr std::size_t kDefaultUndoChunks = 512;  // 64 MB
+
+    /// An empty log over `base`.
+    explicit EditHistory(std::shared_ptr<const Field> base, std::size_t undo_chunks = kDefaultUndoChunks);
     /// A log loaded from a file: `deltas` must be the replay of ops [0, applied).
-    EditHistory(std::shared_ptr<const Field> base, std::vector<EditOp> ops, std::size_t applied, ChunkDeltas deltas);
+    EditHistory(std::shared_ptr<const Field> base, std::vector<EditOp> ops, std::size_t applied, ChunkDeltas deltas,
+                std::size_t undo_chunks = kDefaultUndoChunks);
 
     /// Applies `op` and drops the undone ops. Returns the changed delta chunks.
     std::vector<ChunkCoord> apply(const EditOp& op);
@@ -137,6 +142,8 @@ public:
     const std::vector<EditOp>& ops() const { return ops_; }
     std::size_t applied() const { return applied_; }
     const Field& base() const { return *base_; }
+    /// How many earlier delta chunks are kept for undo now (at most the cap).
+    std::size_t undo_chunks_kept() const { return kept_; }
 
 private:
     struct Before {  // the delta chunks an op replaced, as they were (null: absent)
@@ -145,9 +152,14 @@ private:
     };
     std::shared_ptr<const Field> base_;
     std::vector<EditOp> ops_;
+    void keep_before(std::size_t op, Before before);
+    void forget_before(std::size_t op);
+
     std::vector<Before> before_;
     std::size_t applied_ = 0;
     ChunkDeltas deltas_;
+    std::size_t cap_ = kDefaultUndoChunks;
+    std::size_t kept_ = 0;  // chunks held by before_
 };
 
 }  // namespace isoterra

@@ -13,13 +13,31 @@ ChunkDeltas replay_edits(const Field& base, const std::vector<EditOp>& ops, std:
     return deltas;
 }
 
-EditHistory::EditHistory(std::shared_ptr<const Field> base) : base_(std::move(base)) {}
+EditHistory::EditHistory(std::shared_ptr<const Field> base, std::size_t undo_chunks)
+    : base_(std::move(base)), cap_(undo_chunks) {}
 
-EditHistory::EditHistory(std::shared_ptr<const Field> base, std::vector<EditOp> ops, std::size_t applied, ChunkDeltas deltas)
+EditHistory::EditHistory(std::shared_ptr<const Field> base, std::vector<EditOp> ops, std::size_t applied, ChunkDeltas deltas,
+                         std::size_t undo_chunks)
     : base_(std::move(base)), ops_(std::move(ops)), before_(ops_.size()), applied_(std::min(applied, ops_.size())),
-      deltas_(std::move(deltas)) {}
+      deltas_(std::move(deltas)), cap_(undo_chunks) {}
+
+void EditHistory::forget_before(std::size_t op) {
+    kept_ -= before_[op].chunks.size();
+    before_[op] = Before{};
+}
+
+void EditHistory::keep_before(std::size_t op, Before before) {
+    forget_before(op);
+    kept_ += before.chunks.size();
+    before_[op] = std::move(before);
+    // Over the cap: let the oldest ops' chunks go (undoing those replays the log).
+    for (std::size_t i = 0; kept_ > cap_ && i < before_.size(); ++i)
+        if (i != op && !before_[i].chunks.empty()) forget_before(i);
+    if (kept_ > cap_) forget_before(op);
+}
 
 std::vector<ChunkCoord> EditHistory::apply(const EditOp& op) {
+    for (std::size_t i = applied_; i < before_.size(); ++i) forget_before(i);
     ops_.resize(applied_);
     before_.resize(applied_);
     ops_.push_back(op);
@@ -68,7 +86,7 @@ bool EditHistory::redo(std::vector<ChunkCoord>& changed, Box& box) {
         auto it = old.chunks().find(c);
         before.chunks.emplace_back(c, it == old.chunks().end() ? nullptr : it->second);
     }
-    before_[applied_] = std::move(before);
+    keep_before(applied_, std::move(before));
     ++applied_;
     return true;
 }

@@ -269,3 +269,32 @@ TEST(RayCast, finds_the_plane_and_then_the_bottom_of_a_carved_hole) {
     EXPECT_FALSE(ray_cast(*plane, deltas, eye, -down, 200.0, hit));  // up into the sky
     EXPECT_FALSE(ray_cast(*plane, deltas, {0.0, -10.0, 0.0}, down, 200.0, hit));  // starts in rock
 }
+
+// With room for only a few earlier chunks, the history lets the oldest go and undoes those
+// ops by replaying: still every state bit for bit, with never more than the cap kept.
+TEST(Edit, undo_past_the_kept_chunks_replays_and_gives_the_same_bits) {
+    const auto base = tutorial();
+    const auto ops = mixed_ops(static_cast<const TerrainField&>(*base), 10, 23);
+    EditHistory history(base, 6);
+    std::vector<ChunkDeltas> after;
+    std::size_t most = 0;
+    for (const EditOp& op : ops) {
+        history.apply(op);
+        after.push_back(history.deltas());
+        most = std::max(most, history.undo_chunks_kept());
+    }
+    EXPECT_LE(most, 6u);
+    EXPECT_GT(most, 0u);
+    std::vector<ChunkCoord> changed;
+    Box box;
+    for (std::size_t n = ops.size(); n-- > 0;) {
+        ASSERT_TRUE(history.undo(changed, box));
+        if (n > 0) EXPECT_TRUE(history.deltas().same_as(after[n - 1])) << "undo to " << n;
+    }
+    EXPECT_TRUE(history.deltas().empty());
+    for (std::size_t n = 0; n < ops.size(); ++n) {
+        ASSERT_TRUE(history.redo(changed, box));
+        EXPECT_TRUE(history.deltas().same_as(after[n])) << "redo to " << n + 1;
+        EXPECT_LE(history.undo_chunks_kept(), 6u);
+    }
+}
