@@ -13,6 +13,10 @@ namespace isoterra {
 
 inline constexpr int kChunkSize = 32;
 
+/// Returns a / b rounded towards minus infinity (b > 0): the chunk index of sample a when
+/// b = kChunkSize.
+inline std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
 /// A chunk's place in the world and its level of detail.
 struct ChunkCoord {
     int x = 0, y = 0, z = 0;

@@ -129,7 +129,7 @@ std::vector<ChunkCoord> apply_edit(const Field& base, const EditOp& op, ChunkDel
 
     // Copy each delta chunk the box meets, write the new deltas, keep it if anything changed.
     std::vector<ChunkCoord> changed;
-    const auto div = [](std::int64_t a) { return a >= 0 ? a / kChunkSize : -((-a + kChunkSize - 1) / kChunkSize); };
+    const auto div = [](std::int64_t a) { return floor_div(a, kChunkSize); };
     for (std::int64_t cz = div(lo.z); cz <= div(hi.z); ++cz)
         for (std::int64_t cy = div(lo.y); cy <= div(hi.y); ++cy)
             for (std::int64_t cx = div(lo.x); cx <= div(hi.x); ++cx) {

@@ -13,7 +13,6 @@
 namespace isoterra {
 namespace {
 
-std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 std::int64_t column_key(int x, int z) { return static_cast<std::int64_t>(x) << 32 ^ static_cast<std::uint32_t>(z); }
 
