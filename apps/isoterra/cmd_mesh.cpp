@@ -49,11 +49,7 @@ void register_mesh(CLI::App& app) {
             thread_local ChunkSamples samples;
             thread_local MeshScratch scratch;
             const ChunkCoord& c = chunks[i];
-            // For meshing only (skips what no mesher reads), unless edits reach the chunk.
-            const glm::dvec3 lo = c.origin_m() - 2.0, hi = c.origin_m() + (kChunkSize + 2.0) * c.spacing_m();
-            const ValueRange touched = deltas->range({lo, hi});
-            const bool edited = touched.lo != 0.0 || touched.hi != 0.0;
-            sample_chunk(*field, c, mesher_padding(mesher), samples, edited ? LatticeUse::values : LatticeUse::surface);
+            sample_chunk(*field, c, mesher_padding(mesher), samples, meshing_lattice_use(*deltas, c));
             apply_deltas(*deltas, samples);
             meshes[i].name = fmt::format("chunk_{}_{}_{}", c.x, c.y, c.z);
             mesh_chunk(mesher, samples, field->material_rules(), scratch, meshes[i].mesh);

@@ -105,6 +105,10 @@ void sample_edited(const Field& base, const ChunkDeltas& deltas, const glm::dvec
 bool ray_cast(const Field& base, const ChunkDeltas& deltas, const glm::dvec3& origin, const glm::dvec3& direction, double max_m,
               glm::dvec3& hit, double step_m = 0.5);
 
+/// Returns how chunk `c` may be sampled for meshing under `deltas`: LatticeUse::surface,
+/// unless edits reach the samples it reads (a delta can turn a skipped air sample into rock).
+LatticeUse meshing_lattice_use(const ChunkDeltas& deltas, const ChunkCoord& c);
+
 /// Adds `deltas` to a sampled chunk and updates its core range.
 void apply_deltas(const ChunkDeltas& deltas, ChunkSamples& samples);
 

@@ -26,6 +26,12 @@ struct ChunkCoord {
     double spacing_m() const { return static_cast<double>(1 << lod); }
     /// Returns the world position of the chunk's first core sample.
     glm::dvec3 origin_m() const { return glm::dvec3(x, y, z) * (kChunkSize * spacing_m()); }
+    /// Returns the box of samples the chunk's meshers may read: its core and two samples
+    /// beyond it on each side (padding and the gradients at its ends).
+    Box read_box() const {
+        const double sp = spacing_m();
+        return {origin_m() - 2.0 * sp, origin_m() + (kChunkSize + 2.0) * sp};
+    }
 };
 
 /// A hash of a chunk coordinate (its lod is not mixed in), for hash maps.

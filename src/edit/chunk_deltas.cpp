@@ -138,6 +138,11 @@ bool ChunkDeltas::same_as(const ChunkDeltas& other) const {
     return true;
 }
 
+LatticeUse meshing_lattice_use(const ChunkDeltas& deltas, const ChunkCoord& c) {
+    const ValueRange d = deltas.range(c.read_box());
+    return d.lo != 0.0 || d.hi != 0.0 ? LatticeUse::values : LatticeUse::surface;
+}
+
 void apply_deltas(const ChunkDeltas& deltas, ChunkSamples& samples) {
     if (deltas.empty()) return;
     deltas.add_to(samples.lattice, samples.values.data());

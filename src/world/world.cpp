@@ -13,8 +13,6 @@ namespace {
 // Chunks are dropped a little beyond the view radius, so that one on the edge is not
 // dropped and loaded again as the focus moves back and forth across a border.
 constexpr double kDropMargin = 1.5;
-// A chunk's meshers read up to two samples beyond its core on each side.
-constexpr double kEditReach = 2.0;
 
 }  // namespace
 
@@ -125,9 +123,9 @@ void World::set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& chan
 
 void World::invalidate_locked(const Box& box) {
     for (auto& [c, chunk] : chunks_) {
-        const glm::dvec3 lo = c.origin_m() - kEditReach, hi = c.origin_m() + double(kChunkSize) + kEditReach;
-        if (lo.x <= box.hi.x && hi.x >= box.lo.x && lo.y <= box.hi.y && hi.y >= box.lo.y && lo.z <= box.hi.z &&
-            hi.z >= box.lo.z)
+        const Box r = c.read_box();
+        if (r.lo.x <= box.hi.x && r.hi.x >= box.lo.x && r.lo.y <= box.hi.y && r.hi.y >= box.lo.y && r.lo.z <= box.hi.z &&
+            r.hi.z >= box.lo.z)
             chunk.version = next_version_++;
     }
 }
@@ -173,13 +171,11 @@ void World::work() {
         }
         const glm::dvec3 lo = job.coord.origin_m();
         ValueRange range = field_->bounds_with_ground({lo, lo + double(kChunkSize)}, column.ground);
-        // Samples only for meshing, unless edits reach the chunk: a delta can turn a skipped
-        // sample (its value only known to be air) into rock.
         LatticeUse use = LatticeUse::surface;
         if (deltas) {
-            const ValueRange d = deltas->range({lo - kEditReach, lo + double(kChunkSize) + kEditReach});
+            const ValueRange d = deltas->range(job.coord.read_box());
             range = {range.lo + d.lo, range.hi + d.hi};
-            if (d.lo != 0.0 || d.hi != 0.0) use = LatticeUse::values;
+            use = meshing_lattice_use(*deltas, job.coord);
         }
         Finished done{job.coord, job.version, false, {}};
         const bool empty = range.lo > 0.0 || range.hi <= 0.0;
