@@ -138,6 +138,11 @@ bool ChunkDeltas::same_as(const ChunkDeltas& other) const {
     return true;
 }
 
+void sample_edited(const Field& base, const ChunkDeltas& deltas, const glm::dvec3* points, std::size_t count, double* out) {
+    base.sample_points(points, count, out);
+    for (std::size_t i = 0; i < count; ++i) out[i] += deltas.at(points[i]);
+}
+
 LatticeUse meshing_lattice_use(const ChunkDeltas& deltas, const ChunkCoord& c) {
     const ValueRange d = deltas.range(c.read_box());
     return d.lo != 0.0 || d.hi != 0.0 ? LatticeUse::values : LatticeUse::surface;

@@ -6,11 +6,6 @@
 
 namespace isoterra {
 
-void sample_edited(const Field& base, const ChunkDeltas& deltas, const glm::dvec3* points, std::size_t count, double* out) {
-    base.sample_points(points, count, out);
-    for (std::size_t i = 0; i < count; ++i) out[i] += deltas.at(points[i]);
-}
-
 bool ray_cast(const Field& base, const ChunkDeltas& deltas, const glm::dvec3& origin, const glm::dvec3& direction, double max_m,
               glm::dvec3& hit, double step_m) {
     constexpr int kBatch = 64;
