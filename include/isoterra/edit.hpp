@@ -112,10 +112,15 @@ LatticeUse meshing_lattice_use(const ChunkDeltas& deltas, const ChunkCoord& c);
 /// Adds `deltas` to a sampled chunk and updates its core range.
 void apply_deltas(const ChunkDeltas& deltas, ChunkSamples& samples);
 
+/// A delta chunk an edit replaced, as it was before (null: there was none).
+using ReplacedChunk = std::pair<ChunkCoord, std::shared_ptr<const DeltaChunk>>;
+
 /// Applies `op` over `base` + `deltas`, replacing the delta chunks it changes. Returns the
-/// coordinates of the delta chunks that changed. Deterministic: the same base, deltas and
-/// op give the same bits on every machine and thread count.
-std::vector<ChunkCoord> apply_edit(const Field& base, const EditOp& op, ChunkDeltas& deltas);
+/// coordinates of the delta chunks that changed; `replaced`, when given, gets them as they
+/// were. Deterministic: the same base, deltas and op give the same bits on every machine
+/// and thread count.
+std::vector<ChunkCoord> apply_edit(const Field& base, const EditOp& op, ChunkDeltas& deltas,
+                                   std::vector<ReplacedChunk>* replaced = nullptr);
 /// Returns the deltas of applying `ops` in order over `base`.
 ChunkDeltas replay_edits(const Field& base, const std::vector<EditOp>& ops, std::size_t count);
 
@@ -152,7 +157,7 @@ public:
 private:
     struct Before {  // the delta chunks an op replaced, as they were (null: absent)
         bool known = false;
-        std::vector<std::pair<ChunkCoord, std::shared_ptr<const DeltaChunk>>> chunks;
+        std::vector<ReplacedChunk> chunks;
     };
     std::shared_ptr<const Field> base_;
     std::vector<EditOp> ops_;

@@ -98,7 +98,7 @@ double brush_falloff(double distance_m, double radius_m) {
     return t * t * (3.0 - 2.0 * t);
 }
 
-std::vector<ChunkCoord> apply_edit(const Field& base, const EditOp& op, ChunkDeltas& deltas) {
+std::vector<ChunkCoord> apply_edit(const Field& base, const EditOp& op, ChunkDeltas& deltas, std::vector<ReplacedChunk>* replaced) {
     const Box box = edit_box(op);
     const glm::i64vec3 lo(box.lo), hi(box.hi);
     const glm::ivec3 n(hi - lo + std::int64_t{1});
@@ -148,6 +148,10 @@ std::vector<ChunkCoord> apply_edit(const Field& base, const EditOp& op, ChunkDel
                         }
                 if (!chunk) continue;
                 changed.push_back(c);
+                if (replaced) {
+                    auto it = deltas.chunks().find(c);
+                    replaced->emplace_back(c, it == deltas.chunks().end() ? nullptr : it->second);
+                }
                 deltas.set(c, chunk->update_range() ? std::shared_ptr<const DeltaChunk>(std::move(chunk)) : nullptr);
             }
     return changed;

@@ -79,13 +79,8 @@ bool EditHistory::redo(std::vector<ChunkCoord>& changed, Box& box) {
     if (applied_ == ops_.size()) return false;
     const EditOp op = ops_[applied_];
     box = edit_box(op);
-    const ChunkDeltas old = deltas_;
-    changed = apply_edit(*base_, op, deltas_);
     Before before{true, {}};
-    for (const ChunkCoord& c : changed) {
-        auto it = old.chunks().find(c);
-        before.chunks.emplace_back(c, it == old.chunks().end() ? nullptr : it->second);
-    }
+    changed = apply_edit(*base_, op, deltas_, &before.chunks);
     keep_before(applied_, std::move(before));
     ++applied_;
     return true;
