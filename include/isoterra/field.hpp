@@ -52,10 +52,11 @@ struct Lattice {
 };
 
 /// What a lattice's values are for. `values`: every value. `surface`: what a mesher reads.
-/// A sample whose lattice neighbours within two steps (its own too) are all provably air
+/// A sample whose lattice neighbours within four steps (its own too) are all provably air
 /// may then hold any positive value instead of its own: no mesher reads it (vertices lie on
-/// edges with a sign change, normals come from the samples next to their ends), so the
-/// field may skip computing it. Meshes are the same bits either way.
+/// edges with a sign change, normals come from samples at most two steps from their ends,
+/// and those edges are at most two steps long), so the field may skip computing it. Meshes
+/// are the same bits either way.
 enum class LatticeUse { values, surface };
 
 /// The surface materials, in the order the renderer's palette uses.

@@ -23,6 +23,8 @@ public:
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
 /// One named mesh of an export: a chunk ("chunk_1_0_-2") or the whole region ("terrain").
+/// Positions are written in world metres (origin + position); a chunk's mesh with index
+/// ranges is written as drawn among neighbours of its own level.
 struct NamedMesh {
     std::string name;
     MeshBuffers mesh;

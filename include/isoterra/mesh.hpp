@@ -4,6 +4,7 @@
 // scratch space belong to the caller and are reused: no allocation per cell.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,24 +15,94 @@
 
 namespace isoterra {
 
-/// Triangles with per-vertex position (world metres), unit normal and material.
+/// The six faces of a chunk, in the order of a transition mask's bits (Lengyel's).
+enum Side : int { side_neg_x = 0, side_pos_x = 1, side_neg_y = 2, side_pos_y = 3, side_neg_z = 4, side_pos_z = 5 };
+inline constexpr int kSides = 6;
+/// The four vertical edges of a chunk, named by the x and z sides they join, in the order of
+/// Neighbourhood::diagonal.
+enum Corner : int { corner_neg_x_neg_z = 0, corner_pos_x_neg_z = 1, corner_neg_x_pos_z = 2, corner_pos_x_pos_z = 3 };
+
+/// The levels of detail around a chunk, as the World shows them, relative to the chunk's
+/// own: +1 one level coarser, -1 one level finer, 0 the same level or nothing shown there.
+/// `side` follows Side; `diagonal` gives the column across each vertical edge (Corner).
+struct Neighbourhood {
+    std::array<std::int8_t, kSides> side{};
+    std::array<std::int8_t, 4> diagonal{};
+    bool operator==(const Neighbourhood&) const = default;
+    /// Returns the bits (1 << Side) of the sides whose neighbour is coarser.
+    unsigned coarser_mask() const;
+    /// Returns the neighbourhood packed two bits per neighbour (0 same, 1 coarser, 2 finer):
+    /// sides at bits 2 s, diagonals at bits 12 + 2 c.
+    std::uint32_t code() const;
+};
+
+/// When an index range is drawn: when (neighbourhood.code() & care) == value.
+struct DrawCondition {
+    std::uint32_t care = 0, value = 0;
+    bool holds(const Neighbourhood& n) const { return (n.code() & care) == value; }
+    bool operator==(const DrawCondition&) const = default;
+    /// Drawn always.
+    static DrawCondition always() { return {}; }
+    /// Drawn when the neighbour across `side` is `level` (-1, 0 or +1) relative to the chunk.
+    static DrawCondition side_is(int side, int level);
+};
+
+/// A run of a mesh's indices and when a renderer draws it.
+struct IndexRange {
+    std::uint32_t first = 0, count = 0;  // in indices (three per triangle)
+    DrawCondition when;
+};
+
+/// Triangles with per-vertex position, unit normal and material. Positions are metres
+/// relative to `origin` (a chunk's first core sample: exact in float, since crossings are
+/// placed on a 2^-16 grid of the cell), so meshes far from the world's origin keep their
+/// precision. Meshes of chunks also carry what levels of detail need (see `ranges`).
 struct MeshBuffers {
+    glm::dvec3 origin{0.0};
     std::vector<glm::vec3> positions;
     std::vector<glm::vec3> normals;
     std::vector<MaterialSample> materials;
     std::vector<std::uint32_t> indices;
+    /// Which indices to draw next to neighbours of other levels; empty: all of them, always.
+    /// A range may repeat another's indices under another condition.
+    std::vector<IndexRange> ranges;
+    /// Per vertex, or empty when no vertex ever moves: how far the vertex moves along each
+    /// axis towards the chunk's inside when the face it is near has a coarser neighbour
+    /// (Lengyel's secondary position, before its projection onto the tangent plane), and
+    /// its flags: bits 0-5 the sides it is within one cell of, bits 8-13 the sides it lies on.
+    std::vector<glm::vec3> secondary;
+    std::vector<std::uint16_t> side_flags;
 
     void clear() {
         positions.clear();
         normals.clear();
         materials.clear();
         indices.clear();
+        ranges.clear();
+        secondary.clear();
+        side_flags.clear();
     }
     std::size_t vertex_count() const { return positions.size(); }
     std::size_t triangle_count() const { return indices.size() / 3; }
-    /// Appends `other`, offsetting its indices. Returns nothing; not thread-safe.
+    /// Returns vertex `v`'s position in world metres. Thread-safe.
+    glm::dvec3 world_position(std::size_t v) const { return origin + glm::dvec3(positions[v]); }
+    /// Appends `other` as drawn next to neighbours of the same level (its positions moved to
+    /// this mesh's origin, its indices offset; ranges and transition data are not kept).
+    /// Returns nothing; not thread-safe.
     void append(const MeshBuffers& other);
 };
+
+/// Returns the triangles of `mesh` drawn with `neighbours` around it, with the vertices moved
+/// as a renderer moves them (transition_position), as a plain mesh with the same origin and
+/// only the vertices those triangles use.
+MeshBuffers select_for_neighbours(const MeshBuffers& mesh, const Neighbourhood& neighbours);
+/// Returns how many triangles of `mesh` are drawn with `neighbours` around it.
+std::size_t triangles_drawn(const MeshBuffers& mesh, const Neighbourhood& neighbours);
+/// Returns where vertex `v` of `mesh` is drawn when the sides in `coarser_mask` have coarser
+/// neighbours: its secondary position, projected onto the plane of its normal, if it lies
+/// near such a side and on no other side; else where it is. The renderer's vertex shader
+/// does the same arithmetic.
+glm::vec3 transition_position(const MeshBuffers& mesh, std::size_t v, unsigned coarser_mask);
 
 enum class Mesher { marching_cubes, surface_nets, blocks };
 
@@ -50,6 +121,7 @@ struct MeshScratch {
     std::uint32_t generation = 0;
     std::vector<std::uint8_t> solid;       // per sample: 1 where the field is below 0
     std::vector<std::uint64_t> rows;       // per cell row: the cells with a sign change
+    std::vector<std::int32_t> face_slots;  // per face of the chunk: vertices on its edges
 };
 
 /// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow

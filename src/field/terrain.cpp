@@ -185,19 +185,21 @@ void TerrainField::sample_points(const glm::dvec3* points, std::size_t count, do
 void TerrainField::surface_gate(const Lattice& lattice, const double* heights, const double* bends, float* gate) const {
     // A sample is air whatever the overhang noise (|n| <= 1) and the caves (they only make
     // more air) say when y > height + |bend| + iso. Where that holds for every column within
-    // two lattice steps and two rows down, a mesher never reads the sample (LatticeUse), so
+    // four lattice steps and four rows down, a mesher never reads the sample (LatticeUse), so
     // its overhang noise is skipped: gate < 0. The value then computed with the noise at 0
-    // is still positive.
+    // is still positive. (Four: a transition strip's normals take differences over two steps
+    // at the ends of an edge two steps long.)
+    constexpr int kReach = 4;
     const int nx = lattice.size.x, nz = lattice.size.z;
     std::vector<double> reach(static_cast<std::size_t>(nx) * nz), near(reach.size());
     for (std::size_t c = 0; c < reach.size(); ++c) reach[c] = heights[c] + std::fabs(bends[c]);
     for (int k = 0; k < nz; ++k)
         for (int i = 0; i < nx; ++i) {
             double top = -INFINITY;
-            for (int dk = std::max(0, k - 2); dk <= std::min(nz - 1, k + 2); ++dk)
-                for (int di = std::max(0, i - 2); di <= std::min(nx - 1, i + 2); ++di)
+            for (int dk = std::max(0, k - kReach); dk <= std::min(nz - 1, k + kReach); ++dk)
+                for (int di = std::max(0, i - kReach); di <= std::min(nx - 1, i + kReach); ++di)
                     top = std::max(top, reach[static_cast<std::size_t>(dk) * nx + di]);
-            near[static_cast<std::size_t>(k) * nx + i] = top + p_.iso_level + 2.0 * lattice.spacing_m + 0.01;
+            near[static_cast<std::size_t>(k) * nx + i] = top + p_.iso_level + kReach * lattice.spacing_m + 0.01;
         }
     std::size_t n = 0;
     for (int k = 0; k < nz; ++k)

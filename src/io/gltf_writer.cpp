@@ -6,6 +6,7 @@
 #include <glm/common.hpp>
 #include <nlohmann/json.hpp>
 
+#include "drawn_mesh.hpp"
 #include "isoterra/io.hpp"
 
 namespace isoterra {
@@ -48,15 +49,19 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary) {
         views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}, {"target", target}});
         return static_cast<int>(views.size() - 1);
     };
+    MeshBuffers scratch;
     for (const NamedMesh& nm : meshes) {
-        const MeshBuffers& m = nm.mesh;
+        const MeshBuffers& m = detail::drawn_alone(nm.mesh, scratch);
         if (m.triangle_count() == 0) continue;
-        glm::vec3 lo = m.positions[0], hi = lo;
-        for (const auto& p : m.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+        // World metres: a chunk's positions are relative to its origin.
+        std::vector<glm::vec3> positions(m.vertex_count());
+        for (std::size_t v = 0; v < positions.size(); ++v) positions[v] = glm::vec3(m.world_position(v));
+        glm::vec3 lo = positions[0], hi = lo;
+        for (const auto& p : positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
         std::vector<glm::vec3> colours(m.vertex_count());
         for (std::size_t v = 0; v < colours.size(); ++v) colours[v] = material_colour(m.materials[v]);
         const std::size_t nv = m.vertex_count();
-        const int pv = add_view(m.positions.data(), nv * sizeof(glm::vec3), 34962);
+        const int pv = add_view(positions.data(), nv * sizeof(glm::vec3), 34962);
         const int nvv = add_view(m.normals.data(), nv * sizeof(glm::vec3), 34962);
         const int cv = add_view(colours.data(), nv * sizeof(glm::vec3), 34962);
         const int iv = add_view(m.indices.data(), m.indices.size() * 4, 34963);

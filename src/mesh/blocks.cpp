@@ -20,7 +20,7 @@ int material_key(const MaterialSample& m) {
 }  // namespace
 
 void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out, bool greedy) {
-    out.clear();
+    detail::begin_chunk_mesh(s, out);
     const MaterialClassifier classify(rules);
     if (!s.has_surface()) return;
     const double sp = s.lattice.spacing_m;
@@ -94,7 +94,7 @@ void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch&
                             p[axis] += 0.5 * sp * dir;
                             p[u] += du[q] * sp;
                             p[v] += dv[q] * sp;
-                            out.positions.emplace_back(p);
+                            out.positions.emplace_back(p - out.origin);
                             out.normals.push_back(normal);
                             out.materials.push_back(mat);
                         }

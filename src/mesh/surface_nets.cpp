@@ -15,7 +15,7 @@ constexpr int kCells = kChunkSize + 1;  // cells -1..31 per axis
 }  // namespace
 
 void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out) {
-    out.clear();
+    detail::begin_chunk_mesh(s, out);
     const MaterialClassifier classify(rules);
     if (!s.has_surface()) return;
     scratch.slots.assign(static_cast<std::size_t>(kCells) * kCells * kCells, -1);
@@ -62,16 +62,7 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                 const int i = __builtin_ctzll(bits) - 1;
                 float f[8];
                 const int mask = detail::cell_corners(s, i, j, k, f);
-                glm::dvec3 sum(0.0);
-                int crossings = 0;
-                for (const auto& e : kCubeEdges) {
-                    if (!((mask >> e[0] ^ mask >> e[1]) & 1)) continue;
-                    const double t = f[e[0]] / (f[e[0]] - f[e[1]]);
-                    const glm::dvec3 a(e[0] & 1, e[0] >> 1 & 1, e[0] >> 2 & 1), b(e[1] & 1, e[1] >> 1 & 1, e[1] >> 2 & 1);
-                    sum += a + (b - a) * t;
-                    ++crossings;
-                }
-                const glm::dvec3 local = sum / static_cast<double>(crossings);  // in [0, 1]^3
+                const glm::dvec3 local = detail::surface_net_vertex(f, mask);  // in [0, 1]^3
                 glm::vec3 gradient(0.0f);
                 for (int c = 0; c < 8; ++c) {
                     const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) *

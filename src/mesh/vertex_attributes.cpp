@@ -27,8 +27,11 @@ bool parse_mesher(const std::string& name, Mesher& out) {
 
 Padding mesher_padding(Mesher m) {
     switch (m) {
-        case Mesher::marching_cubes: return {1, 1};  // cells 0..31, gradients at their corners
-        case Mesher::surface_nets: return {2, 1};    // cells -1..31, gradients at their corners
+        // Two samples each side: the chunk one level coarser takes its gradients over its own
+        // spacing, and a finer chunk builds that neighbour's vertices (normals included) from
+        // its even samples, up to two of its steps beyond its faces.
+        case Mesher::marching_cubes: return {2, 2};  // cells 0..31; transition strips' gradients
+        case Mesher::surface_nets: return {2, 2};    // cells -1..31; seams to coarser cells
         case Mesher::blocks: return {1, 0};          // faces towards the samples at -1 and 32
     }
     return {2, 2};
@@ -41,15 +44,6 @@ void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules&
         case Mesher::surface_nets: mesh_surface_nets(samples, rules, scratch, out); return;
         case Mesher::blocks: mesh_blocks(samples, rules, scratch, out); return;
     }
-}
-
-void MeshBuffers::append(const MeshBuffers& other) {
-    const auto base = static_cast<std::uint32_t>(positions.size());
-    positions.insert(positions.end(), other.positions.begin(), other.positions.end());
-    normals.insert(normals.end(), other.normals.begin(), other.normals.end());
-    materials.insert(materials.end(), other.materials.begin(), other.materials.end());
-    indices.reserve(indices.size() + other.indices.size());
-    for (const std::uint32_t i : other.indices) indices.push_back(base + i);
 }
 
 glm::vec3 material_colour(const MaterialSample& m) {
@@ -65,12 +59,13 @@ glm::vec3 material_colour(const MaterialSample& m) {
 
 namespace detail {
 
-glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k) {
+glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k, int stride) {
     // Central differences without the division by 2h: normals use the direction only.
     const std::size_t at = s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
-    const std::size_t dy = static_cast<std::size_t>(s.lattice.size.x), dz = dy * static_cast<std::size_t>(s.lattice.size.y);
+    const std::size_t dx = static_cast<std::size_t>(stride), dy = dx * static_cast<std::size_t>(s.lattice.size.x),
+                      dz = static_cast<std::size_t>(stride) * s.lattice.size.x * static_cast<std::size_t>(s.lattice.size.y);
     const float* v = s.values.data();
-    return {v[at + 1] - v[at - 1], v[at + dy] - v[at - dy], v[at + dz] - v[at - dz]};
+    return {v[at + dx] - v[at - dx], v[at + dy] - v[at - dy], v[at + dz] - v[at - dz]};
 }
 
 glm::vec3 unit_or_up(const glm::vec3& v) {
@@ -78,18 +73,24 @@ glm::vec3 unit_or_up(const glm::vec3& v) {
     return len > 0.0f ? v / len : glm::vec3(0, 1, 0);
 }
 
-double ground_depth(const ChunkSamples& s, double x, double y, double z) {
+double ground_depth(const ChunkSamples& s, double x, double y, double z, int stride) {
     if (!s.has_ground) return 0.0;
-    // Bilinear in the chunk's column heights; clamp to the lattice's columns.
-    const double sp = s.lattice.spacing_m;
-    const double u = std::clamp(x / sp - static_cast<double>(s.lattice.origin.x), 0.0, s.lattice.size.x - 1.001);
-    const double v = std::clamp(z / sp - static_cast<double>(s.lattice.origin.z), 0.0, s.lattice.size.z - 1.001);
-    const int i = static_cast<int>(u), k = static_cast<int>(v);
-    const double fu = u - i, fv = v - k;
+    // Bilinear in the heights of every stride-th column, counted in columns of that grid
+    // from the core's first (the chunk one level coarser counts the same way from its own:
+    // the fractions agree to the bit); clamped to the columns the lattice has.
+    const double sp = s.lattice.spacing_m * stride;
+    const double core_x = static_cast<double>(s.lattice.origin.x + s.pad.lo) / stride;
+    const double core_z = static_cast<double>(s.lattice.origin.z + s.pad.lo) / stride;
+    const int first = -(s.pad.lo / stride), last = (s.lattice.size.x - 1 - s.pad.lo) / stride;
+    const double u = std::clamp(x / sp - core_x, double(first), last - 0.001);
+    const double v = std::clamp(z / sp - core_z, double(first), last - 0.001);
+    const double fi = std::floor(u), fk = std::floor(v);
+    const double fu = u - fi, fv = v - fk;
+    const int i = static_cast<int>(fi) * stride + s.pad.lo, k = static_cast<int>(fk) * stride + s.pad.lo;
     const std::size_t nx = static_cast<std::size_t>(s.lattice.size.x);
     const float* g = s.ground.data();
-    const double h = (g[k * nx + i] * (1 - fu) + g[k * nx + i + 1] * fu) * (1 - fv) +
-                     (g[(k + 1) * nx + i] * (1 - fu) + g[(k + 1) * nx + i + 1] * fu) * fv;
+    const double h = (g[k * nx + i] * (1 - fu) + g[k * nx + i + stride] * fu) * (1 - fv) +
+                     (g[(k + stride) * nx + i] * (1 - fu) + g[(k + stride) * nx + i + stride] * fu) * fv;
     return h - y;
 }
 
@@ -125,11 +126,28 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
 }
 
 void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const glm::dvec3& p,
-                 const glm::vec3& gradient) {
+                 const glm::vec3& gradient, int stride) {
     const glm::vec3 n = unit_or_up(gradient);
-    out.positions.emplace_back(p);
+    out.positions.emplace_back(p - out.origin);
     out.normals.push_back(n);
-    out.materials.push_back(classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z)));
+    out.materials.push_back(classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z, stride)));
+}
+
+void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3],
+                      int axis, int stride, float fa, float fb) {
+    const double t = edge_crossing(fa, fb);
+    int upper[3] = {lower[0], lower[1], lower[2]};
+    upper[axis] += stride;
+    glm::dvec3 p = sample_position(s, lower[0], lower[1], lower[2]);
+    p[axis] += t * (stride * s.lattice.spacing_m);
+    const glm::vec3 ga = lattice_gradient(s, lower[0], lower[1], lower[2], stride);
+    const glm::vec3 gb = lattice_gradient(s, upper[0], upper[1], upper[2], stride);
+    push_vertex(out, s, classify, p, ga + (gb - ga) * static_cast<float>(t), stride);
+}
+
+void begin_chunk_mesh(const ChunkSamples& s, MeshBuffers& out) {
+    out.clear();
+    out.origin = sample_position(s, 0, 0, 0);
 }
 
 }  // namespace detail

@@ -8,16 +8,29 @@
 
 namespace isoterra::detail {
 
-/// The field's gradient at core-relative sample (i, j, k) times twice the spacing (central
-/// differences, undivided: only its direction is used).
-glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k);
+/// The field's gradient at core-relative sample (i, j, k) by central differences over
+/// `stride` samples each way, undivided (only its direction is used). A stride of 2 gives,
+/// from a chunk's even samples, what the chunk one level coarser computes there.
+glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k, int stride = 1);
 /// `v` normalised, or straight up if it is zero.
 glm::vec3 unit_or_up(const glm::vec3& v);
-/// How far below the column's ground (x, z) the point is; 0 if the field has no ground.
-double ground_depth(const ChunkSamples& s, double x, double y, double z);
-/// Appends a vertex at `p` with the normal along `gradient` and its material.
+/// How far below the column's ground (x, z) the point is, bilinear between the chunk's
+/// columns (every `stride`-th, counted from core column 0); 0 if the field has no ground.
+double ground_depth(const ChunkSamples& s, double x, double y, double z, int stride = 1);
+/// Appends a vertex at world position `p` (stored relative to out.origin) with the normal
+/// along `gradient` and its material (ground depth over every `stride`-th column).
 void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const glm::dvec3& p,
-                 const glm::vec3& gradient);
+                 const glm::vec3& gradient, int stride = 1);
+/// Starts a chunk's mesh: clears `out` and puts its origin at the core's first sample.
+void begin_chunk_mesh(const ChunkSamples& s, MeshBuffers& out);
+
+/// Rounds a fraction of a cell (0..1) to the 2^-16 grid on which vertices are placed: then
+/// (cell + fraction) * spacing relative to the chunk is exact in float, and two chunks of any
+/// levels that place a vertex at the same crossing agree on its world position to the bit.
+inline double snap_fraction(double t) { return std::nearbyint(t * 65536.0) * (1.0 / 65536.0); }
+/// The crossing of the field's zero between values fa and fb of opposite signs, as a snapped
+/// fraction of the way from a to b. Every mesher places edge vertices with this.
+inline double edge_crossing(float fa, float fb) { return snap_fraction(static_cast<double>(fa / (fa - fb))); }
 
 /// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and
 /// edge e joins kCubeEdges[e][0] (the lower corner) to kCubeEdges[e][1].
@@ -34,11 +47,58 @@ inline int cell_corners(const ChunkSamples& s, int i, int j, int k, float f[8]) 
     return mask;
 }
 
+/// The surface-net vertex of a cell with corner values `f` and solid-corner `mask`: the mean
+/// of its edge crossings, in the cell's own [0, 1]^3, snapped. The same bits for the cell's
+/// own chunk and for a finer neighbour that rebuilds it from its even samples.
+inline glm::dvec3 surface_net_vertex(const float f[8], int mask) {
+    glm::dvec3 sum(0.0);
+    int crossings = 0;
+    for (const auto& e : kCubeEdges) {
+        if (!((mask >> e[0] ^ mask >> e[1]) & 1)) continue;
+        const double t = edge_crossing(f[e[0]], f[e[1]]);
+        const glm::dvec3 a(e[0] & 1, e[0] >> 1 & 1, e[0] >> 2 & 1), b(e[1] & 1, e[1] >> 1 & 1, e[1] >> 2 & 1);
+        sum += a + (b - a) * t;
+        ++crossings;
+    }
+    const glm::dvec3 mean = sum / static_cast<double>(crossings);
+    return {snap_fraction(mean.x), snap_fraction(mean.y), snap_fraction(mean.z)};
+}
+
 /// For cells lo..lo+count-1 (per axis, count <= 62), writes one bit mask per cell row
 /// (j, k), row-major over k then j: bit c is set where cell (lo + c, j, k) has corners on
 /// both sides of 0. Cells all solid or all air, most of a chunk, are skipped by the caller
 /// without reading their eight corners.
 void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::uint64_t>& rows);
+
+/// Appends the vertex where the field crosses zero on the lattice edge from core sample
+/// `lower` along `axis` to the sample `stride` steps on (values fa and fb): its position,
+/// the normal from the gradients at both ends (over `stride` samples) and its material. A
+/// stride of 2 places, from a chunk's even samples, exactly the vertex the chunk one level
+/// coarser makes on that edge.
+void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3],
+                      int axis, int stride, float fa, float fb);
+
+/// Vertex slots per face of a chunk: one per lattice edge in the face, (33 x 33) x 2 axes.
+inline constexpr std::size_t kFaceSlots = static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1) * 2;
+/// The slot of the edge from in-face sample (cu, cv) along the face's first (0) or second
+/// (1) axis; a face of axis a has the axes (a + 1) % 3 and (a + 2) % 3.
+inline std::size_t face_slot(int side, int cu, int cv, int which) {
+    return static_cast<std::size_t>(side) * kFaceSlots + (static_cast<std::size_t>(cv) * (kChunkSize + 1) + cu) * 2 + which;
+}
+/// Notes vertex `v` on the edge from core sample `lower` along `axis` in the slots of the
+/// chunk faces that hold the edge.
+inline void record_face_vertex(MeshScratch& scratch, const int lower[3], int axis, std::int32_t v) {
+    for (int a = 0; a < 3; ++a) {
+        if (a == axis || (lower[a] != 0 && lower[a] != kChunkSize)) continue;
+        const int side = 2 * a + (lower[a] == kChunkSize), u = (a + 1) % 3, w = (a + 2) % 3;
+        scratch.face_slots[face_slot(side, lower[u], lower[w], axis == u ? 0 : 1)] = v;
+    }
+}
+/// Appends the Transvoxel transition strips of all six faces of a marching-cubes chunk
+/// (transvoxel.cpp): one index range per face, drawn when that face has a coarser
+/// neighbour. Needs the face slots of the regular pass.
+void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch,
+                           MeshBuffers& out);
 
 /// World position of core-relative sample (i, j, k).
 inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {

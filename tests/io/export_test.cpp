@@ -12,7 +12,9 @@ using namespace isoterra;
 
 namespace {
 
-std::vector<NamedMesh> two_chunks() {
+// Two chunks' meshes as the mesher makes them (with transition strips) or, `drawn`, as drawn
+// among neighbours of their own level.
+std::vector<NamedMesh> two_chunks(bool drawn = true) {
     const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
     std::vector<NamedMesh> out(2);
     ChunkSamples s;
@@ -21,6 +23,7 @@ std::vector<NamedMesh> two_chunks() {
         sample_chunk(*t, {c, 0, 0}, mesher_padding(Mesher::marching_cubes), s);
         out[c].name = "chunk_" + std::to_string(c);
         mesh_chunk(Mesher::marching_cubes, s, t->material_rules(), scratch, out[c].mesh);
+        if (drawn) out[c].mesh = select_for_neighbours(out[c].mesh, Neighbourhood{});
     }
     return out;
 }
@@ -46,6 +49,16 @@ TEST(ObjExport, reads_back_with_the_same_vertex_face_and_object_counts) {
     EXPECT_EQ(v, meshes[0].mesh.vertex_count() + meshes[1].mesh.vertex_count());
     EXPECT_EQ(vn, v);
     EXPECT_EQ(f, meshes[0].mesh.triangle_count() + meshes[1].mesh.triangle_count());
+}
+
+// A chunk's mesh with its transition strips is written as drawn among neighbours of its own
+// level: the strips (drawn only next to coarser chunks) are not in the file.
+TEST(MeshExport, chunk_meshes_are_written_as_drawn_among_their_own_level) {
+    const auto raw = two_chunks(false), drawn = two_chunks(true);
+    ASSERT_GT(raw[0].mesh.triangle_count(), drawn[0].mesh.triangle_count());
+    EXPECT_EQ(encode_obj(raw), encode_obj(drawn));
+    EXPECT_EQ(encode_ply(raw), encode_ply(drawn));
+    EXPECT_EQ(encode_gltf(raw, true), encode_gltf(drawn, true));
 }
 
 TEST(PlyExport, header_counts_and_binary_size_match) {

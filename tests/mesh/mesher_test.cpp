@@ -17,13 +17,15 @@ using namespace isoterra;
 
 namespace {
 
+// One chunk as drawn among neighbours of its own level, in world coordinates.
 MeshBuffers mesh_one(Mesher m, const Field& f, const ChunkCoord& c = {}) {
     ChunkSamples s;
     sample_chunk(f, c, mesher_padding(m), s);
     MeshScratch scratch;
-    MeshBuffers out;
+    MeshBuffers out, world;
     mesh_chunk(m, s, f.material_rules(), scratch, out);
-    return out;
+    world.append(out);
+    return world;
 }
 
 const glm::dvec3 kCentre(16.3, 15.7, 16.1);

@@ -148,7 +148,7 @@ void TerrainRenderer::apply(const ChunkUpdate& u) {
     std::vector<float> vertices;
     vertices.reserve(m.vertex_count() * kStride);
     for (std::size_t v = 0; v < m.vertex_count(); ++v) {
-        const glm::vec3 p = m.positions[v], n = m.normals[v];
+        const glm::vec3 p(m.world_position(v)), n = m.normals[v];
         float w[kMaterialCount] = {};
         w[static_cast<int>(m.materials[v].primary)] += 1.0f - m.materials[v].blend;
         w[static_cast<int>(m.materials[v].secondary)] += m.materials[v].blend;

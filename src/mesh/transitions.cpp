@@ -1,0 +1,99 @@
+// Which parts of a chunk's mesh are drawn next to neighbours of other levels of detail, and
+// where its vertices then sit. A mesher builds every variant once (Transvoxel strips for all
+// six faces, surface-net seams, block skirts) as index ranges with a condition on the
+// neighbourhood; drawing picks ranges and moves vertices, so a neighbour changing level
+// costs no remesh. The renderer's vertex shader repeats transition_position().
+#include <climits>
+#include <cmath>
+#include <cstdint>
+
+#include "vertex_attributes.hpp"
+
+namespace isoterra {
+namespace {
+
+std::uint32_t level_code(int relative) { return relative > 0 ? 1u : relative < 0 ? 2u : 0u; }
+
+}  // namespace
+
+unsigned Neighbourhood::coarser_mask() const {
+    unsigned mask = 0;
+    for (int s = 0; s < kSides; ++s) mask |= static_cast<unsigned>(side[s] > 0) << s;
+    return mask;
+}
+
+std::uint32_t Neighbourhood::code() const {
+    std::uint32_t c = 0;
+    for (int s = 0; s < kSides; ++s) c |= level_code(side[s]) << (2 * s);
+    for (int d = 0; d < 4; ++d) c |= level_code(diagonal[d]) << (12 + 2 * d);
+    return c;
+}
+
+DrawCondition DrawCondition::side_is(int side, int level) {
+    return {3u << (2 * side), level_code(level) << (2 * side)};
+}
+
+glm::vec3 transition_position(const MeshBuffers& m, std::size_t v, unsigned coarser_mask) {
+    const glm::vec3 p = m.positions[v];
+    if (m.side_flags.empty() || coarser_mask == 0) return p;
+    const unsigned near = m.side_flags[v] & 63u, on = m.side_flags[v] >> 8 & 63u;
+    // A vertex on a face whose neighbour is not coarser is shared with that neighbour: it
+    // stays where the neighbour has it.
+    if ((near & coarser_mask) == 0 || (on & ~coarser_mask) != 0) return p;
+    const glm::vec3 s = m.secondary[v];
+    const glm::vec3 d((near & coarser_mask & 3u) ? s.x : 0.0f, (near & coarser_mask & 12u) ? s.y : 0.0f,
+                      (near & coarser_mask & 48u) ? s.z : 0.0f);
+    // Lengyel: move within the tangent plane, so the surface does not bulge.
+    const glm::vec3 n = m.normals[v];
+    const float along = n.x * d.x + n.y * d.y + n.z * d.z;
+    return p + (d - n * along);
+}
+
+MeshBuffers select_for_neighbours(const MeshBuffers& m, const Neighbourhood& neighbours) {
+    MeshBuffers out;
+    out.origin = m.origin;
+    const unsigned mask = neighbours.coarser_mask();
+    // Only the vertices the drawn triangles use, in their first use's order.
+    std::vector<std::uint32_t> remap(m.positions.size(), UINT32_MAX);
+    const auto take = [&](std::uint32_t first, std::uint32_t count) {
+        for (std::uint32_t i = first; i < first + count; ++i) {
+            const std::uint32_t v = m.indices[i];
+            if (remap[v] == UINT32_MAX) {
+                remap[v] = static_cast<std::uint32_t>(out.positions.size());
+                out.positions.push_back(transition_position(m, v, mask));
+                out.normals.push_back(m.normals[v]);
+                out.materials.push_back(m.materials[v]);
+            }
+            out.indices.push_back(remap[v]);
+        }
+    };
+    if (m.ranges.empty()) take(0, static_cast<std::uint32_t>(m.indices.size()));
+    for (const IndexRange& r : m.ranges)
+        if (r.when.holds(neighbours)) take(r.first, r.count);
+    return out;
+}
+
+std::size_t triangles_drawn(const MeshBuffers& m, const Neighbourhood& neighbours) {
+    if (m.ranges.empty()) return m.triangle_count();
+    std::size_t n = 0;
+    for (const IndexRange& r : m.ranges)
+        if (r.when.holds(neighbours)) n += r.count / 3;
+    return n;
+}
+
+void MeshBuffers::append(const MeshBuffers& other) {
+    if (other.positions.empty()) return;
+    const MeshBuffers drawn = select_for_neighbours(other, Neighbourhood{});
+    const auto base = static_cast<std::uint32_t>(positions.size());
+    // Positions move to this mesh's origin through double, so a vertex two chunks share
+    // lands on the same float in both.
+    const glm::dvec3 shift = other.origin - origin;
+    positions.reserve(positions.size() + drawn.positions.size());
+    for (const glm::vec3& p : drawn.positions) positions.emplace_back(glm::dvec3(p) + shift);
+    normals.insert(normals.end(), drawn.normals.begin(), drawn.normals.end());
+    materials.insert(materials.end(), drawn.materials.begin(), drawn.materials.end());
+    indices.reserve(indices.size() + drawn.indices.size());
+    for (const std::uint32_t i : drawn.indices) indices.push_back(base + i);
+}
+
+}  // namespace isoterra
