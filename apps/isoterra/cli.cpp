@@ -41,7 +41,10 @@ std::unique_ptr<TerrainField> FieldOptions::build() const {
 }
 
 void WorldOptions::add_to(CLI::App& cmd, int max_radius) {
-    cmd.add_option("--radius", radius, "View radius in chunks")->check(CLI::Range(1, max_radius));
+    cmd.add_option("--radius", radius, "Chunks per ring of each level of detail (default 8)")->check(CLI::Range(1, max_radius));
+    cmd.add_option("--view-distance", view_distance_m,
+                   "Metres the world reaches, in levels of detail twice as coarse ring after ring (default 8000)")
+        ->check(CLI::Range(16.0, 200000.0));
     cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
     cmd.add_option("--mesher", mesher_name, "marching-cubes | surface-nets | blocks");
 }
@@ -49,6 +52,7 @@ void WorldOptions::add_to(CLI::App& cmd, int max_radius) {
 WorldSettings WorldOptions::settings() const {
     WorldSettings s;
     s.view_radius = radius;
+    s.view_distance_m = view_distance_m;
     s.threads = threads;
     s.mesher = mesher_flag(mesher_name);
     return s;

@@ -45,9 +45,11 @@ struct FieldOptions {
     std::unique_ptr<TerrainField> build() const;
 };
 
-/// --radius, --threads and --mesher, for every subcommand that streams a World.
+/// --radius, --view-distance, --threads and --mesher, for every subcommand that streams a
+/// World.
 struct WorldOptions {
     int radius = 8;
+    double view_distance_m = 8000.0;
     int threads = 0;
     std::string mesher_name = "marching-cubes";
 

@@ -52,10 +52,12 @@ EditOp ground_edit(const TerrainField& t, int i, double radius) {
 }
 
 // The median milliseconds from an edit to every chunk it touched rebuilt and handed over, in
-// a settled world of radius 2 with one worker.
+// a settled world of one level, 64 m around, with one worker.
 double edit_to_rebuilt_ms(const std::shared_ptr<const TerrainField>& terrain, double radius, int repeats) {
     WorldSettings settings;
     settings.view_radius = 2;
+    settings.view_distance_m = 64.0;
+    settings.levels = 1;
     settings.threads = 1;
     World world(terrain, settings);
     const glm::dvec3 focus(16.0, terrain->surface_height(16.0, 16.0), 16.0);

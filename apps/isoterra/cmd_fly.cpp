@@ -1,7 +1,7 @@
 // `isoterra fly`: a headless camera flight through the streamed world in real time, 60
 // frames a second, as a renderer would drive the World: set the focus, take finished meshes
 // for at most 4 ms, wait for the next frame. The camera holds still at the start until the
-// first view is filled, then flies.
+// first view is filled, every level of detail to the view distance, then flies.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -57,12 +57,14 @@ void register_fly(CLI::App& app) {
         const Path path = make_path(opt.path, start);
 
         World world(field, settings, session.deltas());
+        ShownChunks shown(false);
         using Clock = std::chrono::steady_clock;
         const auto t0 = Clock::now();
         const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
         const bool show = !opt.quiet && stderr_is_terminal();
         double first_view = -1.0, flight_start = 0.0, last_report = -1.0;
-        std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, delivered = 0, frames = 0;
+        std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, delivered = 0, frames = 0, max_shown = 0;
+        std::size_t frames_outside_finest = 0;
         nlohmann::json loaded_over_time = nlohmann::json::array();
         for (;; ++frames) {
             const double now = seconds_since(Clock::now());
@@ -71,18 +73,25 @@ void register_fly(CLI::App& app) {
             const glm::dvec3 focus = first_view < 0.0 ? start : path.at((now - flight_start) * opt.speed);
             world.set_focus(focus);
             delivered += world.deliver(opt.budget_ms, [&](const ChunkUpdate& u) {
-                if (!u.dropped) triangles += u.mesh->triangle_count();
+                if (u.mesh) triangles += u.mesh->triangle_count();
+                shown.apply(u);
             });
             const WorldCounts c = world.counts();
             max_waiting = std::max(max_waiting, c.waiting);
             max_loaded = std::max(max_loaded, c.loaded);
+            max_shown = std::max(max_shown, shown.triangles_drawn());
             if (first_view < 0.0 && world.settled()) first_view = flight_start = seconds_since(Clock::now());
+            // The finest ring follows the camera: the column under it is drawn at level 0.
+            if (first_view >= 0.0) {
+                const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)), static_cast<int>(std::floor(focus.z / kChunkSize))};
+                frames_outside_finest += !shown.visible_columns().count(under);
+            }
             if (std::floor(now) > last_report) {
                 last_report = std::floor(now);
                 loaded_over_time.push_back({{"t_s", last_report}, {"loaded", c.loaded}, {"waiting", c.waiting}});
                 if (show)
-                    std::fprintf(stderr, "\rfly: %5.1f s  loaded %5zu  waiting %5zu  built %6zu  at (%.0f, %.0f, %.0f)   ", now,
-                                 c.loaded, c.waiting, c.built, focus.x, focus.y, focus.z);
+                    std::fprintf(stderr, "\rfly: %5.1f s  loaded %5zu  waiting %5zu  built %6zu  shown %5.2f M triangles  at (%.0f, %.0f, %.0f)   ",
+                                 now, c.loaded, c.waiting, c.built, shown.triangles_drawn() / 1e6, focus.x, focus.y, focus.z);
             }
             std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>((frames + 1) * 1e6 / 60.0)));
         }
@@ -92,6 +101,8 @@ void register_fly(CLI::App& app) {
         nlohmann::ordered_json out;
         out["preset"] = session.preset().name;
         out["radius"] = opt.world.radius;
+        out["view_distance_m"] = settings.view_distance_m;
+        out["lod_levels"] = world.levels();
         out["threads"] = world.settings().threads;
         out["mesher"] = mesher_name(settings.mesher);
         out["path"] = opt.path;
@@ -102,21 +113,27 @@ void register_fly(CLI::App& app) {
         out["chunks_built"] = c.built;
         out["chunks_skipped"] = c.skipped;
         out["chunks_per_s"] = c.built / total;
+        out["chunks_per_lod"] = shown.visible_per_level();
+        out["triangles_per_lod"] = shown.triangles_per_level();
         out["triangles_delivered"] = triangles;
+        out["max_triangles_shown"] = max_shown;
+        out["final_triangles_shown"] = shown.triangles_drawn();
         out["max_waiting"] = max_waiting;
         out["max_loaded"] = max_loaded;
         out["final_loaded"] = c.loaded;
+        out["frames_outside_finest_ring"] = frames_outside_finest;
         out["peak_rss_mb"] = peak_rss_mb();
         out["loaded_over_time"] = loaded_over_time;
         if (opt.json) {
             fmt::print("{}\n", out.dump(2));
             return;
         }
-        fmt::print("first view filled in {:.2f} s ({} threads, radius {})\n", first_view, world.settings().threads, opt.world.radius);
+        fmt::print("first view filled in {:.2f} s ({} threads, radius {}, {} levels to {:.0f} m)\n", first_view,
+                   world.settings().threads, opt.world.radius, world.levels(), settings.view_distance_m);
         fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", total - flight_start,
                    opt.speed, c.built, c.built / total, c.skipped);
-        fmt::print("most waiting {}, most loaded {}, loaded at the end {}, peak memory {:.0f} MB\n", max_waiting, max_loaded,
-                   c.loaded, peak_rss_mb());
+        fmt::print("most waiting {}, most loaded {}, loaded at the end {}, most triangles shown {}, peak memory {:.0f} MB\n",
+                   max_waiting, max_loaded, c.loaded, max_shown, peak_rss_mb());
     });
 }
 

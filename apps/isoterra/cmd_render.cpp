@@ -1,5 +1,6 @@
 // `isoterra render`: one picture of the world with no display: streams the chunks around the
-// eye until all are built, draws them with the viewer's shading through EGL, writes a PNG.
+// eye, every level of detail to the view distance, until all are shown, draws them with the
+// viewer's shading through EGL, writes a PNG.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +22,8 @@ struct RenderOptions {
     WorldOptions world;
     WorldFileOption world_file;
     std::string eye, target, size = "1280x720", output;
+    double fog_m = -1.0;
+    bool level_colours = false;
 };
 
 }  // namespace
@@ -34,6 +37,9 @@ void register_render(CLI::App& app) {
     cmd->add_option("--target", opt.target, "Point the camera looks at X,Y,Z")->required();
     cmd->add_option("--size", opt.size, "Image size WxH");
     opt.world.add_to(*cmd, 32);
+    cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
+        ->check(CLI::Range(0.0, 1e6));
+    cmd->add_flag("--level-colours", opt.level_colours, "Tint each chunk by its level of detail");
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->callback([] {
         const glm::dvec3 eye = parse_vec3(opt.eye, "--eye"), target = parse_vec3(opt.target, "--target");
@@ -59,17 +65,21 @@ void register_render(CLI::App& app) {
             if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) throw Failure("render: the world did not settle in 10 minutes");
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-        const double view = settings.view_radius * double(kChunkSize);
-        Camera camera{eye, target, 60.0, 0.5, view * 1.2};
-        renderer.draw(camera, width, height, view * 0.95, field->params().sea_level_m);
+        const double view = settings.view_distance_m;
+        Camera camera{eye, target, 60.0, 0.5, view * 1.5};
+        DrawOptions draw;
+        draw.fog_m = opt.fog_m < 0.0 ? view : opt.fog_m;
+        draw.sea_level_m = field->params().sea_level_m;
+        draw.level_colours = opt.level_colours;
+        renderer.draw(camera, width, height, draw);
         const std::vector<std::uint8_t> rgb = gl.read_rgb();
         try {
             write_png(opt.output, width, height, 3, 8, rgb.data());
         } catch (const IoError& e) {
             throw UsageError(e.what());
         }
-        std::fprintf(stderr, "wrote %s: %dx%d, %zu chunks, %zu triangles\n", opt.output.c_str(), width, height,
-                     renderer.chunk_count(), renderer.triangle_count());
+        std::fprintf(stderr, "wrote %s: %dx%d, %d levels, %zu chunks, %zu triangles\n", opt.output.c_str(), width, height,
+                     world.levels(), renderer.chunk_count(), renderer.triangle_count());
     });
 }
 

@@ -25,6 +25,7 @@
 #include "flight_path.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/world.hpp"
+#include "render/scene_framebuffer.hpp"
 #include "render/terrain_renderer.hpp"
 
 namespace isoterra::app {
@@ -36,7 +37,8 @@ struct ViewOptions {
     WorldFileOption world_file;
     int frames = 0;
     std::string screenshot, path;
-    double speed = 20.0, budget_ms = 4.0;
+    double speed = 20.0, budget_ms = 4.0, fog_m = -1.0;
+    bool level_colours = false;
 };
 
 // Reads the back buffer (before the swap) as RGB rows from the top.
@@ -82,6 +84,9 @@ void register_view(CLI::App& app) {
     cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
     cmd->add_option("--path", opt.path, "With --frames: fly line, circle:R or a waypoint file instead of standing");
     cmd->add_option("--speed", opt.speed, "Metres per second (the wheel changes it)")->check(CLI::Range(0.1, 10000.0));
+    cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
+        ->check(CLI::Range(0.0, 1e6));
+    cmd->add_flag("--level-colours", opt.level_colours, "Start with chunks tinted by their level of detail (C toggles)");
     cmd->callback([] {
         WorldSettings settings = opt.world.settings();
         if (!opt.screenshot.empty()) require_extension(opt.screenshot, ".png", "--screenshot");
@@ -122,11 +127,13 @@ void register_view(CLI::App& app) {
         {
             auto renderer = std::make_unique<TerrainRenderer>();
             auto world = std::make_unique<World>(field, settings, session->deltas());
+            SceneFramebuffer scene;
             FlyCamera camera;
             camera.position = starting_eye(*field);
             const Path path = opt.path.empty() ? Path{} : make_path(opt.path, camera.position);
             double speed = opt.speed, last_x = 0, last_y = 0, fps = 0, upload_ms = 0;
-            bool wireframe = false, dragging = false, want_screenshot = false;
+            bool wireframe = false, dragging = false, want_screenshot = false, level_colours = opt.level_colours;
+            float view_distance = static_cast<float>(settings.view_distance_m);
             double brush_radius = 4.0;
             std::string edit_status = session->has_file() ? "edits go to " + session->path() : "edits are not saved (no --world)";
             int seed = static_cast<int>(preset.seed), preset_index = 0, radius = settings.view_radius;
@@ -138,6 +145,7 @@ void register_view(CLI::App& app) {
                 world.reset();
                 renderer = std::make_unique<TerrainRenderer>();
                 settings.view_radius = radius;
+                settings.view_distance_m = view_distance;
                 world = std::make_unique<World>(field, settings, session->deltas());
             };
             // One edit: the sphere brush at the ground under the cursor.
@@ -148,7 +156,7 @@ void register_view(CLI::App& app) {
                 const double nx = 2.0 * mx / window_w - 1.0, ny = 1.0 - 2.0 * my / window_h;
                 const glm::dvec3 dir = glm::normalize(f + right * (nx * tan_half * aspect) + up * (ny * tan_half));
                 glm::dvec3 hit;
-                if (!ray_cast(*field, session->history().deltas(), camera.position, dir, radius * double(kChunkSize), hit)) {
+                if (!ray_cast(*field, session->history().deltas(), camera.position, dir, std::min(2000.0, settings.view_distance_m), hit)) {
                     edit_status = "no ground under the cursor";
                     return;
                 }
@@ -177,7 +185,7 @@ void register_view(CLI::App& app) {
             using Clock = std::chrono::steady_clock;
             auto previous = Clock::now();
             const auto t0 = previous;
-            bool key_l = false, key_m = false, key_f12 = false;
+            bool key_l = false, key_m = false, key_c = false, key_f12 = false;
             double frame_ms_total = 0.0, upload_ms_total = 0.0, worst_frame_ms = 0.0;
             int frames_run = 0;
             for (int frame = 0; !glfwWindowShouldClose(window) && (opt.frames == 0 || frame < opt.frames); ++frame) {
@@ -208,6 +216,7 @@ void register_view(CLI::App& app) {
                         settings.mesher = static_cast<Mesher>((static_cast<int>(settings.mesher) + 1) % 3);
                         world->set_mesher(settings.mesher);
                     }
+                    if (pressed(GLFW_KEY_C, key_c)) level_colours = !level_colours;
                     if (pressed(GLFW_KEY_F12, key_f12)) want_screenshot = true;
                 }
                 if (!io.WantCaptureMouse) {
@@ -241,17 +250,27 @@ void register_view(CLI::App& app) {
 
                 world->set_focus(camera.position);
                 const auto u0 = Clock::now();
-                world->deliver(opt.budget_ms, [&](const ChunkUpdate& u) { renderer->apply(u); });
+                const double clock_s = std::chrono::duration<double>(u0 - t0).count();
+                world->deliver(opt.budget_ms, [&](const ChunkUpdate& u) { renderer->apply(u, clock_s); });
                 const double this_upload = std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
                 upload_ms = upload_ms * 0.9 + 0.1 * this_upload;
                 upload_ms_total += this_upload;
 
                 int width, height;
                 glfwGetFramebufferSize(window, &width, &height);
+                // The terrain in a framebuffer of its own (a float depth buffer for reversed
+                // depth), copied to the window; the panel is drawn over it there.
+                scene.bind(std::max(1, width), std::max(1, height));
+                DrawOptions draw;
+                draw.fog_m = opt.fog_m < 0.0 ? settings.view_distance_m : opt.fog_m;
+                draw.sea_level_m = field->params().sea_level_m;
+                draw.wireframe = wireframe;
+                draw.level_colours = level_colours;
+                draw.time_s = clock_s;
+                renderer->draw(Camera{camera.position, camera.position + camera.forward(), 60.0, 0.5, settings.view_distance_m * 1.5},
+                               std::max(1, width), std::max(1, height), draw);
+                scene.copy_to(0);
                 glViewport(0, 0, width, height);
-                const double view = radius * double(kChunkSize);
-                renderer->draw(Camera{camera.position, camera.position + camera.forward(), 60.0, 0.5, view * 1.2}, width, height,
-                               view * 0.95, field->params().sea_level_m, wireframe);
 
                 ImGui_ImplOpenGL3_NewFrame();
                 ImGui_ImplGlfw_NewFrame();
@@ -259,7 +278,12 @@ void register_view(CLI::App& app) {
                 ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
                 ImGui::Begin("isoterra");
                 const WorldCounts c = world->counts();
-                ImGui::Text("%zu chunks loaded, %zu waiting", c.loaded, c.waiting);
+                ImGui::Text("%zu chunks loaded, %zu waiting; %.2f M triangles shown", c.loaded, c.waiting, renderer->triangle_count() / 1e6);
+                const std::vector<LevelCounts> levels = renderer->per_level();
+                for (std::size_t l = 0; l < levels.size(); ++l)
+                    if (levels[l].chunks > 0)
+                        ImGui::Text("  level %zu (%g m): %4zu chunks, %7zu triangles", l, std::ldexp(1.0, static_cast<int>(l)),
+                                    levels[l].chunks, levels[l].triangles);
                 ImGui::Text("%.0f fps, upload %.2f ms/frame", fps, upload_ms);
                 ImGui::Text("x %.0f  y %.0f  z %.0f  speed %.0f m/s", camera.position.x, camera.position.y, camera.position.z, speed);
                 std::vector<const char*> items;
@@ -274,8 +298,12 @@ void register_view(CLI::App& app) {
                     settings.mesher = static_cast<Mesher>(mesher);
                     world->set_mesher(settings.mesher);
                 }
-                const bool new_radius = ImGui::SliderInt("radius", &radius, 2, 16);
+                const bool new_radius = ImGui::SliderInt("chunks per ring", &radius, 2, 16);
+                ImGui::SliderFloat("view distance (m)", &view_distance, 256.0f, 32000.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+                const bool new_distance = ImGui::IsItemDeactivatedAfterEdit();  // on release: a new world is costly
                 ImGui::Checkbox("wireframe (L)", &wireframe);
+                ImGui::SameLine();
+                ImGui::Checkbox("colour levels (C)", &level_colours);
                 ImGui::Text("brush %.1f m (Ctrl+wheel), %zu of %zu edits in effect", brush_radius, session->history().applied(),
                             session->history().ops().size());
                 ImGui::TextUnformatted(edit_status.c_str());
@@ -292,7 +320,7 @@ void register_view(CLI::App& app) {
                     session = std::make_unique<EditSession>(preset);
                     field = session->field();
                 }
-                if (regenerate || new_radius) {
+                if (regenerate || new_radius || new_distance) {
                     restart();
                 }
                 ImGui::Render();

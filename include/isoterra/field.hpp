@@ -139,6 +139,16 @@ public:
     /// Thread-safe.
     virtual bool ground_heights(const Lattice& lattice, float* out) const;
 
+    /// How far the surface departs from the ground height of ground_heights(), up or down:
+    /// the ground's proven range over a region is the heights' range widened by this. 0 by
+    /// default. Thread-safe.
+    virtual double ground_bend() const { return 0.0; }
+
+    /// bounds() of `box` given `ground`, a proven range of the bent ground over the box's
+    /// square (heights widened by ground_bend()), for callers that keep it: a field with a
+    /// ground height bounds a box from it at no cost. The default ignores it. Thread-safe.
+    virtual ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const;
+
     /// sample_lattice() and ground_heights() together (a terrain computes its columns once),
     /// for `use`. Returns what ground_heights() returns. Thread-safe.
     virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
@@ -286,9 +296,10 @@ public:
     ValueRange ground_range(double x0, double z0, double x1, double z1) const;
     /// Returns bounds() of `box` given ground_range() over the box's square, so a caller that
     /// keeps the ground range of a column pays for it once.
-    ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const;
+    ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const override;
     /// The most the overhangs push the ground out, in metres.
     double most_bend() const;
+    double ground_bend() const override { return most_bend(); }
 
     const TerrainParams& params() const { return p_; }
     std::uint32_t seed() const { return seed_; }

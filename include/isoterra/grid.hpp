@@ -34,11 +34,11 @@ struct ChunkCoord {
     }
 };
 
-/// A hash of a chunk coordinate (its lod is not mixed in), for hash maps.
+/// A hash of a chunk coordinate, for hash maps.
 struct ChunkKey {
     std::size_t operator()(const ChunkCoord& c) const {
         return (static_cast<std::size_t>(c.x) * 73856093u) ^ (static_cast<std::size_t>(c.y) * 19349663u) ^
-               (static_cast<std::size_t>(c.z) * 83492791u);
+               (static_cast<std::size_t>(c.z) * 83492791u) ^ (static_cast<std::size_t>(c.lod) * 2654435761u);
     }
 };
 

@@ -1,8 +1,12 @@
-// Stage 5 of the pipeline: an endless world around a moving focus (seed 003). The world
-// keeps the chunks within a view radius loaded, builds the nearest first on worker threads,
-// skips the air above each column's highest ground and every chunk its field proves empty,
-// drops what the focus leaves behind, and hands finished meshes to its owner within a time
-// budget. It knows nothing of rendering: the owner uploads what deliver() gives it.
+// Stage 5 of the pipeline: an endless world around a moving focus (seed 003), to the
+// horizon. The ground is split into columns of chunks, finer near the focus and twice as
+// coarse ring after ring (levels of detail, a quadtree whose neighbours differ by at most one
+// level). The world builds the nearest first on worker threads, skips the air above each
+// column's highest ground and every chunk its field proves empty, drops what the focus
+// leaves behind, swaps a region to another level only when its replacement is ready, and
+// hands meshes and what to draw to its owner within a time budget. It knows nothing of
+// rendering: the owner uploads what deliver() gives it and draws the visible chunks with
+// their neighbourhoods (select_for_neighbours, or the same in a shader).
 #pragma once
 
 #include <condition_variable>
@@ -13,6 +17,7 @@
 #include <mutex>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "isoterra/edit.hpp"
@@ -20,79 +25,174 @@
 
 namespace isoterra {
 
+// ---------------------------------------------------------------------------------------
+// Levels of detail (world/lod_selection.cpp)
+
+/// A column of chunks at one level: level n, x and z counted in columns of 32 * 2^n metres.
+struct LodColumn {
+    int level = 0, x = 0, z = 0;
+    bool operator==(const LodColumn&) const = default;
+    /// Returns the edge of the column in metres: 32 * 2^level.
+    double size_m() const { return kChunkSize * static_cast<double>(std::int64_t{1} << level); }
+    /// Returns the column one level coarser that holds this one.
+    LodColumn parent() const { return {level + 1, static_cast<int>(floor_div(x, 2)), static_cast<int>(floor_div(z, 2))}; }
+    /// Returns child c (0..3: x + 2 z) one level finer.
+    LodColumn child(int c) const { return {level - 1, 2 * x + (c & 1), 2 * z + (c >> 1)}; }
+    /// Returns the column of the same level `dx`, `dz` columns away.
+    LodColumn moved(int dx, int dz) const { return {level, x + dx, z + dz}; }
+    /// Returns the column at `level` (at or above this one's) that holds this one.
+    LodColumn ancestor(int at_level) const;
+};
+struct LodColumnHash {
+    std::size_t operator()(const LodColumn& c) const {
+        return (static_cast<std::size_t>(c.x) * 73856093u) ^ (static_cast<std::size_t>(c.z) * 19349663u) ^
+               (static_cast<std::size_t>(c.level) * 83492791u);
+    }
+};
+using LodColumnSet = std::unordered_set<LodColumn, LodColumnHash>;
+
+/// How the world chooses levels.
+struct LodParams {
+    int chunks_per_ring = 8;         // R: a column of level n is split within R columns of level n - 1
+    int levels = 1;                  // L: levels 0 .. L - 1
+    double view_distance_m = 256.0;  // columns nearer than this (in x and z) are shown
+    double hysteresis = 0.2;         // a split column joins again only R (1 + this) away
+};
+
+/// Returns the levels that reach `view_distance_m` with `chunks_per_ring` columns per ring:
+/// the least L with R * 32 * 2^(L - 1) >= the distance (at least 1).
+int lod_levels_for(double view_distance_m, int chunks_per_ring);
+
+/// The columns a world wants around a focus: the leaves of a quadtree over the coarsest
+/// level's columns within the view distance, where a column of level n >= 1 is split when
+/// the focus is nearer its box than R columns of level n - 1 (R (1 + hysteresis) if it was
+/// split before), and further where needed so that no two leaves that touch, by a side or a
+/// corner, are more than one level apart.
+struct LodTarget {
+    LodColumnSet leaves;
+    LodColumnSet split;  // the inner nodes, for the next call's hysteresis
+};
+/// `height_range(c)` gives the vertical extent used for column c's distance (its ground).
+LodTarget select_lod(const glm::dvec3& focus, const LodParams& params, const LodTarget& previous,
+                     const std::function<ValueRange(const LodColumn&)>& height_range);
+
+/// Returns the column of `columns` (a partition: no two overlap) that holds column `c`, or
+/// one of level -1 when none does.
+LodColumn covering(const LodColumnSet& columns, const LodColumn& c, int levels);
+/// Returns the neighbourhood of column `c` in the partition `columns`: the levels of the
+/// columns across its four sides and four vertical edges, relative to its own (0 where
+/// nothing is, and above and below, which are the same column).
+Neighbourhood neighbourhood_in(const LodColumnSet& columns, const LodColumn& c, int levels);
+/// Returns true when no two columns of the partition that touch differ by more than one level.
+bool lod_balanced(const LodColumnSet& columns, int levels);
+
+// ---------------------------------------------------------------------------------------
+// The streaming world (world/world.cpp)
+
+/// Samples chunk `c` as a World does for `mesher`: with the mesher's padding, `deltas`
+/// added (null: none), and the world's floor: samples at or below `floor_m` take the
+/// floor's value (world_floor_value: rock) in place of the field's, every sample is at most
+/// that value, so caves close at the floor at every level alike. `surface`: skip what no
+/// mesher reads (LatticeUse::surface) where no edit reaches. Thread-safe for distinct `out`.
+void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const ChunkCoord& c, Mesher mesher, double floor_m,
+                        ChunkSamples& out, bool surface = true);
+/// The value the floor caps samples at height `y` with: rock below `floor_m`.
+inline float world_floor_value(double y, double floor_m) { return static_cast<float>(y - floor_m - 0.5); }
+
 struct WorldSettings {
-    int view_radius = 8;  // chunks, in x and z around the focus column
-    int lowest_layer = -2; // no chunk below this layer is built
-    int threads = 0;      // workers; 0 = hardware threads - 1, at least 1
+    int view_radius = 8;            // chunks per ring (R); also --radius
+    double view_distance_m = 8000;  // the world reaches this far (x and z) from the focus
+    int levels = 0;                 // levels of detail; 0: as many as the view distance needs
+    int lowest_layer = -2;          // the world's floor: solid below lowest_layer * 32 m
+    int threads = 0;                // workers; 0 = hardware threads - 1, at least 1
     Mesher mesher = Mesher::marching_cubes;
 };
 
-/// What deliver() hands the owner: a new mesh for a chunk (empty if the chunk has no
-/// surface), or the news that a chunk was dropped and its mesh can go.
+/// What deliver() hands the owner for one chunk: a new mesh (empty if the chunk has no
+/// surface), a change of whether it is drawn or of its neighbours' levels, or the news that
+/// it was dropped and its mesh can go. Every update but a drop carries the chunk's current
+/// `visible` and `neighbours`.
 struct ChunkUpdate {
     ChunkCoord coord;
     std::uint64_t version = 0;
     bool dropped = false;
-    const MeshBuffers* mesh = nullptr;  // valid during the call only; null when dropped
+    const MeshBuffers* mesh = nullptr;  // a new mesh, valid during the call; null otherwise
+    bool visible = false;
+    Neighbourhood neighbours;
 };
 
 /// Counts at one moment. Thread-safe to read via World::counts().
 struct WorldCounts {
-    std::size_t loaded = 0;    // chunks tracked around the focus
-    std::size_t waiting = 0;   // of those, not showing their current version yet
+    std::size_t loaded = 0;    // chunks tracked (shown, or wanted by the levels around the focus)
+    std::size_t waiting = 0;   // of those, not yet handed over at their current version
     std::size_t building = 0;  // on a worker now
     std::size_t built = 0;     // chunks sampled and meshed since the start
     std::size_t skipped = 0;   // chunks the field's bounds proved empty or full, not sampled
+    std::vector<std::size_t> shown_per_level;  // chunks drawn, per level
 };
 
 class World {
 public:
-    /// Starts the workers over `field` plus `deltas` (edits; null for none).
-    World(std::shared_ptr<const TerrainField> field, const WorldSettings& settings,
+    /// Starts the workers over `field` plus `deltas` (edits; null for none). A field with a
+    /// ground height (ground_heights) gets exact column tops and bounds from it.
+    World(std::shared_ptr<const Field> field, const WorldSettings& settings,
           std::shared_ptr<const ChunkDeltas> deltas = nullptr);
     /// Stops the workers (jobs in flight finish first).
     ~World();
     World(const World&) = delete;
     World& operator=(const World&) = delete;
 
-    /// Follows the focus: drops far chunks, adds and queues the missing ones nearest first.
-    /// Call from the owner's thread, once a frame.
+    /// Follows the focus: chooses the columns of every level, drops what is no longer
+    /// wanted, and queues what is missing, nearest first. Call from the owner's thread, once
+    /// a frame.
     void set_focus(const glm::dvec3& focus);
     /// Switches the mesher: every chunk is built again and keeps its mesh until then.
     /// Owner's thread.
     void set_mesher(Mesher mesher);
-    /// Marks every loaded chunk whose samples meet `box` as out of date (after an edit).
-    /// Owner's thread.
+    /// Marks every chunk, of any level, whose samples meet `box` as out of date. Owner's thread.
     void invalidate(const Box& box);
     /// Builds chunks from now on with `deltas` added to the field (a snapshot: the world
-    /// keeps it), loads chunks that edits raised above the highest ground, and rebuilds the
-    /// chunks whose samples meet `changed`. Each keeps showing its old mesh until then.
-    /// Owner's thread.
+    /// keeps it), adds the chunks edits raised above a column's highest ground, and rebuilds
+    /// those of every level whose samples meet `changed` (finer levels first). Each keeps
+    /// showing its old mesh until then. Owner's thread.
     void set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed);
-    /// Hands finished meshes and drops to `sink`, oldest first, until `budget_ms` has passed
-    /// (at least one if any). Returns how many it handed. Owner's thread.
+    /// Hands finished meshes, drops and changes of what to draw to `sink`, oldest first,
+    /// meshes until `budget_ms` has passed (at least one if any). Regions whose replacement
+    /// at another level is complete swap here, all at once. Returns how many updates it
+    /// handed. Owner's thread.
     std::size_t deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink);
     /// Returns the counts now. Thread-safe.
     WorldCounts counts() const;
-    /// Returns true when every loaded chunk shows its current version and nothing waits to
-    /// be delivered. Thread-safe.
+    /// Returns true when every wanted column is shown at its current version and nothing
+    /// waits to be delivered: the whole view, every level. Thread-safe.
     bool settled() const;
-    /// Returns the loaded chunks (any order). Thread-safe.
+    /// Returns the chunks tracked now (any order). Thread-safe.
     std::vector<ChunkCoord> loaded() const;
-    /// Returns the highest layer of chunks that can hold ground in column (x, z): the
-    /// seed-003 rule, computed once per column and forgotten with it. Thread-safe.
-    int top_layer(int x, int z) const;
+    /// Returns the columns drawn now. Thread-safe.
+    LodColumnSet shown_columns() const;
+    /// Returns the highest chunk layer of column `c` (its ground's, or higher where edits
+    /// reach), or INT_MIN while the column is not surveyed. Thread-safe.
+    int top_layer(const LodColumn& c) const;
+    /// Returns the levels of detail in use.
+    int levels() const { return lod_.levels; }
     const WorldSettings& settings() const { return settings_; }
 
 private:
     struct Chunk {
-        ChunkCoord coord;
-        std::uint64_t version = 0;   // counts up whenever the chunk must be built again
-        std::int64_t shown = -1;     // the version the owner has (or will get) a mesh of
-        std::int64_t pending = -1;   // the version on a worker or waiting for delivery
+        std::uint64_t version = 0;    // counts up whenever the chunk must be built again
+        std::int64_t handed = -1;     // the version the owner has a mesh of
+        std::int64_t pending = -1;    // the version on a worker or waiting for delivery
+    };
+    struct Column {
+        bool surveyed = false, surveying = false;
+        int bottom = 0, top = -1;     // its chunk layers
+        ValueRange ground;            // proven range of the bent ground over its samples
+        bool shown = false;
+        Neighbourhood neighbours;     // as shown
     };
     struct Job {
-        ChunkCoord coord;
+        bool survey;
+        ChunkCoord coord;             // a chunk, or for a survey the column (x, z, level)
         std::uint64_t version;
         Mesher mesher;
         double distance;
@@ -104,37 +204,74 @@ private:
         MeshBuffers mesh;
     };
 
-    struct Column {
-        int rule_top;       // highest layer that can hold ground (seed-003 rule)
-        int top;            // the same, or higher where edits reach
-        bool has_ground_range = false;
-        ValueRange ground;  // proven ground range over the column's square, for the bounds
-    };
-
     void work();
+    void survey(const LodColumn& c, Column& out) const;
+    /// Samples and meshes a chunk into `done`; returns false when its bounds proved it empty.
+    bool build_chunk(const Job& job, const Column& column, const std::shared_ptr<const ChunkDeltas>& deltas,
+                     Finished& done) const;
     void queue_jobs_locked();
-    void load_around_focus_locked();
+    void add_chunks_locked(const LodColumn& c, Column& column);
     void invalidate_locked(const Box& box);
-    double distance_to(const ChunkCoord& c) const;
-    Column& column_locked(int x, int z) const;
-    static std::int64_t column_key(int x, int z) { return static_cast<std::int64_t>(x) << 32 ^ static_cast<std::uint32_t>(z); }
+    void update_shown(std::vector<ChunkUpdate>& changes);
+    void drop_unwanted_locked();
+    double distance_to(const Box& box) const;
+    int edited_top(const LodColumn& c) const;
+    ValueRange height_estimate(const LodColumn& c) const;
 
-    std::shared_ptr<const TerrainField> field_;
+    std::shared_ptr<const Field> field_;
     std::shared_ptr<const ChunkDeltas> deltas_;  // null: no edits
     WorldSettings settings_;
+    LodParams lod_;
     glm::dvec3 focus_{0.0};
     Mesher mesher_;
 
     mutable std::mutex mu_;
     std::condition_variable wake_;
     bool stopping_ = false;
+    LodTarget target_;
+    LodColumnSet wanted_;        // the target's columns when the shown ones last moved towards them
+    bool shown_dirty_ = false;   // something may let the shown columns move
+    std::unordered_map<LodColumn, Column, LodColumnHash> columns_;
+    std::unordered_map<LodColumn, ValueRange, LodColumnHash> heights_;  // guesses, for distances
+    LodColumnSet shown_;
     std::unordered_map<ChunkCoord, Chunk, ChunkKey> chunks_;
-    mutable std::unordered_map<std::int64_t, Column> columns_;  // forgotten with their chunks
     std::uint64_t next_version_ = 0;
-    std::vector<Job> jobs_;                               // nearest last, for pop_back
+    std::vector<Job> jobs_;  // nearest last, for pop_back
     std::deque<Finished> finished_;
     WorldCounts counts_;
     std::vector<std::thread> workers_;
+};
+
+/// The owner's side of a World, kept on the CPU for programs that draw nothing themselves
+/// (`isoterra fly`, `isoterra mesh --around`, tests): the meshes it was handed (or, without
+/// `keep_meshes`, only their index ranges), which are drawn, and their neighbourhoods.
+/// Not thread-safe.
+class ShownChunks {
+public:
+    explicit ShownChunks(bool keep_meshes = true) : keep_meshes_(keep_meshes) {}
+    /// Takes one update from World::deliver.
+    void apply(const ChunkUpdate& u);
+    /// Returns how many triangles the visible chunks draw with their neighbourhoods.
+    std::size_t triangles_drawn() const;
+    /// Returns the visible chunks per level (index = level).
+    std::vector<std::size_t> visible_per_level() const;
+    /// Returns the triangles the visible chunks draw, per level.
+    std::vector<std::size_t> triangles_per_level() const;
+    /// Returns each visible chunk as drawn (select_for_neighbours), sorted by level, x, y, z.
+    /// Needs keep_meshes.
+    std::vector<std::pair<ChunkCoord, MeshBuffers>> drawn() const;
+    /// Returns the columns with a visible chunk.
+    LodColumnSet visible_columns() const;
+
+private:
+    struct Entry {
+        MeshBuffers mesh;  // with keep_meshes; else only ranges and indices' count
+        std::size_t triangles = 0;
+        bool visible = false;
+        Neighbourhood neighbours;
+    };
+    bool keep_meshes_;
+    std::unordered_map<ChunkCoord, Entry, ChunkKey> chunks_;
 };
 
 }  // namespace isoterra

@@ -26,6 +26,8 @@ const MaterialRules& Field::material_rules() const {
 
 bool Field::ground_heights(const Lattice&, float*) const { return false; }
 
+ValueRange Field::bounds_with_ground(const Box& box, const ValueRange&) const { return bounds(box); }
+
 bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse) const {
     sample_lattice(lattice, values);
     return ground_heights(lattice, ground);

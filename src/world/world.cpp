@@ -1,26 +1,89 @@
-// The streaming world of seed 003: which chunks to keep, build, show and drop around a
-// focus. One mutex guards the chunk table, the job list and the finished list; workers hold
-// it only to take a job and to hand back a result, never while sampling or meshing.
+// The streaming world of seed 003, to the horizon: which columns of which level to keep,
+// survey, build, show and drop around a focus. One mutex guards the tables, the job list and
+// the finished list; workers hold it only to take a job and to hand back a result, never
+// while surveying, sampling or meshing.
+#include <glm/common.hpp>
+
 #include "isoterra/world.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
+
+#include "lod_swaps.hpp"
 
 namespace isoterra {
 namespace {
 
-// Chunks are dropped a little beyond the view radius, so that one on the edge is not
-// dropped and loaded again as the focus moves back and forth across a border.
-constexpr double kDropMargin = 1.5;
+double distance_to_box(const glm::dvec3& p, const Box& b) {
+    const glm::dvec3 d = glm::max(glm::max(b.lo - p, p - b.hi), glm::dvec3(0.0));
+    return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+}
+
+ChunkCoord chunk_of(const LodColumn& c, int y) { return {c.x, y, c.z, c.level}; }
 
 }  // namespace
 
-World::World(std::shared_ptr<const TerrainField> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
+void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const ChunkCoord& c, Mesher mesher, double floor_m,
+                        ChunkSamples& out, bool surface) {
+    const bool edited = deltas && !deltas->empty();
+    const LatticeUse use = !surface ? LatticeUse::values : edited ? meshing_lattice_use(*deltas, c) : LatticeUse::surface;
+    out.coord = c;
+    out.pad = mesher_padding(mesher);
+    out.lattice = chunk_lattice(c, out.pad);
+    const Lattice& lat = out.lattice;
+    out.values.resize(lat.count());
+    out.ground.resize(static_cast<std::size_t>(lat.size.x) * lat.size.z);
+    // The world's floor: rock below it, so the surfaces of caves close there instead of
+    // ending in the open at the lowest chunks. At and below the floor the value is the
+    // floor's alone, so those rows (most of a coarse chunk's lowest layer) are not sampled.
+    const int below = static_cast<int>(std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(std::floor(floor_m / lat.spacing_m)) - lat.origin.y + 1, 0, lat.size.y));
+    const double sp = lat.spacing_m;
+    if (below == 0) {
+        out.has_ground = field.sample_lattice_and_ground(lat, out.values.data(), out.ground.data(), use);
+    } else {
+        Lattice upper = lat;
+        upper.origin.y += below;
+        upper.size.y -= below;
+        if (upper.size.y > 0) {
+            thread_local std::vector<float> rows;
+            rows.resize(upper.count());
+            out.has_ground = field.sample_lattice_and_ground(upper, rows.data(), out.ground.data(), use);
+            for (int k = 0; k < lat.size.z; ++k)
+                for (int j = 0; j < upper.size.y; ++j)
+                    std::copy_n(&rows[upper.index(0, j, k)], lat.size.x, &out.values[lat.index(0, j + below, k)]);
+        } else {
+            Lattice ground = lat;
+            ground.size.y = 1;
+            out.has_ground = field.ground_heights(ground, out.ground.data());
+        }
+        for (int k = 0; k < lat.size.z; ++k)
+            for (int j = 0; j < below; ++j)
+                std::fill_n(&out.values[lat.index(0, j, k)], lat.size.x, world_floor_value(static_cast<double>(lat.origin.y + j) * sp, floor_m));
+    }
+    if (edited) deltas->add_to(lat, out.values.data());
+    const std::size_t row = static_cast<std::size_t>(lat.size.x);
+    for (int k = 0; k < lat.size.z; ++k)
+        for (int j = 0; j < lat.size.y; ++j) {
+            const float cap = world_floor_value(static_cast<double>(lat.origin.y + j) * sp, floor_m);
+            float* v = &out.values[lat.index(0, j, k)];
+            for (std::size_t i = 0; i < row; ++i) v[i] = std::min(v[i], cap);
+        }
+    update_core_range(out);
+}
+
+World::World(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
     : field_(std::move(field)), deltas_(std::move(deltas)), settings_(settings), mesher_(settings.mesher) {
     int n = settings_.threads;
     if (n <= 0) n = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     settings_.threads = n;
+    lod_.chunks_per_ring = std::max(2, settings_.view_radius);
+    lod_.view_distance_m = settings_.view_distance_m;
+    lod_.levels = settings_.levels > 0 ? settings_.levels : lod_levels_for(settings_.view_distance_m, lod_.chunks_per_ring);
+    settings_.levels = lod_.levels;
+    counts_.shown_per_level.assign(static_cast<std::size_t>(lod_.levels), 0);
     for (int i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
 }
 
@@ -33,67 +96,113 @@ World::~World() {
     for (auto& w : workers_) w.join();
 }
 
-World::Column& World::column_locked(int x, int z) const {
-    auto it = columns_.find(column_key(x, z));
-    if (it == columns_.end()) {
-        const double h = field_->highest_ground(x * double(kChunkSize), z * double(kChunkSize), kChunkSize);
-        const int rule_top = static_cast<int>(std::floor(h / kChunkSize));
-        const int top = deltas_ ? std::max(rule_top, deltas_->highest_layer(x, z)) : rule_top;
-        it = columns_.emplace(column_key(x, z), Column{rule_top, top, false, {}}).first;
+double World::distance_to(const Box& box) const { return distance_to_box(focus_, box); }
+
+ValueRange World::height_estimate(const LodColumn& c) const {
+    // Nine heights over the column: only for distances, so a guess will do (and none for
+    // a field without a ground height).
+    Lattice lat;
+    lat.origin = glm::i64vec3(2 * std::int64_t{c.x}, 0, 2 * std::int64_t{c.z});
+    lat.size = glm::ivec3(3, 1, 3);
+    lat.spacing_m = 0.5 * c.size_m();
+    float h[9];
+    if (!field_->ground_heights(lat, h)) return {0.0, 0.0};
+    const auto [lo, hi] = std::minmax_element(h, h + 9);
+    return {*lo - field_->ground_bend(), *hi + field_->ground_bend()};
+}
+
+int World::edited_top(const LodColumn& c) const {
+    // The highest layer of this level that holds an edited sample of the column, or of the
+    // samples of its neighbours that its chunks read (one level-0 column around).
+    if (!deltas_ || deltas_->empty()) return INT_MIN;
+    const std::int64_t span = std::int64_t{1} << c.level;
+    const std::int64_t x0 = c.x * span - 1, x1 = (c.x + 1) * span, z0 = c.z * span - 1, z1 = (c.z + 1) * span;
+    const double size = c.size_m();
+    int top = INT_MIN;
+    for (const auto& [d, chunk] : deltas_->chunks())
+        if (d.x >= x0 && d.x <= x1 && d.z >= z0 && d.z <= z1)
+            top = std::max(top, static_cast<int>(std::floor((d.y * double(kChunkSize) + kChunkSize - 1) / size)));
+    return top;
+}
+
+void World::survey(const LodColumn& c, Column& out) const {
+    // The ground heights at the column's own lattice columns: a chunk of this level samples
+    // nothing else, so the bounds of every chunk of the column follow from them exactly.
+    Lattice lat;
+    lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
+    lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
+    lat.spacing_m = std::ldexp(1.0, c.level);
+    std::vector<float> heights(static_cast<std::size_t>(lat.size.x) * lat.size.z);
+    const bool has_ground = field_->ground_heights(lat, heights.data());
+    if (has_ground) {
+        const auto [lo, hi] = std::minmax_element(heights.begin(), heights.end());
+        // Floats of the double heights: a centimetre covers their rounding.
+        const double bend = field_->ground_bend() + 0.01 + 1e-6 * std::max(std::fabs(*lo), std::fabs(*hi));
+        out.ground = {*lo - bend, *hi + bend};
     }
-    return it->second;
+    // The chunks from the floor up to the highest whose samples can be solid. Over ground
+    // the field only grows upwards, so the first chunk that is all air ends the column; a
+    // field without a ground height is searched up to a ceiling.
+    const double size = c.size_m(), floor_m = settings_.lowest_layer * double(kChunkSize);
+    constexpr double kCeiling = 4096.0;
+    out.bottom = static_cast<int>(std::floor(floor_m / size));
+    out.top = out.bottom;
+    const double x0 = c.x * size, z0 = c.z * size;
+    for (int y = out.bottom; y * size < kCeiling; ++y) {
+        const ValueRange r = field_->bounds_with_ground({{x0, y * size, z0}, {x0 + size, (y + 1) * size, z0 + size}}, out.ground);
+        if (r.lo <= 0.0) out.top = y;
+        else if (has_ground) break;
+    }
 }
 
-int World::top_layer(int x, int z) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return column_locked(x, z).top;
-}
-
-double World::distance_to(const ChunkCoord& c) const {
-    const glm::dvec3 centre = (glm::dvec3(c.x, c.y, c.z) + 0.5) * double(kChunkSize);
-    const glm::dvec3 d = centre - focus_;
-    return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+void World::add_chunks_locked(const LodColumn& c, Column& column) {
+    column.top = std::max(column.top, edited_top(c));
+    for (int y = column.bottom; y <= column.top; ++y) {
+        const ChunkCoord coord = chunk_of(c, y);
+        auto [it, fresh] = chunks_.try_emplace(coord, Chunk{next_version_++, -1, -1});
+        if (!fresh) continue;
+        // Taken next: its column was surveyed nearest first. The next frame sorts it in.
+        const glm::dvec3 lo = coord.origin_m();
+        jobs_.push_back({false, coord, it->second.version, mesher_, distance_to({lo, lo + kChunkSize * coord.spacing_m()})});
+    }
+    wake_.notify_all();
 }
 
 void World::set_focus(const glm::dvec3& focus) {
     std::lock_guard<std::mutex> lock(mu_);
     focus_ = focus;
-    const int cx = static_cast<int>(std::floor(focus.x / kChunkSize));
-    const int cz = static_cast<int>(std::floor(focus.z / kChunkSize));
-    const double keep = (settings_.view_radius + kDropMargin) * (settings_.view_radius + kDropMargin);
-    const auto far = [&](int x, int z) { return double(x - cx) * (x - cx) + double(z - cz) * (z - cz) > keep; };
-
-    for (auto it = chunks_.begin(); it != chunks_.end();) {
-        if (!far(it->first.x, it->first.z)) {
-            ++it;
-            continue;
-        }
-        if (it->second.shown >= 0) finished_.push_back({it->first, it->second.version, true, {}});
-        it = chunks_.erase(it);
+    target_ = select_lod(focus, lod_, target_, [&](const LodColumn& c) {
+        auto [it, fresh] = heights_.try_emplace(c);
+        if (fresh) it->second = height_estimate(c);
+        return it->second;
+    });
+    // The guesses are kept for the columns of the tree only.
+    for (auto it = heights_.begin(); it != heights_.end();)
+        it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
+    for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
+    if (target_.leaves != wanted_) {
+        wanted_ = target_.leaves;
+        shown_dirty_ = true;
     }
-    for (auto it = columns_.begin(); it != columns_.end();) {
-        const int x = static_cast<int>(it->first >> 32), z = static_cast<int>(static_cast<std::int32_t>(it->first & 0xffffffff));
-        it = far(x, z) ? columns_.erase(it) : std::next(it);
-    }
-    load_around_focus_locked();
+    drop_unwanted_locked();
     queue_jobs_locked();
 }
 
-void World::load_around_focus_locked() {
-    const int cx = static_cast<int>(std::floor(focus_.x / kChunkSize));
-    const int cz = static_cast<int>(std::floor(focus_.z / kChunkSize));
-    const int r = settings_.view_radius;
-    for (int dz = -r; dz <= r; ++dz)
-        for (int dx = -r; dx <= r; ++dx) {
-            if (dx * dx + dz * dz > r * r) continue;
-            const int x = cx + dx, z = cz + dz;
-            const int top = column_locked(x, z).top;
-            for (int y = settings_.lowest_layer; y <= top; ++y) {
-                const ChunkCoord c{x, y, z, 0};
-                if (chunks_.count(c)) continue;
-                chunks_.emplace(c, Chunk{c, next_version_++, -1, -1});
-            }
+void World::drop_unwanted_locked() {
+    for (auto it = columns_.begin(); it != columns_.end();) {
+        if (it->second.shown || target_.leaves.count(it->first)) {
+            ++it;
+            continue;
         }
+        if (it->second.surveyed)
+            for (int y = it->second.bottom; y <= it->second.top; ++y) {
+                auto chunk = chunks_.find(chunk_of(it->first, y));
+                if (chunk == chunks_.end()) continue;
+                if (chunk->second.handed >= 0) finished_.push_back({chunk->first, chunk->second.version, true, {}});
+                chunks_.erase(chunk);
+            }
+        it = columns_.erase(it);
+    }
 }
 
 void World::set_mesher(Mesher mesher) {
@@ -112,11 +221,8 @@ void World::invalidate(const Box& box) {
 void World::set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed) {
     std::lock_guard<std::mutex> lock(mu_);
     deltas_ = std::move(deltas);
-    for (auto& [key, column] : columns_) {
-        const int x = static_cast<int>(key >> 32), z = static_cast<int>(static_cast<std::int32_t>(key & 0xffffffff));
-        column.top = deltas_ ? std::max(column.rule_top, deltas_->highest_layer(x, z)) : column.rule_top;
-    }
-    load_around_focus_locked();
+    for (auto& [c, column] : columns_)
+        if (column.surveyed) add_chunks_locked(c, column);
     invalidate_locked(changed);
     queue_jobs_locked();
 }
@@ -132,68 +238,154 @@ void World::invalidate_locked(const Box& box) {
 
 void World::queue_jobs_locked() {
     jobs_.clear();
+    for (const auto& [c, column] : columns_) {
+        if (column.surveyed || column.surveying) continue;
+        const double s = c.size_m();
+        auto h = heights_.find(c);
+        const ValueRange height = h != heights_.end() ? h->second : ValueRange{0.0, 0.0};
+        const Box box{{c.x * s, height.lo, c.z * s}, {(c.x + 1) * s, height.hi, (c.z + 1) * s}};
+        jobs_.push_back({true, {c.x, 0, c.z, c.level}, 0, mesher_, distance_to(box)});
+    }
     for (const auto& [c, chunk] : chunks_)
-        if (static_cast<std::int64_t>(chunk.version) != chunk.shown && chunk.pending < 0)
-            jobs_.push_back({c, chunk.version, mesher_, distance_to(c)});
-    // Nearest last, so that workers pop the nearest; ties broken by coordinate for a
-    // repeatable order.
+        if (static_cast<std::int64_t>(chunk.version) != chunk.handed && chunk.pending < 0) {
+            const glm::dvec3 lo = c.origin_m();
+            jobs_.push_back({false, c, chunk.version, mesher_, distance_to({lo, lo + kChunkSize * c.spacing_m()})});
+        }
+    // Nearest last, so that workers pop the nearest; finer levels first at equal distance
+    // (an edit's own chunks before the coarser ones over it), then surveys, then by
+    // coordinate, for a repeatable order.
     std::sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) {
         if (a.distance != b.distance) return a.distance > b.distance;
+        if (a.coord.lod != b.coord.lod) return a.coord.lod > b.coord.lod;
+        if (a.survey != b.survey) return b.survey;
         return std::tie(a.coord.x, a.coord.y, a.coord.z) > std::tie(b.coord.x, b.coord.y, b.coord.z);
     });
     if (!jobs_.empty()) wake_.notify_all();
 }
 
-void World::work() {
+bool World::build_chunk(const Job& job, const Column& column, const std::shared_ptr<const ChunkDeltas>& deltas,
+                        Finished& done) const {
     thread_local ChunkSamples samples;
     thread_local MeshScratch scratch;
+    const ChunkCoord& c = job.coord;
+    const double floor_m = settings_.lowest_layer * double(kChunkSize);
+    // The column's ground range over its samples tells, without sampling, whether the chunk
+    // can hold a surface at all.
+    const glm::dvec3 lo = c.origin_m(), hi = lo + kChunkSize * c.spacing_m();
+    ValueRange range = field_->bounds_with_ground({lo, hi}, column.ground);
+    if (deltas) {
+        const ValueRange d = deltas->range(c.read_box());
+        range = {range.lo + d.lo, range.hi + d.hi};
+    }
+    range = {std::min(range.lo, double(world_floor_value(lo.y, floor_m))), std::min(range.hi, double(world_floor_value(hi.y, floor_m)))};
+    if (range.lo > 0.0 || range.hi <= 0.0) return false;
+    sample_world_chunk(*field_, deltas.get(), c, job.mesher, floor_m, samples);
+    mesh_chunk(job.mesher, samples, field_->material_rules(), scratch, done.mesh);
+    return true;
+}
+
+void World::work() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
         wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
         if (stopping_) return;
         const Job job = jobs_.back();
         jobs_.pop_back();
+        if (job.survey) {
+            const LodColumn c{job.coord.lod, job.coord.x, job.coord.z};
+            auto it = columns_.find(c);
+            if (it == columns_.end() || it->second.surveyed || it->second.surveying) continue;
+            it->second.surveying = true;
+            ++counts_.building;
+            Column result;
+            lock.unlock();
+            survey(c, result);
+            lock.lock();
+            --counts_.building;
+            it = columns_.find(c);
+            if (it == columns_.end()) continue;
+            Column& column = it->second;
+            column.surveying = false;
+            column.surveyed = true;
+            column.bottom = result.bottom;
+            column.top = result.top;
+            column.ground = result.ground;
+            add_chunks_locked(c, column);
+            continue;
+        }
         // The job list is rebuilt every frame, but a chunk may have gone or changed since.
         auto it = chunks_.find(job.coord);
         if (it == chunks_.end() || it->second.version != job.version || it->second.pending >= 0) continue;
         it->second.pending = static_cast<std::int64_t>(job.version);
         ++counts_.building;
-        Column column = column_locked(job.coord.x, job.coord.z);
+        const Column column = columns_.at({job.coord.lod, job.coord.x, job.coord.z});
         const std::shared_ptr<const ChunkDeltas> deltas = deltas_;
         lock.unlock();
-
-        // The column's proven ground range tells, without sampling, whether the chunk can
-        // hold a surface at all.
-        if (!column.has_ground_range) {
-            const double x0 = job.coord.x * double(kChunkSize), z0 = job.coord.z * double(kChunkSize);
-            column.ground = field_->ground_range(x0, z0, x0 + kChunkSize, z0 + kChunkSize);
-            column.has_ground_range = true;
-        }
-        const glm::dvec3 lo = job.coord.origin_m();
-        ValueRange range = field_->bounds_with_ground({lo, lo + double(kChunkSize)}, column.ground);
-        LatticeUse use = LatticeUse::surface;
-        if (deltas) {
-            const ValueRange d = deltas->range(job.coord.read_box());
-            range = {range.lo + d.lo, range.hi + d.hi};
-            use = meshing_lattice_use(*deltas, job.coord);
-        }
         Finished done{job.coord, job.version, false, {}};
-        const bool empty = range.lo > 0.0 || range.hi <= 0.0;
-        if (!empty) {
-            sample_chunk(*field_, job.coord, mesher_padding(job.mesher), samples, use);
-            if (deltas) apply_deltas(*deltas, samples);
-            mesh_chunk(job.mesher, samples, field_->material_rules(), scratch, done.mesh);
-        }
-
+        const bool built = build_chunk(job, column, deltas, done);
         lock.lock();
-        auto col = columns_.find(column_key(job.coord.x, job.coord.z));
-        if (col != columns_.end() && !col->second.has_ground_range) {
-            col->second.ground = column.ground;
-            col->second.has_ground_range = true;
-        }
         --counts_.building;
-        ++(empty ? counts_.skipped : counts_.built);
+        ++(built ? counts_.built : counts_.skipped);
         finished_.push_back(std::move(done));
+    }
+}
+
+void World::update_shown(std::vector<ChunkUpdate>& changes) {
+    // What the swaps need, taken under the lock; the swaps themselves worked out without it,
+    // so workers are not held up. Meanwhile only this thread changes what is shown, handed
+    // or wanted, so the answer still holds when it is applied.
+    LodColumnSet shown, wanted, ready;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!shown_dirty_) return;
+        shown_dirty_ = false;
+        shown = shown_;
+        wanted = target_.leaves;
+        for (const LodColumn& c : wanted) {
+            if (shown.count(c)) continue;
+            auto it = columns_.find(c);
+            bool all = it != columns_.end() && it->second.surveyed;
+            for (int y = all ? it->second.bottom : 0; all && y <= it->second.top; ++y) {
+                auto chunk = chunks_.find(chunk_of(c, y));
+                all = chunk != chunks_.end() && chunk->second.handed >= 0;
+            }
+            if (all) ready.insert(c);
+        }
+    }
+    LodColumnSet next = detail::next_shown(shown, wanted, lod_.levels, [&](const LodColumn& c) { return ready.count(c) > 0; });
+    if (next == shown) return;
+    std::vector<std::pair<LodColumn, Neighbourhood>> around;
+    for (const LodColumn& c : next) around.emplace_back(c, neighbourhood_in(next, c, lod_.levels));
+
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto tell = [&](const LodColumn& c, const Column& column) {
+        for (int y = column.bottom; y <= column.top; ++y) {
+            auto chunk = chunks_.find(chunk_of(c, y));
+            if (chunk == chunks_.end() || chunk->second.handed < 0) continue;
+            changes.push_back({chunk->first, static_cast<std::uint64_t>(chunk->second.handed), false, nullptr, column.shown,
+                               column.neighbours});
+        }
+    };
+    for (const LodColumn& c : shown_)
+        if (!next.count(c)) {
+            Column& column = columns_.at(c);
+            column.shown = false;
+            tell(c, column);
+        }
+    for (const auto& [c, n] : around) {
+        Column& column = columns_.at(c);
+        if (column.shown && column.neighbours == n) continue;
+        column.shown = true;
+        column.neighbours = n;
+        tell(c, column);
+    }
+    shown_ = std::move(next);
+    drop_unwanted_locked();
+    // What the swap let go: dropped now, so the owner frees it in the same frame.
+    while (!finished_.empty() && finished_.back().dropped) {
+        const Finished& f = finished_.back();
+        changes.push_back({f.coord, f.version, true, nullptr, false, {}});
+        finished_.pop_back();
     }
 }
 
@@ -202,6 +394,8 @@ std::size_t World::deliver(double budget_ms, const std::function<void(const Chun
     std::size_t handed = 0;
     for (;;) {
         Finished f;
+        bool visible = false;
+        Neighbourhood neighbours;
         {
             std::lock_guard<std::mutex> lock(mu_);
             if (finished_.empty()) break;
@@ -210,21 +404,27 @@ std::size_t World::deliver(double budget_ms, const std::function<void(const Chun
             f = std::move(finished_.front());
             finished_.pop_front();
             if (!f.dropped) {
-                // Built for a chunk that has since been dropped (or dropped and loaded anew):
+                // Built for a chunk that has since been dropped (or dropped and added anew):
                 // throw it away.
                 auto it = chunks_.find(f.coord);
                 if (it == chunks_.end() || it->second.pending != static_cast<std::int64_t>(f.version)) continue;
                 it->second.pending = -1;
-                it->second.shown = static_cast<std::int64_t>(f.version);
+                it->second.handed = static_cast<std::int64_t>(f.version);
+                const Column& column = columns_.at({f.coord.lod, f.coord.x, f.coord.z});
+                visible = column.shown;
+                neighbours = column.neighbours;
+                shown_dirty_ |= !column.shown;  // its column may be ready now
                 // Out of date already (the mesher changed meanwhile): build it again.
-                if (it->second.version != f.version)
-                    jobs_.push_back({f.coord, it->second.version, mesher_, 0.0}), wake_.notify_one();
+                if (it->second.version != f.version) queue_jobs_locked();
             }
         }
-        sink(ChunkUpdate{f.coord, f.version, f.dropped, f.dropped ? nullptr : &f.mesh});
+        sink(ChunkUpdate{f.coord, f.version, f.dropped, f.dropped ? nullptr : &f.mesh, visible, neighbours});
         ++handed;
     }
-    return handed;
+    std::vector<ChunkUpdate> changes;
+    update_shown(changes);
+    for (const ChunkUpdate& u : changes) sink(u);
+    return handed + changes.size();
 }
 
 WorldCounts World::counts() const {
@@ -232,15 +432,19 @@ WorldCounts World::counts() const {
     WorldCounts c = counts_;
     c.loaded = chunks_.size();
     c.waiting = 0;
-    for (const auto& [coord, chunk] : chunks_) c.waiting += static_cast<std::int64_t>(chunk.version) != chunk.shown;
+    for (const auto& [coord, chunk] : chunks_) c.waiting += static_cast<std::int64_t>(chunk.version) != chunk.handed;
+    for (const LodColumn& s : shown_) {
+        const Column& column = columns_.at(s);
+        c.shown_per_level[static_cast<std::size_t>(s.level)] += static_cast<std::size_t>(column.top - column.bottom + 1);
+    }
     return c;
 }
 
 bool World::settled() const {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!finished_.empty() || counts_.building > 0) return false;
+    if (!finished_.empty() || counts_.building > 0 || shown_ != target_.leaves) return false;
     for (const auto& [coord, chunk] : chunks_)
-        if (static_cast<std::int64_t>(chunk.version) != chunk.shown) return false;
+        if (static_cast<std::int64_t>(chunk.version) != chunk.handed) return false;
     return true;
 }
 
@@ -250,6 +454,17 @@ std::vector<ChunkCoord> World::loaded() const {
     out.reserve(chunks_.size());
     for (const auto& [coord, chunk] : chunks_) out.push_back(coord);
     return out;
+}
+
+int World::top_layer(const LodColumn& c) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = columns_.find(c);
+    return it == columns_.end() || !it->second.surveyed ? INT_MIN : it->second.top;
+}
+
+LodColumnSet World::shown_columns() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return shown_;
 }
 
 }  // namespace isoterra

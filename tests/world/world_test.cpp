@@ -1,109 +1,72 @@
 // The streaming world: what it loads, what it drops, how it rebuilds, and that the thread
-// count changes nothing but the speed.
+// count changes nothing but the speed. (Levels of detail: lod_test.cpp; cracks and holes:
+// watertight_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <set>
 #include <thread>
 
 #include "isoterra/world.hpp"
+#include "world_checks.hpp"
 
 using namespace isoterra;
+using namespace isoterra::test;
 
-namespace {
-
-using Key = std::tuple<int, int, int>;
-Key key(const ChunkCoord& c) { return {c.x, c.y, c.z}; }
-
-std::shared_ptr<const TerrainField> tutorial() {
-    static const std::shared_ptr<const TerrainField> t = make_terrain(builtin_preset("tutorial"), 20261114);
-    return t;
-}
-
-// The owner's side: the meshes it holds, as a renderer would.
-struct Owner {
-    std::map<Key, MeshBuffers> meshes;
-    std::map<Key, int> deliveries;
-    void take(const ChunkUpdate& u) {
-        if (u.dropped) {
-            meshes.erase(key(u.coord));
-            return;
-        }
-        meshes[key(u.coord)] = *u.mesh;
-        ++deliveries[key(u.coord)];
-    }
-};
-
-WorldSettings settings(int radius, int threads = 2) {
-    WorldSettings s;
-    s.view_radius = radius;
-    s.threads = threads;
-    return s;
-}
-
-// Runs frames until the world settles; fails the test after `seconds`.
-void settle(World& w, Owner& owner, const glm::dvec3& focus, double seconds = 120) {
-    const auto start = std::chrono::steady_clock::now();
-    for (;;) {
-        w.set_focus(focus);
-        w.deliver(1e9, [&](const ChunkUpdate& u) { owner.take(u); });
-        if (w.settled()) return;
-        ASSERT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), seconds);
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-}
-
-}  // namespace
-
-TEST(World, settles_on_exactly_the_chunks_the_radius_and_highest_ground_rule_give) {
-    const WorldSettings s = settings(3);
+TEST(World, a_single_level_world_settles_on_the_columns_in_view_and_their_layers_up_to_the_highest_solid_sample) {
+    const WorldSettings s = settings(8, 100.0, 1);
     World w(tutorial(), s);
     Owner owner;
     const glm::dvec3 focus(40, 60, 40);
     settle(w, owner, focus);
 
-    std::set<Key> expected;
-    for (int dz = -3; dz <= 3; ++dz)
-        for (int dx = -3; dx <= 3; ++dx) {
-            if (dx * dx + dz * dz > 9) continue;
-            const int x = 1 + dx, z = 1 + dz;
-            const int top = static_cast<int>(std::floor(tutorial()->highest_ground(x * 32.0, z * 32.0, 32) / 32));
-            for (int y = s.lowest_layer; y <= top; ++y) expected.insert({x, y, z});
-            // Nothing above the top layer holds ground: the rule loses no surface.
-            ChunkSamples above;
-            sample_chunk(*tutorial(), {x, top + 1, z}, mesher_padding(Mesher::marching_cubes), above);
-            EXPECT_FALSE(above.has_surface()) << x << "," << top + 1 << "," << z;
+    // Every column within the view distance is shown (and a margin of half a column).
+    const LodColumnSet shown = w.shown_columns();
+    for (int z = -6; z <= 6; ++z)
+        for (int x = -6; x <= 6; ++x) {
+            const double dx = std::max({x * 32.0 - focus.x, focus.x - (x + 1) * 32.0, 0.0});
+            const double dz = std::max({z * 32.0 - focus.z, focus.z - (z + 1) * 32.0, 0.0});
+            const double d = std::hypot(dx, dz);
+            if (d < 100.0) EXPECT_TRUE(shown.count({0, x, z})) << x << "," << z;
+            if (d > 116.0) EXPECT_FALSE(shown.count({0, x, z})) << x << "," << z;
         }
+    // Each from the floor to its top, and nothing above the top holds a solid sample.
     std::set<Key> loaded;
     for (const auto& c : w.loaded()) loaded.insert(key(c));
-    EXPECT_EQ(loaded, expected);
-
-    // Every loaded chunk with a surface has its mesh; skipped chunks had none to show.
     ChunkSamples samples;
     MeshScratch scratch;
     MeshBuffers mesh;
     int with_surface = 0;
-    for (const auto& k : expected) {
-        const ChunkCoord c{std::get<0>(k), std::get<1>(k), std::get<2>(k), 0};
-        sample_chunk(*tutorial(), c, mesher_padding(Mesher::marching_cubes), samples);
-        mesh_chunk(Mesher::marching_cubes, samples, tutorial()->material_rules(), scratch, mesh);
-        if (mesh.triangle_count() == 0) continue;
-        ++with_surface;
-        ASSERT_TRUE(owner.meshes.count(k)) << "missing mesh";
-        EXPECT_EQ(owner.meshes[k].indices, mesh.indices);
+    for (const LodColumn& c : shown) {
+        const int top = w.top_layer(c);
+        ASSERT_NE(top, INT_MIN);
+        for (int y = s.lowest_layer; y <= top; ++y) EXPECT_TRUE(loaded.count(Key(0, c.x, y, c.z)));
+        EXPECT_FALSE(loaded.count(Key(0, c.x, top + 1, c.z)));
+        sample_chunk(*tutorial(), {c.x, top + 1, c.z}, mesher_padding(Mesher::marching_cubes), samples);
+        for (int k = 0; k <= kChunkSize; ++k)
+            for (int j = 0; j <= kChunkSize; ++j)
+                for (int i = 0; i <= kChunkSize; ++i) ASSERT_GT(samples.at(i, j, k), 0.0f) << c.x << "," << top + 1 << "," << c.z;
+        // The meshes the owner got are those of the chunks.
+        for (int y = s.lowest_layer; y <= top; ++y) {
+            sample_world_chunk(*tutorial(), nullptr, {c.x, y, c.z}, Mesher::marching_cubes, -64.0, samples, false);
+            mesh_chunk(Mesher::marching_cubes, samples, tutorial()->material_rules(), scratch, mesh);
+            if (mesh.triangle_count() == 0) continue;
+            ++with_surface;
+            ASSERT_TRUE(owner.meshes.count(Key(0, c.x, y, c.z))) << "missing mesh";
+            EXPECT_EQ(owner.meshes[Key(0, c.x, y, c.z)].indices, mesh.indices);
+        }
     }
     EXPECT_GT(with_surface, 20);
     const WorldCounts counts = w.counts();
-    EXPECT_GT(counts.skipped, 0u);  // the bounds spared some chunks their sampling
     std::printf("loaded %zu, built %zu, skipped by bounds %zu, with a surface %d\n", counts.loaded, counts.built,
                 counts.skipped, with_surface);
 }
 
 TEST(World, a_10_km_flight_drops_what_it_leaves_and_keeps_memory_bounded) {
-    const WorldSettings s = settings(2);
-    World w(tutorial(), s);
+    World w(tutorial(), settings(8, 64.0, 1));
     Owner owner;
     std::size_t most = 0;
     for (int step = 0; step <= 160; ++step) {
@@ -115,17 +78,16 @@ TEST(World, a_10_km_flight_drops_what_it_leaves_and_keeps_memory_bounded) {
         for (const auto& c : w.loaded()) ASSERT_LE(std::abs(c.x - static_cast<int>(std::floor(focus.x / 32))), 4);
     }
     settle(w, owner, glm::dvec3(10000, 60, 0));
-    // Columns within radius + 1.5 of the focus, each from the lowest layer to its top.
     EXPECT_LE(most, 45u * 12u);
-    for (const auto& [k, m] : owner.meshes) EXPECT_GT(std::get<0>(k), 300 - 4) << "a mesh from far behind was kept";
+    for (const auto& [k, m] : owner.meshes) EXPECT_GT(std::get<1>(k), 300 - 4) << "a mesh from far behind was kept";
 }
 
 TEST(World, switching_the_mesher_rebuilds_every_chunk_once_and_keeps_old_meshes_meanwhile) {
-    const WorldSettings s = settings(2);
-    World w(tutorial(), s);
+    World w(tutorial(), settings(4, 400.0));
     Owner owner;
     const glm::dvec3 focus(500, 60, -300);
     settle(w, owner, focus);
+    ASSERT_GE(w.levels(), 2);
     const std::size_t shown = owner.meshes.size();
     const std::size_t built = w.counts().built + w.counts().skipped;
     owner.deliveries.clear();
@@ -143,16 +105,20 @@ TEST(World, switching_the_mesher_rebuilds_every_chunk_once_and_keeps_old_meshes_
     EXPECT_EQ(w.counts().built + w.counts().skipped - built, w.counts().loaded);
 }
 
-TEST(World, meshes_are_identical_with_1_2_and_8_threads) {
+TEST(World, meshes_and_levels_are_identical_with_1_2_and_8_threads) {
     std::map<Key, MeshBuffers> reference;
+    LodColumnSet reference_columns;
     for (const int threads : {1, 2, 8}) {
-        World w(tutorial(), settings(2, threads));
+        World w(tutorial(), settings(4, 600.0, 0, threads));
         Owner owner;
         settle(w, owner, glm::dvec3(-700, 40, 900));
         if (reference.empty()) {
             reference = owner.meshes;
+            reference_columns = w.shown_columns();
+            ASSERT_GE(w.levels(), 3);
             continue;
         }
+        EXPECT_EQ(w.shown_columns(), reference_columns);
         ASSERT_EQ(owner.meshes.size(), reference.size());
         for (const auto& [k, m] : reference) {
             ASSERT_EQ(owner.meshes[k].positions, m.positions) << threads;
@@ -162,20 +128,19 @@ TEST(World, meshes_are_identical_with_1_2_and_8_threads) {
 }
 
 TEST(World, invalidating_a_box_rebuilds_exactly_the_chunks_whose_samples_it_touches) {
-    const WorldSettings s = settings(2);
-    World w(tutorial(), s);
+    World w(tutorial(), settings(8, 64.0, 1));
     Owner owner;
     const glm::dvec3 focus(16, 40, 16);
     settle(w, owner, focus);
     owner.deliveries.clear();
     // A small box inside chunk (0, 0, 0), away from its faces: only that chunk reads it.
-    w.invalidate({{10, 10, 10}, {12, 12, 12}});
+    w.invalidate({{10, -22, 10}, {12, -20, 12}});
     settle(w, owner, focus);
     ASSERT_EQ(owner.deliveries.size(), 1u);
-    EXPECT_EQ(owner.deliveries.begin()->first, Key(0, 0, 0));
+    EXPECT_EQ(owner.deliveries.begin()->first, Key(0, 0, -1, 0));
     // On a corner shared by eight chunks, all eight are rebuilt.
     owner.deliveries.clear();
-    w.invalidate({{32, 32, 32}, {32, 32, 32}});
+    w.invalidate({{32, 0, 32}, {32, 0, 32}});
     settle(w, owner, focus);
     EXPECT_EQ(owner.deliveries.size(), 8u);
 }
@@ -185,7 +150,7 @@ TEST(World, invalidating_a_box_rebuilds_exactly_the_chunks_whose_samples_it_touc
 // are those of the edited samples. A rock added high in the air loads the layers above.
 TEST(World, an_edit_rebuilds_the_chunks_it_touches_and_loads_the_layers_it_raises) {
     const auto t = tutorial();
-    World w(t, settings(2));
+    World w(t, settings(8, 64.0, 1));
     Owner owner;
     const glm::dvec3 focus(16.0, 30.0, 16.0);
     settle(w, owner, focus);
@@ -206,26 +171,26 @@ TEST(World, an_edit_rebuilds_the_chunks_it_touches_and_loads_the_layers_it_raise
     MeshScratch scratch;
     MeshBuffers expect;
     for (const ChunkCoord& c : w.loaded()) {
-        const glm::dvec3 lo = c.origin_m() - 2.0, hi = c.origin_m() + 34.0;
-        const bool touched = lo.x <= box.hi.x && hi.x >= box.lo.x && lo.y <= box.hi.y && hi.y >= box.lo.y && lo.z <= box.hi.z && hi.z >= box.lo.z;
+        const Box r = c.read_box();
+        const bool touched = r.lo.x <= box.hi.x && r.hi.x >= box.lo.x && r.lo.y <= box.hi.y && r.hi.y >= box.lo.y &&
+                             r.lo.z <= box.hi.z && r.hi.z >= box.lo.z;
         const int extra = owner.deliveries[key(c)] - (before.count(key(c)) ? before.at(key(c)) : 0);
         EXPECT_EQ(extra, touched ? 1 : 0) << c.x << "," << c.y << "," << c.z;
         if (!touched) continue;
         ++rebuilt;
-        sample_chunk(*t, c, mesher_padding(Mesher::marching_cubes), s);
-        apply_deltas(history.deltas(), s);
+        sample_world_chunk(*t, &history.deltas(), c, Mesher::marching_cubes, -64.0, s, false);
         mesh_chunk(Mesher::marching_cubes, s, t->material_rules(), scratch, expect);
         EXPECT_EQ(owner.meshes[key(c)].positions, expect.positions);
     }
     EXPECT_GE(rebuilt, 4u);
 
-    const int top = w.top_layer(0, 0);
+    const int top = w.top_layer({0, 0, 0});
     const EditOp rock{BrushKind::sphere, BrushMode::add, {10.0, (top + 2) * 32.0 + 10.0, 10.0}, 5.0};
     history.apply(rock);
     w.set_edits(std::make_shared<const ChunkDeltas>(history.deltas()), edit_box(rock));
     settle(w, owner, focus);
-    EXPECT_EQ(w.top_layer(0, 0), top + 2);
-    const Key raised{0, top + 2, 0};
+    EXPECT_EQ(w.top_layer({0, 0, 0}), top + 2);
+    const Key raised{0, 0, top + 2, 0};
     ASSERT_TRUE(owner.meshes.count(raised));
     EXPECT_GT(owner.meshes[raised].triangle_count(), 100u);
 }

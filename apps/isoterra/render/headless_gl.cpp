@@ -32,27 +32,12 @@ HeadlessGl::HeadlessGl(int width, int height) : width_(width), height_(height) {
     context_ = ctx;
     if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) throw Failure("render: cannot make the context current");
 
-    glGenFramebuffers(1, &fbo_);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    glGenRenderbuffers(1, &colour_);
-    glBindRenderbuffer(GL_RENDERBUFFER, colour_);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_);
-    glGenRenderbuffers(1, &depth_);
-    glBindRenderbuffer(GL_RENDERBUFFER, depth_);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-        throw Failure(fmt::format("render: a {}x{} framebuffer is not complete", width, height));
-    glViewport(0, 0, width, height);
+    framebuffer_ = std::make_unique<SceneFramebuffer>();
+    framebuffer_->bind(width, height);
 }
 
 HeadlessGl::~HeadlessGl() {
-    if (fbo_) {
-        glDeleteFramebuffers(1, &fbo_);
-        glDeleteRenderbuffers(1, &colour_);
-        glDeleteRenderbuffers(1, &depth_);
-    }
+    framebuffer_.reset();  // while the context is current
     if (display_) {
         eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         if (context_) eglDestroyContext(display_, context_);

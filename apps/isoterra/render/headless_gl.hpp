@@ -4,14 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "scene_framebuffer.hpp"
 
 namespace isoterra::app {
 
 class HeadlessGl {
 public:
-    /// Creates the context and a width x height colour + depth framebuffer, and makes both
-    /// current. Throws Failure with one line on any EGL or GL problem.
+    /// Creates the context and a width x height SceneFramebuffer, and makes both current. Throws Failure with one line on any EGL or GL problem.
     HeadlessGl(int width, int height);
     ~HeadlessGl();
     HeadlessGl(const HeadlessGl&) = delete;
@@ -23,7 +25,7 @@ public:
 private:
     void* display_ = nullptr;
     void* context_ = nullptr;
-    unsigned fbo_ = 0, colour_ = 0, depth_ = 0;
+    std::unique_ptr<SceneFramebuffer> framebuffer_;
     int width_, height_;
 };
 

@@ -1,11 +1,18 @@
-// Draws chunk meshes with OpenGL 3.3 core: a low warm sun and a cool sky light, grass,
-// soil, rock and snow painted in the shader and projected from three sides (triplanar),
-// blended by the vertex material weights, and linear fog into the sky colour. Needs a
-// current context; consumes mesh buffers only.
+// Draws the chunks a World hands over with OpenGL 3.3 core: a low warm sun and a cool sky
+// light, grass, soil, rock and snow painted in the shader and projected from three sides
+// (triplanar), blended by the vertex material weights, fog into a sky gradient. Levels of
+// detail: each chunk draws the index ranges its neighbourhood selects, and the vertex
+// shader moves vertices near coarser neighbours to their secondary positions (the same
+// arithmetic as transition_position). Far precision: vertices are relative to their chunk
+// and drawn relative to the eye (offsets in double on the CPU), with reversed depth in a
+// float depth buffer. A chunk that appears or goes at a swap between levels fades over
+// 0.3 s with a screen-space dither, so a region's two levels never pop. Needs a current
+// context; consumes mesh buffers only.
 #pragma once
 
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include <glm/mat4x4.hpp>
 
@@ -16,7 +23,20 @@ namespace isoterra::app {
 struct Camera {
     glm::dvec3 eye{0.0}, target{0.0, 0.0, -1.0};
     double fov_deg = 60.0;
-    double near_m = 0.5, far_m = 400.0;
+    double near_m = 0.5, far_m = 400.0;  // chunks beyond far are not drawn
+};
+
+struct DrawOptions {
+    double fog_m = 0.0;          // the distance where fog is full; 0: no fog
+    double sea_level_m = -1e9;   // translucent water at this height when above -1e8
+    bool wireframe = false;
+    bool level_colours = false;  // tint each chunk by its level (a debug view)
+    double time_s = 1e9;         // the clock of the fades (the default: every fade is over)
+};
+
+/// Chunks and triangles drawn at one level.
+struct LevelCounts {
+    std::size_t chunks = 0, triangles = 0;
 };
 
 class TerrainRenderer {
@@ -27,25 +47,41 @@ public:
     TerrainRenderer(const TerrainRenderer&) = delete;
     TerrainRenderer& operator=(const TerrainRenderer&) = delete;
 
-    /// Uploads a chunk's new mesh (replacing the old one) or frees a dropped one.
-    void apply(const ChunkUpdate& update);
-    /// Clears to the sky and draws every chunk; fog ends at `fog_end_m`. A preset with a sea
-    /// (`sea_level_m` above -1e8) gets translucent water at that height.
-    void draw(const Camera& camera, int width, int height, double fog_end_m, double sea_level_m = -1e9,
-              bool wireframe = false) const;
-    std::size_t chunk_count() const { return chunks_.size(); }
+    /// Takes one update from World::deliver at `time_s` (for the fades): uploads a new mesh,
+    /// shows or hides a chunk, changes its neighbourhood, or frees a dropped one.
+    void apply(const ChunkUpdate& update, double time_s = 0.0);
+    /// Clears to the sky and draws the chunks in view. Returns the triangles drawn.
+    std::size_t draw(const Camera& camera, int width, int height, const DrawOptions& options);
+    /// Chunks and triangles of the visible chunks, whether in view or not.
+    std::size_t chunk_count() const;
     std::size_t triangle_count() const;
+    std::vector<LevelCounts> per_level() const;
+    /// True when the context has clip control, for reversed depth.
+    bool reversed_depth() const { return reversed_depth_; }
 
 private:
     struct GpuMesh {
         unsigned vao = 0, vbo = 0, ibo = 0;
-        int indices = 0;
+        glm::dvec3 origin{0.0};
+        glm::vec3 lo{0.0f}, hi{0.0f};  // bounds of the positions, relative to origin
+        std::vector<IndexRange> ranges;
+        std::uint32_t index_count = 0;
+        bool visible = false;
+        Neighbourhood neighbours;
+        std::vector<int> counts;  // the ranges the neighbourhood selects, merged
+        std::vector<const void*> offsets;
+        std::size_t triangles = 0;
+        double fade_start = -1e9;  // when it last started to appear (visible) or go
+        bool dropped = false;      // freed once it has faded out
     };
+    static void select_ranges(GpuMesh& m);
     void free(GpuMesh& m);
+    void collect_faded(double time_s);
 
-    unsigned program_ = 0;
-    unsigned water_vao_ = 0, water_vbo_ = 0;  // one quad, placed around the eye each frame
-    std::map<std::tuple<int, int, int>, GpuMesh> chunks_;  // sorted: the same draw order every time
+    unsigned program_ = 0, sky_program_ = 0;
+    unsigned water_vao_ = 0, water_vbo_ = 0, empty_vao_ = 0;
+    bool reversed_depth_ = false;
+    std::map<std::tuple<int, int, int, int>, GpuMesh> chunks_;  // sorted: the same draw order every time
 };
 
 }  // namespace isoterra::app

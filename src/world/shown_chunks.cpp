@@ -1,0 +1,84 @@
+// The owner's side of a World kept on the CPU: what a renderer would hold and draw.
+#include <algorithm>
+#include <tuple>
+
+#include "isoterra/world.hpp"
+
+namespace isoterra {
+
+void ShownChunks::apply(const ChunkUpdate& u) {
+    if (u.dropped) {
+        chunks_.erase(u.coord);
+        return;
+    }
+    Entry& e = chunks_[u.coord];
+    if (u.mesh) {
+        e.triangles = u.mesh->triangle_count();
+        if (keep_meshes_) {
+            e.mesh = *u.mesh;
+        } else {
+            e.mesh.clear();
+            e.mesh.ranges = u.mesh->ranges;
+        }
+    }
+    e.visible = u.visible;
+    e.neighbours = u.neighbours;
+}
+
+namespace {
+
+std::size_t drawn_by(const MeshBuffers& ranges, std::size_t triangles, const Neighbourhood& n) {
+    if (ranges.ranges.empty()) return triangles;
+    std::size_t count = 0;
+    for (const IndexRange& r : ranges.ranges)
+        if (r.when.holds(n)) count += r.count / 3;
+    return count;
+}
+
+}  // namespace
+
+std::size_t ShownChunks::triangles_drawn() const {
+    std::size_t n = 0;
+    for (const auto& [c, e] : chunks_)
+        if (e.visible) n += drawn_by(e.mesh, e.triangles, e.neighbours);
+    return n;
+}
+
+std::vector<std::size_t> ShownChunks::triangles_per_level() const {
+    std::vector<std::size_t> out;
+    for (const auto& [c, e] : chunks_) {
+        if (!e.visible) continue;
+        if (out.size() <= static_cast<std::size_t>(c.lod)) out.resize(static_cast<std::size_t>(c.lod) + 1, 0);
+        out[static_cast<std::size_t>(c.lod)] += drawn_by(e.mesh, e.triangles, e.neighbours);
+    }
+    return out;
+}
+
+std::vector<std::size_t> ShownChunks::visible_per_level() const {
+    std::vector<std::size_t> out;
+    for (const auto& [c, e] : chunks_) {
+        if (!e.visible) continue;
+        if (out.size() <= static_cast<std::size_t>(c.lod)) out.resize(static_cast<std::size_t>(c.lod) + 1, 0);
+        ++out[static_cast<std::size_t>(c.lod)];
+    }
+    return out;
+}
+
+std::vector<std::pair<ChunkCoord, MeshBuffers>> ShownChunks::drawn() const {
+    std::vector<std::pair<ChunkCoord, MeshBuffers>> out;
+    for (const auto& [c, e] : chunks_)
+        if (e.visible) out.emplace_back(c, select_for_neighbours(e.mesh, e.neighbours));
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.first.lod, a.first.x, a.first.y, a.first.z) < std::tie(b.first.lod, b.first.x, b.first.y, b.first.z);
+    });
+    return out;
+}
+
+LodColumnSet ShownChunks::visible_columns() const {
+    LodColumnSet out;
+    for (const auto& [c, e] : chunks_)
+        if (e.visible) out.insert({c.lod, c.x, c.z});
+    return out;
+}
+
+}  // namespace isoterra
