@@ -45,6 +45,10 @@ struct DrawCondition {
     static DrawCondition always() { return {}; }
     /// Drawn when the neighbour across `side` is `level` (-1, 0 or +1) relative to the chunk.
     static DrawCondition side_is(int side, int level);
+    /// Drawn when the column across vertical edge `corner` is `level` relative to the chunk.
+    static DrawCondition diagonal_is(int corner, int level);
+    /// Drawn when both this and `other` hold.
+    DrawCondition operator&(const DrawCondition& other) const { return {care | other.care, value | other.value}; }
 };
 
 /// A run of a mesh's indices and when a renderer draws it.

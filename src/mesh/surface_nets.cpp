@@ -2,6 +2,10 @@
 // the mean of the cell's edge crossings, and one quad per lattice edge with a sign change,
 // joining the four cells around that edge, split along its shorter diagonal. A chunk owns
 // the edges whose lower sample lies in its core [0, 32)^3, so it needs the cells at -1.
+// The quads of edges on the chunk's -x and -z faces, and on the vertical edge between them,
+// join cells of the neighbouring columns: they are kept in index ranges of their own, drawn
+// when those neighbours are of the chunk's own level; surface_net_seams.cpp adds what is
+// drawn next to coarser ones.
 #include <algorithm>
 
 #include "vertex_attributes.hpp"
@@ -22,7 +26,6 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
     const auto slot_of = [&](int i, int j, int k) -> std::int32_t& {
         return scratch.slots[((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1)];
     };
-    const double sp = s.lattice.spacing_m;
     // Corner gradients are shared by up to eight cells: compute each once per chunk.
     if (scratch.stamps.size() != s.values.size()) {
         scratch.stamps.assign(s.values.size(), 0);
@@ -39,17 +42,10 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
         return scratch.gradients[at];
     };
 
-    const auto emit = [&](std::uint32_t v0, std::uint32_t v1, std::uint32_t v2, std::uint32_t v3) {
-        const auto dist2 = [&](std::uint32_t a, std::uint32_t b) {
-            const glm::vec3 d = out.positions[a] - out.positions[b];
-            return d.x * d.x + d.y * d.y + d.z * d.z;
-        };
-        if (dist2(v0, v2) <= dist2(v1, v3)) {
-            out.indices.insert(out.indices.end(), {v0, v1, v2, v0, v2, v3});
-        } else {
-            out.indices.insert(out.indices.end(), {v0, v1, v3, v1, v2, v3});
-        }
-    };
+    // The quads, by where their edge lies: inside, on the -x face, on the -z face, or on the
+    // vertical edge where those faces meet.
+    enum Part { body, west, south, corner };
+    std::vector<std::uint32_t> parts[4];
 
     // One pass over the cells in (z, y, x) order. A cell with a sign change gets its vertex:
     // the mean crossing, with the trilinear blend of the corner gradients. Then the edges
@@ -62,15 +58,8 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                 const int i = __builtin_ctzll(bits) - 1;
                 float f[8];
                 const int mask = detail::cell_corners(s, i, j, k, f);
-                const glm::dvec3 local = detail::surface_net_vertex(f, mask);  // in [0, 1]^3
-                glm::vec3 gradient(0.0f);
-                for (int c = 0; c < 8; ++c) {
-                    const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) *
-                                     (c >> 2 & 1 ? local.z : 1 - local.z);
-                    gradient += static_cast<float>(w) * gradient_at(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1));
-                }
                 slot_of(i, j, k) = static_cast<std::int32_t>(out.positions.size());
-                detail::push_vertex(out, s, classify, detail::sample_position(s, i, j, k) + local * sp, gradient);
+                detail::push_surface_net_cell(out, s, classify, i, j, k, 1, f, mask, gradient_at);
 
                 // The chunk owns the edges whose lower sample (corner 0) lies in its core.
                 if (i < 0 || j < 0 || k < 0) continue;
@@ -87,11 +76,24 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                         c[v] += uv[n][1];
                         q[n] = static_cast<std::uint32_t>(slot_of(c[0], c[1], c[2]));
                     }
+                    const bool on_west = i == 0 && axis != 0, on_south = k == 0 && axis != 2;
+                    std::vector<std::uint32_t>& into = parts[on_west && on_south ? corner : on_west ? west : on_south ? south : body];
                     // Solid below, air above along the axis: the surface faces +axis.
-                    if (here) emit(q[0], q[1], q[2], q[3]);
-                    else emit(q[3], q[2], q[1], q[0]);
+                    if (here) detail::emit_polygon(out.positions, q, 4, into);
+                    else {
+                        const std::uint32_t r[4] = {q[3], q[2], q[1], q[0]};
+                        detail::emit_polygon(out.positions, r, 4, into);
+                    }
                 }
             }
+    const DrawCondition when[4] = {DrawCondition::always(), DrawCondition::side_is(side_neg_x, 0), DrawCondition::side_is(side_neg_z, 0),
+                                   DrawCondition::side_is(side_neg_x, 0) & DrawCondition::side_is(side_neg_z, 0) &
+                                       DrawCondition::diagonal_is(corner_neg_x_neg_z, 0)};
+    for (int p = 0; p < 4; ++p) {
+        out.ranges.push_back({static_cast<std::uint32_t>(out.indices.size()), static_cast<std::uint32_t>(parts[p].size()), when[p]});
+        out.indices.insert(out.indices.end(), parts[p].begin(), parts[p].end());
+    }
+    detail::add_surface_net_seams(s, classify, scratch.slots, out);
 }
 
 }  // namespace isoterra

@@ -33,6 +33,10 @@ DrawCondition DrawCondition::side_is(int side, int level) {
     return {3u << (2 * side), level_code(level) << (2 * side)};
 }
 
+DrawCondition DrawCondition::diagonal_is(int corner, int level) {
+    return {3u << (12 + 2 * corner), level_code(level) << (12 + 2 * corner)};
+}
+
 glm::vec3 transition_position(const MeshBuffers& m, std::size_t v, unsigned coarser_mask) {
     const glm::vec3 p = m.positions[v];
     if (m.side_flags.empty() || coarser_mask == 0) return p;

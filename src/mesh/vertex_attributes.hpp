@@ -64,6 +64,13 @@ inline glm::dvec3 surface_net_vertex(const float f[8], int mask) {
     return {snap_fraction(mean.x), snap_fraction(mean.y), snap_fraction(mean.z)};
 }
 
+/// Appends the vertex of the surface-net cell with lower corner (i, j, k) and corners
+/// `stride` samples apart (values f, solid-corner mask): surface_net_vertex, the trilinear
+/// blend of the corners' gradients (`gradient(i, j, k)` at a corner), and its material.
+template <typename Gradient>
+void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k,
+                           int stride, const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
+
 /// For cells lo..lo+count-1 (per axis, count <= 62), writes one bit mask per cell row
 /// (j, k), row-major over k then j: bit c is set where cell (lo + c, j, k) has corners on
 /// both sides of 0. Cells all solid or all air, most of a chunk, are skipped by the caller
@@ -77,6 +84,35 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
 /// coarser makes on that edge.
 void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3],
                       int axis, int stride, float fa, float fb);
+
+/// Appends polygon `v` (3 or 4 vertices in order; a vertex repeated next to itself counts
+/// once) to `indices` as triangles, a quad split along its shorter diagonal.
+inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n,
+                         std::vector<std::uint32_t>& indices) {
+    std::uint32_t p[4];
+    int m = 0;
+    for (int i = 0; i < n; ++i)
+        if (m == 0 || p[m - 1] != v[i]) p[m++] = v[i];
+    if (m > 1 && p[m - 1] == p[0]) --m;
+    if (m == 3) {
+        indices.insert(indices.end(), {p[0], p[1], p[2]});
+    } else if (m == 4) {
+        const auto dist2 = [&](std::uint32_t a, std::uint32_t b) {
+            const glm::vec3 d = positions[a] - positions[b];
+            return d.x * d.x + d.y * d.y + d.z * d.z;
+        };
+        if (dist2(p[0], p[2]) <= dist2(p[1], p[3])) indices.insert(indices.end(), {p[0], p[1], p[2], p[0], p[2], p[3]});
+        else indices.insert(indices.end(), {p[0], p[1], p[3], p[1], p[2], p[3]});
+    }
+}
+
+/// Appends the seams of a surface-nets chunk towards coarser columns (surface_net_seams.cpp):
+/// for each variant of its neighbourhood, an index range with the polygons of the edges on
+/// its faces and vertical edges that it owns there, joining its own cells (`cell_slots`, as
+/// mesh_surface_nets keeps them) with the coarser neighbours' cells rebuilt from its even
+/// samples.
+void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& classify,
+                           const std::vector<std::int32_t>& cell_slots, MeshBuffers& out);
 
 /// Vertex slots per face of a chunk: one per lattice edge in the face, (33 x 33) x 2 axes.
 inline constexpr std::size_t kFaceSlots = static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1) * 2;
@@ -103,6 +139,18 @@ void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& clas
 /// World position of core-relative sample (i, j, k).
 inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
     return s.lattice.position(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
+}
+
+template <typename Gradient>
+void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k,
+                           int stride, const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction) {
+    const glm::dvec3 local = fraction ? *fraction : surface_net_vertex(f, mask);  // in [0, 1]^3
+    glm::vec3 g(0.0f);
+    for (int c = 0; c < 8; ++c) {
+        const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) * (c >> 2 & 1 ? local.z : 1 - local.z);
+        g += static_cast<float>(w) * gradient(i + stride * (c & 1), j + stride * (c >> 1 & 1), k + stride * (c >> 2 & 1));
+    }
+    push_vertex(out, s, classify, sample_position(s, i, j, k) + local * (stride * s.lattice.spacing_m), g, stride);
 }
 
 }  // namespace isoterra::detail

@@ -52,15 +52,19 @@ Welded weld_shown(const ShownChunks& shown) {
 }
 
 // Edges used by one triangle more in one direction than in the other (open), or, when
-// `manifold`, by more than one triangle each way; those on the rim of the view left out.
+// `manifold`, by more than one triangle each way; those on the rim of the view left out: with
+// both ends within a cell of its level from where nothing is shown (surface nets' last
+// vertices lie inside the last cells).
 int open_edges(const Welded& w, const LodColumnSet& columns, int levels, bool manifold) {
-    const auto covered = [&](double x, double z) {
-        return covering(columns, {0, static_cast<int>(std::floor(x / 32)), static_cast<int>(std::floor(z / 32))}, levels).level >= 0;
+    const auto holder = [&](double x, double z) {
+        return covering(columns, {0, static_cast<int>(std::floor(x / 32)), static_cast<int>(std::floor(z / 32))}, levels);
     };
     const auto on_rim = [&](const glm::dvec3& p) {
-        for (const double dx : {-0.01, 0.01})
-            for (const double dz : {-0.01, 0.01})
-                if (!covered(p.x + dx, p.z + dz)) return true;
+        const LodColumn at = holder(p.x, p.z);
+        const double reach = (at.level >= 0 ? std::ldexp(1.0, at.level) : 1.0) + 0.01;
+        for (const double dx : {-reach, 0.0, reach})
+            for (const double dz : {-reach, 0.0, reach})
+                if (holder(p.x + dx, p.z + dz).level < 0) return true;
         return false;
     };
     std::map<std::pair<std::uint32_t, std::uint32_t>, int> count;

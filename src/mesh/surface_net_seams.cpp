@@ -1,0 +1,240 @@
+// Seams between surface-net chunks of neighbouring levels, made by the finer chunk: dual
+// contouring on the mixed grid of the two levels (Ju et al. 2002, as octree dual contouring
+// closes across cell sizes), for the columns of a world, whose neighbours differ by one
+// level at most, by side or corner. Every edge with a sign change on a face or vertical edge
+// of the chunk is owned by the finest column that touches it (ties: the column at +x +z of
+// it first, then -x +z, +x -z, -x -z); its polygon joins the cells around it, each at its own
+// column's level. A coarser neighbour's cells are rebuilt from the chunk's even samples,
+// which are that neighbour's samples, so the seam meets its vertices to the bit. A coarser
+// cell whose own corners do not change sign, though finer edges on its face do, gets a vertex
+// of its own in the seam (the coarser chunk has no surface there): the seam closes the finer
+// surface on it. Each variant (a face next to a coarser column, a vertical edge with each
+// set of levels around it that the chunk owns) is an index range drawn for its neighbourhood.
+#include <array>
+#include <cmath>
+#include <tuple>
+#include <utility>
+
+#include "vertex_attributes.hpp"
+
+namespace isoterra::detail {
+namespace {
+
+constexpr int kCells = kChunkSize + 1;  // own cells -1..31 per axis
+constexpr int kCoarse = 18;             // coarser cells by lower corner -2, 0, ..., 32 per axis
+
+// The levels, relative to the chunk, of the nine columns around and including its own:
+// index (dz + 1) * 3 + (dx + 1).
+using Levels = std::array<int, 9>;
+
+class SeamBuilder {
+public:
+    SeamBuilder(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cells, MeshBuffers& out)
+        : s_(s), classify_(classify), cells_(cells), out_(out), coarse_(static_cast<std::size_t>(kCoarse) * kCoarse * kCoarse, -1) {}
+
+    // Appends to `into` the polygon of the edge from core sample p along `axis`, with the
+    // columns around at `levels`, if the edge changes sign.
+    void edge(const int p[3], int axis, const Levels& levels, std::vector<std::uint32_t>& into) {
+        int q[3] = {p[0], p[1], p[2]};
+        ++q[axis];
+        const float fa = s_.at(p[0], p[1], p[2]), fb = s_.at(q[0], q[1], q[2]);
+        if ((fa < 0.0f) == (fb < 0.0f)) return;
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        const int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
+        std::uint32_t cell[4];
+        for (int n = 0; n < 4; ++n) {
+            // A point inside the cell of this quadrant around the edge, in core samples.
+            glm::dvec3 at(p[0], p[1], p[2]);
+            at[axis] += 0.5;
+            at[u] += uv[n][0] + 0.5;
+            at[v] += uv[n][1] + 0.5;
+            const std::int32_t id = cell_at(at, levels);
+            if (id < 0) return;
+            cell[n] = static_cast<std::uint32_t>(id);
+        }
+        // Solid below, air above along the axis: the surface faces +axis.
+        if (fa < 0.0f) {
+            emit_polygon(out_.positions, cell, 4, into);
+        } else {
+            const std::uint32_t r[4] = {cell[3], cell[2], cell[1], cell[0]};
+            emit_polygon(out_.positions, r, 4, into);
+        }
+    }
+
+private:
+    std::int32_t cell_at(const glm::dvec3& at, const Levels& levels) {
+        const int cx = at.x < 0.0 ? 0 : at.x > kChunkSize ? 2 : 1, cz = at.z < 0.0 ? 0 : at.z > kChunkSize ? 2 : 1;
+        const int i = static_cast<int>(std::floor(at.x)), j = static_cast<int>(std::floor(at.y)), k = static_cast<int>(std::floor(at.z));
+        if (levels[static_cast<std::size_t>(cz * 3 + cx)] == 0) {
+            if (i < -1 || j < -1 || j >= kChunkSize || k < -1 || i > kChunkSize || k > kChunkSize) return -1;
+            if (i < kChunkSize && k < kChunkSize) return cells_[((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1)];
+            return beyond_cell(i, j, k);
+        }
+        return coarse_cell(2 * static_cast<int>(std::floor(at.x / 2)), 2 * static_cast<int>(std::floor(at.y / 2)),
+                           2 * static_cast<int>(std::floor(at.z / 2)));
+    }
+
+    // The vertex of a cell of the chunk's level beyond its +x or +z face (a neighbour's, at a
+    // vertical edge the chunk owns), as that neighbour makes it.
+    std::int32_t beyond_cell(int i, int j, int k) {
+        const auto key = std::make_tuple(i, j, k);
+        for (const auto& [at, id] : beyond_)
+            if (at == key) return id;
+        float f[8];
+        const int mask = cell_corners(s_, i, j, k, f);
+        if (mask == 0 || mask == 255) return -1;
+        const std::int32_t id = static_cast<std::int32_t>(out_.positions.size());
+        push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, mask,
+                              [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); });
+        beyond_.emplace_back(key, id);
+        return id;
+    }
+
+    // The vertex of the coarser cell with lower corner (ci, cj, ck) in core samples (even).
+    std::int32_t coarse_cell(int ci, int cj, int ck) {
+        std::int32_t& slot = coarse_[((static_cast<std::size_t>(ck / 2 + 1) * kCoarse) + (cj / 2 + 1)) * kCoarse + (ci / 2 + 1)];
+        if (slot >= 0) return slot;
+        float f[8];
+        int mask = 0;
+        for (int c = 0; c < 8; ++c) {
+            f[c] = s_.at(ci + 2 * (c & 1), cj + 2 * (c >> 1 & 1), ck + 2 * (c >> 2 & 1));
+            mask |= (f[c] < 0.0f) << c;
+        }
+        // The coarser chunk's own vertex, to the bit; or, where its corners agree, the mean
+        // crossing of the finer edges on the cell's surface.
+        const glm::dvec3 local = mask != 0 && mask != 255 ? surface_net_vertex(f, mask) : finer_crossings(ci, cj, ck);
+        slot = static_cast<std::int32_t>(out_.positions.size());
+        push_surface_net_cell(out_, s_, classify_, ci, cj, ck, 2, f, mask, [&](int a, int b, int c) { return coarse_gradient(a, b, c); },
+                              &local);
+        return slot;
+    }
+
+    // The mean crossing of the finer lattice edges on the surface of the coarser cell, as a
+    // snapped fraction of it.
+    glm::dvec3 finer_crossings(int ci, int cj, int ck) const {
+        glm::dvec3 sum(0.0);
+        int n = 0;
+        for (int a = 0; a < 3; ++a)
+            for (int z = 0; z <= 2; ++z)
+                for (int y = 0; y <= 2; ++y)
+                    for (int x = 0; x <= 2; ++x) {
+                        int p[3] = {x, y, z};
+                        if (p[a] == 2) continue;
+                        bool surface = false;
+                        for (int b = 0; b < 3; ++b) surface |= b != a && (p[b] == 0 || p[b] == 2);
+                        if (!surface) continue;
+                        const float fa = s_.at(ci + p[0], cj + p[1], ck + p[2]);
+                        int q[3] = {p[0], p[1], p[2]};
+                        ++q[a];
+                        const float fb = s_.at(ci + q[0], cj + q[1], ck + q[2]);
+                        if ((fa < 0.0f) == (fb < 0.0f)) continue;
+                        glm::dvec3 c(p[0], p[1], p[2]);
+                        c[a] += edge_crossing(fa, fb);
+                        sum += c;
+                        ++n;
+                    }
+        const glm::dvec3 mean = n > 0 ? sum / (2.0 * n) : glm::dvec3(0.5);
+        return {snap_fraction(mean.x), snap_fraction(mean.y), snap_fraction(mean.z)};
+    }
+
+    // The gradient at a coarser corner over the coarser spacing, one-sided where the chunk's
+    // samples end.
+    glm::vec3 coarse_gradient(int i, int j, int k) const {
+        const int lo = -s_.pad.lo, hi = kChunkSize + s_.pad.hi;
+        const int c[3] = {i, j, k};
+        glm::vec3 g(0.0f);
+        for (int a = 0; a < 3; ++a) {
+            int m[3] = {i, j, k}, p[3] = {i, j, k};
+            m[a] = std::max(lo, c[a] - 2);
+            p[a] = std::min(hi, c[a] + 2);
+            g[a] = (s_.at(p[0], p[1], p[2]) - s_.at(m[0], m[1], m[2])) * (4.0f / static_cast<float>(p[a] - m[a]));
+        }
+        return g;
+    }
+
+    const ChunkSamples& s_;
+    const MaterialClassifier& classify_;
+    const std::vector<std::int32_t>& cells_;
+    MeshBuffers& out_;
+    std::vector<std::int32_t> coarse_;
+    std::vector<std::pair<std::tuple<int, int, int>, std::int32_t>> beyond_;  // a few per vertical edge
+};
+
+// A vertical edge of the chunk: where it lies, and the columns at its four quadrants in the
+// order of ownership (+x +z, -x +z, +x -z, -x -z) as (dx, dz), with the side or corner of the
+// chunk each lies across (-1: the chunk itself).
+struct VerticalEdge {
+    int i, k;
+    int quadrant[4][2];
+    int across[4];
+    bool diagonal[4];
+};
+constexpr VerticalEdge kVerticalEdges[4] = {
+    {0, 0, {{0, 0}, {-1, 0}, {0, -1}, {-1, -1}}, {-1, side_neg_x, side_neg_z, corner_neg_x_neg_z}, {false, false, false, true}},
+    {kChunkSize, 0, {{1, 0}, {0, 0}, {1, -1}, {0, -1}}, {side_pos_x, -1, corner_pos_x_neg_z, side_neg_z}, {false, false, true, false}},
+    {0, kChunkSize, {{0, 1}, {-1, 1}, {0, 0}, {-1, 0}}, {side_pos_z, corner_neg_x_pos_z, -1, side_neg_x}, {false, true, false, false}},
+    {kChunkSize, kChunkSize, {{1, 1}, {0, 1}, {1, 0}, {0, 0}}, {corner_pos_x_pos_z, side_pos_z, side_pos_x, -1}, {true, false, false, false}},
+};
+
+}  // namespace
+
+void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cell_slots,
+                           MeshBuffers& out) {
+    SeamBuilder seams(s, classify, cell_slots, out);
+    std::vector<std::uint32_t> part;
+    const auto close = [&](const DrawCondition& when) {
+        out.ranges.push_back({static_cast<std::uint32_t>(out.indices.size()), static_cast<std::uint32_t>(part.size()), when});
+        out.indices.insert(out.indices.end(), part.begin(), part.end());
+        part.clear();
+    };
+    // The four faces across x and z, each next to a coarser column: the edges in the face but
+    // not on its vertical edges.
+    struct Face {
+        int side, axis, at, dx, dz;
+    };
+    for (const Face f : {Face{side_neg_x, 0, 0, -1, 0}, Face{side_pos_x, 0, kChunkSize, 1, 0}, Face{side_neg_z, 2, 0, 0, -1},
+                         Face{side_pos_z, 2, kChunkSize, 0, 1}}) {
+        Levels levels{};
+        levels[static_cast<std::size_t>((f.dz + 1) * 3 + f.dx + 1)] = 1;
+        const int w = 2 - f.axis;  // the face's other horizontal axis
+        for (int b = 0; b < kChunkSize; ++b)
+            for (int j = 0; j < kChunkSize; ++j)
+                for (const int axis : {1, w}) {
+                    if (axis == 1 && b == 0) continue;  // on a vertical edge
+                    int p[3];
+                    p[f.axis] = f.at;
+                    p[w] = b;
+                    p[1] = j;
+                    seams.edge(p, axis, levels, part);
+                }
+        close(DrawCondition::side_is(f.side, 1));
+    }
+    // The vertical edges, for each set of levels around them (same or coarser) under which
+    // the chunk owns them: it must come first, in the order of ownership, among the finest.
+    for (int e = 0; e < 4; ++e) {
+        const VerticalEdge& v = kVerticalEdges[e];
+        for (int combo = 0; combo < 8; ++combo) {
+            Levels levels{};
+            int level[4], bit = 0;
+            DrawCondition when;
+            for (int q = 0; q < 4; ++q) {
+                level[q] = v.across[q] < 0 ? 0 : (combo >> bit++ & 1);
+                levels[static_cast<std::size_t>((v.quadrant[q][1] + 1) * 3 + v.quadrant[q][0] + 1)] = level[q];
+                if (v.across[q] >= 0)
+                    when = when & (v.diagonal[q] ? DrawCondition::diagonal_is(v.across[q], level[q]) : DrawCondition::side_is(v.across[q], level[q]));
+            }
+            int owner = 0;
+            for (int q = 1; q < 4; ++q)
+                if (level[q] < level[owner]) owner = q;
+            if (v.across[owner] >= 0) continue;  // a neighbour of the same level owns it
+            if (e == 0 && combo == 0) continue;   // all alike: mesh_surface_nets' own quads
+            for (int j = 0; j < kChunkSize; ++j) {
+                const int p[3] = {v.i, j, v.k};
+                seams.edge(p, 1, levels, part);
+            }
+            close(when);
+        }
+    }
+}
+
+}  // namespace isoterra::detail
