@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -44,7 +45,7 @@ void WorldOptions::add_to(CLI::App& cmd, int max_radius) {
     cmd.add_option("--radius", radius, "Chunks per ring of each level of detail (default 8)")->check(CLI::Range(1, max_radius));
     cmd.add_option("--view-distance", view_distance_m,
                    "Metres the world reaches, in levels of detail twice as coarse ring after ring (default 8000)")
-        ->check(CLI::Range(16.0, 200000.0));
+        ->check(finite_range(16.0, 200000.0));
     cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
     cmd.add_option("--mesher", mesher_name, "marching-cubes | surface-nets | blocks");
 }
@@ -56,6 +57,18 @@ WorldSettings WorldOptions::settings() const {
     s.threads = threads;
     s.mesher = mesher_flag(mesher_name);
     return s;
+}
+
+CLI::Validator finite_range(double lo, double hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+                return fmt::format("expected a number from {} to {}, got '{}'", lo, hi, text);
+            return {};
+        },
+        fmt::format("NUMBER in [{} - {}]", lo, hi));
 }
 
 Mesher mesher_flag(const std::string& name) {

@@ -58,6 +58,9 @@ struct WorldOptions {
     WorldSettings settings() const;
 };
 
+/// A CLI11 check that a number lies in [lo, hi]; unlike CLI::Range it refuses nan.
+CLI::Validator finite_range(double lo, double hi);
+
 /// Returns the mesher a --mesher value names; throws UsageError for an unknown one.
 Mesher mesher_flag(const std::string& name);
 /// Throws UsageError unless `path` ends in `extension` (".png"), naming `flag`.

@@ -43,10 +43,10 @@ void register_fly(CLI::App& app) {
     opt.field.add_to(*cmd);
     opt.world_file.add_to(*cmd);
     opt.world.add_to(*cmd, 64);
-    cmd->add_option("--speed", opt.speed, "Metres per second")->check(CLI::Range(0.0, 10000.0));
-    cmd->add_option("--seconds", opt.seconds, "Seconds of flight after the first view is filled")->check(CLI::Range(0.0, 3600.0));
+    cmd->add_option("--speed", opt.speed, "Metres per second")->check(finite_range(0.0, 10000.0));
+    cmd->add_option("--seconds", opt.seconds, "Seconds of flight after the first view is filled")->check(finite_range(0.0, 3600.0));
     cmd->add_option("--path", opt.path, "line (north), circle:R, or a file of 'x y z' waypoints");
-    cmd->add_option("--budget-ms", opt.budget_ms, "Milliseconds per frame for taking finished meshes")->check(CLI::Range(0.1, 1000.0));
+    cmd->add_option("--budget-ms", opt.budget_ms, "Milliseconds per frame for taking finished meshes")->check(finite_range(0.1, 1000.0));
     cmd->add_flag("--json", opt.json, "Print one JSON object");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {

@@ -1,10 +1,15 @@
-// `isoterra mesh`: the chunks covering a region, meshed and written as glTF, OBJ or PLY.
+// `isoterra mesh`: the chunks covering a region, meshed and written as glTF, OBJ or PLY; or,
+// with --around, exactly what the World shows around a focus once settled: every level of
+// detail, each chunk with the transitions its neighbours call for, in world coordinates.
+#include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "isoterra/io.hpp"
 #include "isoterra/mesh.hpp"
+#include "isoterra/world.hpp"
 #include "edit_session.hpp"
 #include "region.hpp"
 
@@ -14,20 +19,54 @@ namespace {
 struct MeshOptions {
     FieldOptions field;
     WorldFileOption world;
-    std::string from, to, mesher_name = "marching-cubes", output;
+    std::string from, to, around, mesher_name = "marching-cubes", output;
     bool per_chunk = false, force = false, quiet = false;
-    int threads = 0;
+    int threads = 0, radius = 8;
+    double view_distance_m = 8000.0;
 };
+
+// What a World shows around `focus` once settled, each visible chunk as drawn.
+std::vector<NamedMesh> world_around(const std::shared_ptr<const Field>& field, std::shared_ptr<const ChunkDeltas> deltas,
+                                    const glm::dvec3& focus, const WorldSettings& settings, bool quiet) {
+    World world(field, settings, std::move(deltas));
+    ShownChunks shown(true);
+    const bool show = !quiet && stderr_is_terminal();
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        world.set_focus(focus);
+        world.deliver(1e9, [&](const ChunkUpdate& u) { shown.apply(u); });
+        if (world.settled()) break;
+        if (std::chrono::steady_clock::now() - start > std::chrono::minutes(30)) throw Failure("mesh: the world did not settle in 30 minutes");
+        if (show) {
+            const WorldCounts c = world.counts();
+            std::fprintf(stderr, "\rmesh: %zu chunks built, %zu waiting   ", c.built + c.skipped, c.waiting);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (show) std::fprintf(stderr, "\n");
+    std::vector<NamedMesh> meshes;
+    for (auto& [c, m] : shown.drawn()) meshes.push_back({fmt::format("chunk_L{}_{}_{}_{}", c.lod, c.x, c.y, c.z), std::move(m)});
+    return meshes;
+}
 
 }  // namespace
 
 void register_mesh(CLI::App& app) {
     static MeshOptions opt;
-    auto* cmd = app.add_subcommand("mesh", "Mesh the chunks covering a region and write .glb, .gltf, .obj or .ply");
+    auto* cmd = app.add_subcommand("mesh", "Mesh the chunks covering a region, or what the world shows around a point, "
+                                           "and write .glb, .gltf, .obj or .ply");
     opt.field.add_to(*cmd);
     opt.world.add_to(*cmd);
-    cmd->add_option("--from", opt.from, "Region corner X,Y,Z (metres)")->required();
-    cmd->add_option("--to", opt.to, "Opposite corner X,Y,Z (metres)")->required();
+    auto* from = cmd->add_option("--from", opt.from, "Region corner X,Y,Z (metres)");
+    auto* to = cmd->add_option("--to", opt.to, "Opposite corner X,Y,Z (metres)");
+    auto* around = cmd->add_option("--around", opt.around,
+                                   "Instead of a region: what the world shows around this point X,Y,Z, every level of detail");
+    from->needs(to);
+    to->needs(from);
+    around->excludes(from)->excludes(to);
+    cmd->add_option("--view-distance", opt.view_distance_m, "With --around: metres the world reaches (default 8000)")
+        ->check(finite_range(16.0, 200000.0));
+    cmd->add_option("--radius", opt.radius, "With --around: chunks per ring of each level (default 8)")->check(CLI::Range(1, 64));
     cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
     cmd->add_flag("--per-chunk", opt.per_chunk, "One node (OBJ: one object) per chunk");
     cmd->add_option("-o,--output", opt.output, "Output file: .glb .gltf .obj .ply")->required();
@@ -39,21 +78,36 @@ void register_mesh(CLI::App& app) {
         MeshFormat format;
         if (!mesh_format_from_path(opt.output, format))
             throw UsageError(fmt::format("-o: '{}' does not end in .glb, .gltf, .obj or .ply", opt.output));
-        const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
+        if (opt.around.empty() && opt.from.empty())
+            throw UsageError("mesh: give a region (--from and --to) or a point to mesh the world around (--around)");
         const EditSession session(opt.field, opt.world.path);
         const auto field = session.field();
         const auto deltas = session.deltas();
-        std::vector<NamedMesh> meshes(chunks.size());
         const int threads = opt.threads > 0 ? opt.threads : default_threads();
-        parallel_for(chunks.size(), threads, "meshing chunks", opt.quiet, [&](std::size_t i) {
-            thread_local ChunkSamples samples;
-            thread_local MeshScratch scratch;
-            const ChunkCoord& c = chunks[i];
-            sample_chunk(*field, c, mesher_padding(mesher), samples, meshing_lattice_use(*deltas, c));
-            apply_deltas(*deltas, samples);
-            meshes[i].name = fmt::format("chunk_{}_{}_{}", c.x, c.y, c.z);
-            mesh_chunk(mesher, samples, field->material_rules(), scratch, meshes[i].mesh);
-        });
+        std::vector<NamedMesh> meshes;
+        std::size_t chunk_count = 0;
+        if (!opt.around.empty()) {
+            WorldSettings settings;
+            settings.view_radius = opt.radius;
+            settings.view_distance_m = opt.view_distance_m;
+            settings.threads = threads;
+            settings.mesher = mesher;
+            meshes = world_around(field, deltas, parse_vec3(opt.around, "--around"), settings, opt.quiet);
+            chunk_count = meshes.size();
+        } else {
+            const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
+            chunk_count = chunks.size();
+            meshes.resize(chunks.size());
+            parallel_for(chunks.size(), threads, "meshing chunks", opt.quiet, [&](std::size_t i) {
+                thread_local ChunkSamples samples;
+                thread_local MeshScratch scratch;
+                const ChunkCoord& c = chunks[i];
+                sample_chunk(*field, c, mesher_padding(mesher), samples, meshing_lattice_use(*deltas, c));
+                apply_deltas(*deltas, samples);
+                meshes[i].name = fmt::format("chunk_{}_{}_{}", c.x, c.y, c.z);
+                mesh_chunk(mesher, samples, field->material_rules(), scratch, meshes[i].mesh);
+            });
+        }
         if (!opt.per_chunk) {
             NamedMesh all{"terrain", {}};
             for (const auto& m : meshes) all.mesh.append(m.mesh);
@@ -66,7 +120,7 @@ void register_mesh(CLI::App& app) {
         } catch (const IoError& e) {
             throw UsageError(e.what());
         }
-        if (!opt.quiet) std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", opt.output.c_str(), chunks.size(), triangles);
+        if (!opt.quiet) std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", opt.output.c_str(), chunk_count, triangles);
     });
 }
 

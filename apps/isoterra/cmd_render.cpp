@@ -38,7 +38,7 @@ void register_render(CLI::App& app) {
     cmd->add_option("--size", opt.size, "Image size WxH");
     opt.world.add_to(*cmd, 32);
     cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
-        ->check(CLI::Range(0.0, 1e6));
+        ->check(finite_range(0.0, 1e6));
     cmd->add_flag("--level-colours", opt.level_colours, "Tint each chunk by its level of detail");
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->callback([] {

@@ -83,9 +83,9 @@ void register_view(CLI::App& app) {
     cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")->check(CLI::Range(0, 1000000));
     cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
     cmd->add_option("--path", opt.path, "With --frames: fly line, circle:R or a waypoint file instead of standing");
-    cmd->add_option("--speed", opt.speed, "Metres per second (the wheel changes it)")->check(CLI::Range(0.1, 10000.0));
+    cmd->add_option("--speed", opt.speed, "Metres per second (the wheel changes it)")->check(finite_range(0.1, 10000.0));
     cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
-        ->check(CLI::Range(0.0, 1e6));
+        ->check(finite_range(0.0, 1e6));
     cmd->add_flag("--level-colours", opt.level_colours, "Start with chunks tinted by their level of detail (C toggles)");
     cmd->callback([] {
         WorldSettings settings = opt.world.settings();

@@ -4,7 +4,9 @@
 // "greedy meshing") then joins coplanar faces of the same material into rectangles; the
 // merged mesh covers exactly the unit faces, with T-junctions where rectangles meet
 // smaller faces (tests/mesh checks the cover). Four vertices per rectangle with the face's
-// normal: flat faces do not share vertices with their neighbours.
+// normal: flat faces do not share vertices with their neighbours. Next to a column of another
+// level the cubes of the two sides do not meet: skirts, the outward faces of the chunk's
+// boundary cubes where its own lattice saw solid beyond them, hide the gaps (drawn only then).
 #include <array>
 
 #include "vertex_attributes.hpp"
@@ -105,6 +107,42 @@ void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch&
                     }
             }
         }
+    }
+    out.ranges.push_back({0, static_cast<std::uint32_t>(out.indices.size()), DrawCondition::always()});
+    // Skirts on the four faces across x and z: one quad per boundary cube that has solid
+    // beyond it, drawn next to a coarser or a finer column.
+    for (const int side : {side_neg_x, side_pos_x, side_neg_z, side_pos_z}) {
+        const int axis = side / 2, dir = side % 2 ? 1 : -1, u = (axis + 1) % 3, v = (axis + 2) % 3;
+        const int layer = dir > 0 ? n - 1 : 0;
+        glm::vec3 normal(0.0f);
+        normal[axis] = static_cast<float>(dir);
+        const auto first = static_cast<std::uint32_t>(out.indices.size());
+        for (int b = 0; b < n; ++b)
+            for (int a = 0; a < n; ++a) {
+                int c[3];
+                c[axis] = layer, c[u] = a, c[v] = b;
+                const std::size_t at = origin + c[0] * stride[0] + c[1] * stride[1] + c[2] * stride[2];
+                if (!scratch.solid[at] || !scratch.solid[at + dir * static_cast<std::ptrdiff_t>(stride[axis])]) continue;
+                const glm::dvec3 centre = detail::sample_position(s, c[0], c[1], c[2]);
+                const double depth = detail::ground_depth(s, centre.x, centre.y, centre.z);
+                const MaterialSample mat = classify(centre.y, glm::dvec3(normal), depth < 0.0 ? 0.0 : depth);
+                const auto base = static_cast<std::uint32_t>(out.positions.size());
+                const double du[4] = {-0.5, 0.5, 0.5, -0.5}, dv[4] = {-0.5, -0.5, 0.5, 0.5};
+                for (int q = 0; q < 4; ++q) {
+                    glm::dvec3 p = centre;
+                    p[axis] += 0.5 * sp * dir;
+                    p[u] += du[q] * sp;
+                    p[v] += dv[q] * sp;
+                    out.positions.emplace_back(p - out.origin);
+                    out.normals.push_back(normal);
+                    out.materials.push_back(mat);
+                }
+                if (dir > 0) out.indices.insert(out.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
+                else out.indices.insert(out.indices.end(), {base, base + 2, base + 1, base, base + 3, base + 2});
+            }
+        const auto count = static_cast<std::uint32_t>(out.indices.size()) - first;
+        out.ranges.push_back({first, count, DrawCondition::side_is(side, 1)});
+        out.ranges.push_back({first, count, DrawCondition::side_is(side, -1)});
     }
 }
 

@@ -10,4 +10,7 @@ rm -rf "$work" && mkdir -p "$work"
 "$bin" mesh --quiet --from 0,0,0 --to 64,64,64 --mesher surface-nets -o "$work/sn.gltf"
 "$bin" mesh --quiet --from 0,0,0 --to 64,64,64 --mesher blocks --preset alpine -o "$work/blocks.glb"
 "$bin" mesh --quiet --from 0,600,0 --to 32,632,32 -o "$work/empty.glb"   # sky: no triangles
+# What the world shows around a point: three levels of detail with their transitions.
+"$bin" mesh --quiet --around 0,40,0 --view-distance 300 --radius 2 --per-chunk -o "$work/around_mc.glb"
+"$bin" mesh --quiet --around 0,40,0 --view-distance 300 --radius 2 --mesher surface-nets -o "$work/around_sn.glb"
 node "$src/tools/gltf-validator/validate.mjs" "$work"/*.glb "$work"/*.gltf
