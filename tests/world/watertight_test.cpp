@@ -4,13 +4,16 @@
 // shows in the coarse meshes there.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 #include "isoterra/world.hpp"
 #include "world_checks.hpp"
@@ -137,3 +140,189 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
 
 INSTANTIATE_TEST_SUITE_P(Meshers, Watertight, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets),
                          [](const auto& info) { return std::string(info.param == Mesher::marching_cubes ? "marching_cubes" : "surface_nets"); });
+
+namespace {
+
+// Front faces of the shown meshes in a grid of 16 m columns, for rays.
+class RayTarget {
+public:
+    explicit RayTarget(const Welded& w) : w_(w) {
+        for (std::size_t t = 0; t < w.triangles.size() / 3; ++t) {
+            glm::dvec3 lo(1e30), hi(-1e30);
+            for (int e = 0; e < 3; ++e) lo = glm::min(lo, w.points[w.triangles[3 * t + e]]), hi = glm::max(hi, w.points[w.triangles[3 * t + e]]);
+            for (std::int64_t z = cell(lo.z); z <= cell(hi.z); ++z)
+                for (std::int64_t x = cell(lo.x); x <= cell(hi.x); ++x) bins_[key(x, z)].push_back(static_cast<std::uint32_t>(t));
+        }
+    }
+    // The nearest front face the ray from `o` along unit `d` meets before `t_max` (or +inf).
+    double first_hit(const glm::dvec3& o, const glm::dvec3& d, double t_max) {
+        ++stamp_;
+        double best = INFINITY;
+        for (double t = 0.0; t <= t_max + 16.0; t += 8.0) {
+            const glm::dvec3 p = o + d * t;
+            for (std::int64_t dz = -1; dz <= 1; ++dz)
+                for (std::int64_t dx = -1; dx <= 1; ++dx) {
+                    auto it = bins_.find(key(cell(p.x) + dx, cell(p.z) + dz));
+                    if (it == bins_.end()) continue;
+                    for (const std::uint32_t tri : it->second) {
+                        if (seen_.size() <= tri) seen_.resize(w_.triangles.size() / 3, 0);
+                        if (seen_[tri] == stamp_) continue;
+                        seen_[tri] = stamp_;
+                        best = std::min(best, hit(tri, o, d));
+                    }
+                }
+        }
+        return best;
+    }
+
+private:
+    static std::int64_t cell(double v) { return static_cast<std::int64_t>(std::floor(v / 16.0)); }
+    static std::int64_t key(std::int64_t x, std::int64_t z) { return x * 1000003 + z; }
+    // Möller and Trumbore, front faces only, a hair of slack on the edges (shared edges of
+    // a closed mesh are met by one side or the other).
+    double hit(std::uint32_t tri, const glm::dvec3& o, const glm::dvec3& d) const {
+        const glm::dvec3 a = w_.points[w_.triangles[3 * tri]], b = w_.points[w_.triangles[3 * tri + 1]], c = w_.points[w_.triangles[3 * tri + 2]];
+        const glm::dvec3 e1 = b - a, e2 = c - a;
+        if (glm::dot(glm::cross(e1, e2), d) >= 0.0) return INFINITY;  // seen from behind
+        const glm::dvec3 p = glm::cross(d, e2);
+        const double det = glm::dot(e1, p);
+        if (std::fabs(det) < 1e-18) return INFINITY;
+        const glm::dvec3 s = o - a;
+        const double u = glm::dot(s, p) / det;
+        const glm::dvec3 q = glm::cross(s, e1);
+        const double v = glm::dot(d, q) / det;
+        if (u < -1e-7 || v < -1e-7 || u + v > 1.0 + 1e-7) return INFINITY;
+        const double t = glm::dot(e2, q) / det;
+        return t > 0.0 ? t : INFINITY;
+    }
+    const Welded& w_;
+    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> bins_;
+    std::vector<std::uint32_t> seen_;
+    std::uint32_t stamp_ = 0;
+};
+
+}  // namespace
+
+// Rays from the camera, at random and aimed at the borders between levels: wherever the
+// edited field has ground within the view, the shown meshes have ground there too (within a
+// few cells of that level, measured across the surface), so no sky shows through.
+TEST_P(Watertight, rays_from_the_camera_find_ground_wherever_the_field_has_it) {
+    const auto t = tutorial();
+    EditHistory history(t);
+    const double gx = 60.0, gz = -40.0, gh = t->surface_height(gx, gz);
+    history.apply({BrushKind::sphere, BrushMode::carve, {gx, gh, gz}, 9.0});
+    history.apply({BrushKind::sphere, BrushMode::add, {gx + 20, gh + 4, gz}, 6.0});
+    const auto deltas = std::make_shared<const ChunkDeltas>(history.deltas());
+    WorldSettings s = settings(4, 1500.0);
+    s.mesher = GetParam();
+    World w(t, s, deltas);
+    Owner owner;
+    const glm::dvec3 eye(0.0, t->surface_height(0.0, 0.0) + 30.0, 0.0);
+    settle(w, owner, eye);
+    const LodColumnSet columns = owner.shown.visible_columns();
+    const Welded welded = weld_shown(owner.shown);
+    RayTarget target(welded);
+
+    // Directions: 800 at random below the horizon, and 800 aimed at points on the borders
+    // between columns of different levels, on the ground.
+    std::vector<glm::dvec3> directions;
+    Mulberry32 random(11);
+    for (int i = 0; i < 800; ++i) {
+        const double azimuth = random.next() * 2.0 * M_PI, elevation = -(0.03 + random.next() * 0.9);
+        directions.push_back({std::cos(azimuth) * std::cos(elevation), std::sin(elevation), std::sin(azimuth) * std::cos(elevation)});
+    }
+    std::vector<glm::dvec2> borders;
+    for (const LodColumn& c : columns) {
+        const Neighbourhood n = neighbourhood_in(columns, c, w.levels());
+        const double e = c.size_m();
+        if (n.side[side_pos_x] != 0) borders.push_back({(c.x + 1) * e, (c.z + random.next()) * e});
+        if (n.side[side_pos_z] != 0) borders.push_back({(c.x + random.next()) * e, (c.z + 1) * e});
+        if (n.diagonal[corner_pos_x_pos_z] != 0) borders.push_back({(c.x + 1) * e, (c.z + 1) * e});
+    }
+    for (std::size_t i = 0; i < borders.size() && i < 800; ++i) {
+        const glm::dvec2& b = borders[i * borders.size() / std::min<std::size_t>(borders.size(), 800)];
+        directions.push_back(glm::normalize(glm::dvec3(b.x, t->surface_height(b.x, b.y), b.y) - eye));
+    }
+    int cast = 0, leaks = 0;
+    for (const glm::dvec3& d : directions) {
+        glm::dvec3 ground;
+        if (!ray_cast(*t, history.deltas(), eye, d, s.view_distance_m, ground, 0.5)) continue;
+        const LodColumn holder =
+            covering(columns, {0, static_cast<int>(std::floor(ground.x / 32)), static_cast<int>(std::floor(ground.z / 32))}, w.levels());
+        if (holder.level < 0 || ground.y < -60.0) continue;
+        // A ray that only grazes a ridge (out in the air again within three cells of that
+        // level) meets the coarser approximation or not, by the approximation's error: those
+        // are silhouettes, not ground to see through.
+        const double cell = std::ldexp(1.0, holder.level);
+        glm::dvec3 beyond[3];
+        double inside[3];
+        for (int k = 0; k < 3; ++k) beyond[k] = ground + d * ((k + 1) * cell);
+        sample_edited(*t, history.deltas(), beyond, 3, inside);
+        if (inside[0] >= 0.0 || inside[1] >= 0.0 || inside[2] >= 0.0) continue;
+        ++cast;
+        const double t_field = glm::length(ground - eye);
+        glm::dvec3 n = glm::normalize(t->gradient(ground));
+        const double across = std::max(0.1, std::fabs(glm::dot(n, d)));
+        const double slack = std::min(300.0, 3.0 * std::ldexp(1.0, holder.level) / across + 1.0);
+        const double t_mesh = target.first_hit(eye, d, t_field + slack);
+        if (!(t_mesh <= t_field + slack)) {
+            if (leaks < 5)
+                std::printf("  leak: ground at (%.3f, %.3f, %.3f), level %d, mesh %s (t field %.2f, mesh %.2f, slack %.2f), dir %.6f %.6f %.6f\n", ground.x, ground.y, ground.z, holder.level,
+                            std::isinf(t_mesh) ? "not met" : "met too far", t_field, t_mesh, slack, d.x, d.y, d.z);
+            ++leaks;
+        }
+    }
+    EXPECT_GT(cast, 800);
+    EXPECT_EQ(leaks, 0);
+    std::printf("%s: %d rays met the field's ground in view, %d found no shown ground there\n", mesher_name(GetParam()), cast, leaks);
+}
+
+// A carve 2 km away: the world rebuilds the coarse chunks over it (nothing finer is there),
+// their meshes change, and every vertex near the carve lies within one sample spacing of
+// the edited field's surface.
+TEST(WorldEdits, a_carve_2_km_away_shows_in_the_coarse_meshes_there) {
+    const auto t = tutorial();
+    World w(t, settings(4, 3000.0));
+    Owner owner;
+    const glm::dvec3 eye(0.0, t->surface_height(0, 0) + 30.0, 0.0);
+    settle(w, owner, eye);
+    const auto before = owner.meshes;
+    owner.deliveries.clear();
+    EditHistory history(t);
+    const glm::dvec3 centre(2000.0, t->surface_height(2000.0, 0.0), 0.0);
+    const EditOp carve{BrushKind::sphere, BrushMode::carve, centre, 48.0};
+    history.apply(carve);
+    w.set_edits(std::make_shared<const ChunkDeltas>(history.deltas()), edit_box(carve));
+    settle(w, owner, eye);
+    ASSERT_FALSE(owner.deliveries.empty());
+    int changed = 0, checked = 0, far_off = 0;
+    for (const auto& [k, n] : owner.deliveries) {
+        const int lod = std::get<0>(k);
+        EXPECT_GE(lod, 3) << "a chunk of level " << lod << " at 2 km";
+        const MeshBuffers& m = owner.meshes.at(k);
+        changed += !before.count(k) || before.at(k).positions != m.positions;
+        const double sp = std::ldexp(1.0, lod);
+        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+            const glm::dvec3 p = m.world_position(v);
+            if (glm::length(p - centre) > carve.radius_m + 2 * sp) continue;
+            // The surface passes within a sample spacing: the field takes both signs in the
+            // ball of that radius around the vertex (its centre, and 26 directions at four
+            // distances up to the radius).
+            std::vector<glm::dvec3> probes{p};
+            for (int dz = -1; dz <= 1; ++dz)
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx)
+                        for (int r = 1; r <= 4 && (dx || dy || dz); ++r)
+                            probes.push_back(p + glm::normalize(glm::dvec3(dx, dy, dz)) * (sp * r / 4.0));
+            std::vector<double> f(probes.size());
+            sample_edited(*t, history.deltas(), probes.data(), probes.size(), f.data());
+            ++checked;
+            far_off += *std::min_element(f.begin(), f.end()) >= 0.0 || *std::max_element(f.begin(), f.end()) < 0.0;
+        }
+    }
+    EXPECT_GT(changed, 0);
+    EXPECT_GT(checked, 20);
+    EXPECT_EQ(far_off, 0);
+    std::printf("a carve at 2 km: %zu chunks rebuilt, %d changed; %d vertices near it, %d further than a sample from the surface\n",
+                owner.deliveries.size(), changed, checked, far_off);
+}
