@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "isoterra/noise.hpp"
@@ -58,6 +59,22 @@ struct Lattice {
 /// and those edges are at most two steps long), so the field may skip computing it. Meshes
 /// are the same bits either way.
 enum class LatticeUse { values, surface };
+
+/// What a field works out once per (x, z) column of a lattice, for every lattice with the same
+/// columns (the chunks of one column of a world, whatever their rows): made by
+/// Field::columns_of(), passed back to Field::sample_lattice_and_ground().
+struct LatticeColumns {
+    glm::i64vec2 origin{0};       // x and z of the first column, in samples
+    glm::ivec2 size{0};           // columns along x and z
+    double spacing_m = 1.0;
+    std::vector<double> height;   // the ground height per column, x fastest
+    std::vector<double> bend;     // how far the surface may depart from it there
+    /// Returns true when `lattice` has exactly these columns.
+    bool fits(const Lattice& lattice) const {
+        return origin.x == lattice.origin.x && origin.y == lattice.origin.z && size.x == lattice.size.x && size.y == lattice.size.z &&
+               spacing_m == lattice.spacing_m;
+    }
+};
 
 /// The surface materials, in the order the renderer's palette uses.
 enum class Material : std::uint8_t { grass = 0, soil = 1, rock = 2, snow = 3 };
@@ -150,9 +167,14 @@ public:
     virtual ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const;
 
     /// sample_lattice() and ground_heights() together (a terrain computes its columns once),
-    /// for `use`. Returns what ground_heights() returns. Thread-safe.
+    /// for `use`, with the columns from columns_of(lattice) when given (null: worked out
+    /// here; the same bits either way). Returns what ground_heights() returns. Thread-safe.
     virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                           LatticeUse use = LatticeUse::values) const;
+                                           LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr) const;
+
+    /// Returns the per-column work of lattices with `lattice`'s columns, to share between
+    /// them, or null when the field has none. Thread-safe.
+    virtual std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const;
 
     /// Returns the value at one point (a batch of one). Thread-safe.
     double value(const glm::dvec3& p) const;
@@ -284,7 +306,8 @@ public:
     const MaterialRules& material_rules() const override { return p_.materials; }
     bool ground_heights(const Lattice& lattice, float* out) const override;
     bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                   LatticeUse use = LatticeUse::values) const override;
+                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr) const override;
+    std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const override;
 
     /// Returns the ground height at (x, z) before overhangs and caves.
     double surface_height(double x, double z) const;

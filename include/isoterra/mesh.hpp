@@ -128,12 +128,17 @@ struct MeshScratch {
     std::vector<std::int32_t> face_slots;  // per face of the chunk: vertices on its edges
 };
 
-/// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow
-/// `rules`. `samples` must have the mesher's padding. Thread-safe for distinct scratch/out.
-void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
-                MeshBuffers& out);
+/// The bits (1 << Side) of all six faces.
+inline constexpr unsigned kAllSides = 63;
 
-void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out);
+/// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow
+/// `rules`. `samples` must have the mesher's padding. Marching cubes builds the transition
+/// strips of the faces in `transition_sides` only. Thread-safe for distinct scratch/out.
+void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
+                MeshBuffers& out, unsigned transition_sides = kAllSides);
+
+void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                         unsigned transition_sides = kAllSides);
 void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out);
 /// Blocks; `greedy` merges coplanar faces of the same material into rectangles (the
 /// default of mesh_chunk), otherwise one quad per unit face.

@@ -94,8 +94,14 @@ bool lod_balanced(const LodColumnSet& columns, int levels);
 /// floor's value (world_floor_value: rock) in place of the field's, every sample is at most
 /// that value, so caves close at the floor at every level alike. `surface`: skip what no
 /// mesher reads (LatticeUse::surface) where no edit reaches. Thread-safe for distinct `out`.
+/// `columns`: the field's per-column work for the chunk's lattice (Field::columns_of), if
+/// kept; null: worked out here.
 void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const ChunkCoord& c, Mesher mesher, double floor_m,
-                        ChunkSamples& out, bool surface = true);
+                        ChunkSamples& out, bool surface = true, const LatticeColumns* columns = nullptr);
+/// The faces across which a world's chunks meet other levels (its columns share one level
+/// up and down): the transition strips its chunks carry.
+inline constexpr unsigned kWorldTransitionSides = 1u << side_neg_x | 1u << side_pos_x | 1u << side_neg_z | 1u << side_pos_z;
+
 /// The value the floor caps samples at height `y` with: rock below `floor_m`.
 inline float world_floor_value(double y, double floor_m) { return static_cast<float>(y - floor_m - 0.5); }
 
@@ -187,6 +193,7 @@ private:
         bool surveyed = false, surveying = false;
         int bottom = 0, top = -1;     // its chunk layers
         ValueRange ground;            // proven range of the bent ground over its samples
+        std::shared_ptr<const LatticeColumns> lattice_columns;  // shared by its chunks' sampling
         bool shown = false;
         Neighbourhood neighbours;     // as shown
     };
@@ -205,7 +212,7 @@ private:
     };
 
     void work();
-    void survey(const LodColumn& c, Column& out) const;
+    void survey(const LodColumn& c, Mesher mesher, Column& out) const;
     /// Samples and meshes a chunk into `done`; returns false when its bounds proved it empty.
     bool build_chunk(const Job& job, const Column& column, const std::shared_ptr<const ChunkDeltas>& deltas,
                      Finished& done) const;

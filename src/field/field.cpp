@@ -28,7 +28,9 @@ bool Field::ground_heights(const Lattice&, float*) const { return false; }
 
 ValueRange Field::bounds_with_ground(const Box& box, const ValueRange&) const { return bounds(box); }
 
-bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse) const {
+std::shared_ptr<const LatticeColumns> Field::columns_of(const Lattice&) const { return nullptr; }
+
+bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse, const LatticeColumns*) const {
     sample_lattice(lattice, values);
     return ground_heights(lattice, ground);
 }

@@ -220,17 +220,11 @@ void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
     sample_lattice_and_ground(lattice, out, nullptr);
 }
 
-bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use) const {
-    // The 2D part once per column; the three 3D noises of the whole lattice in single
-    // precision (Simplex3::lattice_fast), then combined per sample.
-    const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
-    const std::size_t count = lattice.count();
-    // Scratch space kept per thread: a chunk a call, no allocation or zeroing each time.
-    thread_local std::vector<float> noises, gate;
-    noises.resize(3 * count);
-    float* bend = noises.data();
-    float* cave_a = bend + count;
-    float* cave_b = cave_a + count;
+std::shared_ptr<const LatticeColumns> TerrainField::columns_of(const Lattice& lattice) const {
+    auto out = std::make_shared<LatticeColumns>();
+    out->origin = {lattice.origin.x, lattice.origin.z};
+    out->size = {lattice.size.x, lattice.size.z};
+    out->spacing_m = lattice.spacing_m;
     const std::size_t ncol = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
     std::vector<double> column_xz(2 * ncol);
     for (int k = 0; k < lattice.size.z; ++k)
@@ -241,19 +235,39 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
         }
     std::vector<Column> columns(ncol);
     this->columns(column_xz.data(), column_xz.data() + ncol, ncol, columns.data());
+    // Per column: the ground height and the overhang strength, as rows for the vector loops.
+    out->height.resize(ncol);
+    out->bend.resize(ncol);
+    for (std::size_t c = 0; c < ncol; ++c) {
+        out->height[c] = columns[c].height;
+        out->bend[c] = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * columns[c].mountain;
+    }
+    return out;
+}
+
+bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use,
+                                             const LatticeColumns* given) const {
+    // The 2D part once per column (or as given); the three 3D noises of the whole lattice in
+    // single precision (Simplex3::lattice_fast), then combined per sample.
+    const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
+    const std::size_t count = lattice.count();
+    // Scratch space kept per thread: a chunk a call, no allocation or zeroing each time.
+    thread_local std::vector<float> noises, gate;
+    noises.resize(3 * count);
+    float* bend = noises.data();
+    float* cave_a = bend + count;
+    float* cave_b = cave_a + count;
+    std::shared_ptr<const LatticeColumns> made;
+    if (!given || !given->fits(lattice)) given = (made = columns_of(lattice)).get();
+    const std::vector<double>& heights = given->height;
+    const std::vector<double>& bends = given->bend;
 
     // The noises' own lattices: global sample index * spacing / feature scale, as the double
     // path computes them, so a sample shared by two chunks gets the same coordinates.
     const auto noise_lattice = [&](double sh, double sv, const glm::dvec3& offset) {
         return NoiseLattice{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(sh, sv, sh), offset};
     };
-    // Per column: the ground height and the overhang strength, as rows for the vector loops.
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x);
-    std::vector<double> heights(columns.size()), bends(columns.size());
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        heights[c] = columns[c].height;
-        bends[c] = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * columns[c].mountain;
-    }
     NoiseLattice bend_lattice = noise_lattice(p_.overhang_scale_m, p_.overhang_vertical_scale_m, glm::dvec3(0.0));
     if (use == LatticeUse::surface) {
         gate.resize(count);
@@ -309,7 +323,7 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
             combine_row(terms, heights.data() + row, bends.data() + row, y, bend + n, cave_a + n, cave_b + n, out + n, nx);
         }
     if (ground)
-        for (std::size_t c = 0; c < columns.size(); ++c) ground[c] = static_cast<float>(heights[c]);
+        for (std::size_t c = 0; c < heights.size(); ++c) ground[c] = static_cast<float>(heights[c]);
     return true;
 }
 

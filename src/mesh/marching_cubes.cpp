@@ -74,7 +74,8 @@ void secondary_position(const glm::dvec3& cell, int edge_axis, const int lower[3
 
 }  // namespace
 
-void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out) {
+void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                         unsigned transition_sides) {
     detail::begin_chunk_mesh(s, out);
     const MaterialClassifier classify(rules);
     if (!s.has_surface()) return;
@@ -123,7 +124,7 @@ void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, Mesh
             }
     }
     out.ranges.push_back({0, static_cast<std::uint32_t>(out.indices.size()), DrawCondition::always()});
-    detail::add_transition_strips(s, classify, scratch, out);
+    detail::add_transition_strips(s, classify, scratch, out, transition_sides);
 }
 
 }  // namespace isoterra

@@ -63,11 +63,13 @@ const TransitionTables& transition_tables() {
 
 namespace detail {
 
-void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch, MeshBuffers& out) {
+void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch, MeshBuffers& out,
+                           unsigned sides) {
     const TransitionTables& tables = transition_tables();
     constexpr int kCoarse = kChunkSize / 2 + 1;  // half-resolution samples per face row
     std::vector<std::int32_t> coarse_slots(static_cast<std::size_t>(kCoarse) * kCoarse * 2);
     for (int side = 0; side < kSides; ++side) {
+        if (!(sides >> side & 1)) continue;
         const int a = side / 2, u = (a + 1) % 3, w = (a + 2) % 3;
         const int face = side % 2 ? kChunkSize : 0;
         // The strip's frame (du, dv, into the chunk) is right-handed on the low faces only.

@@ -38,9 +38,9 @@ Padding mesher_padding(Mesher m) {
 }
 
 void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
-                MeshBuffers& out) {
+                MeshBuffers& out, unsigned transition_sides) {
     switch (mesher) {
-        case Mesher::marching_cubes: mesh_marching_cubes(samples, rules, scratch, out); return;
+        case Mesher::marching_cubes: mesh_marching_cubes(samples, rules, scratch, out, transition_sides); return;
         case Mesher::surface_nets: mesh_surface_nets(samples, rules, scratch, out); return;
         case Mesher::blocks: mesh_blocks(samples, rules, scratch, out); return;
     }

@@ -130,11 +130,11 @@ inline void record_face_vertex(MeshScratch& scratch, const int lower[3], int axi
         scratch.face_slots[face_slot(side, lower[u], lower[w], axis == u ? 0 : 1)] = v;
     }
 }
-/// Appends the Transvoxel transition strips of all six faces of a marching-cubes chunk
+/// Appends the Transvoxel transition strips of the faces in `sides` of a marching-cubes chunk
 /// (transvoxel.cpp): one index range per face, drawn when that face has a coarser
 /// neighbour. Needs the face slots of the regular pass.
 void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch,
-                           MeshBuffers& out);
+                           MeshBuffers& out, unsigned sides);
 
 /// World position of core-relative sample (i, j, k).
 inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {

@@ -26,7 +26,7 @@ ChunkCoord chunk_of(const LodColumn& c, int y) { return {c.x, y, c.z, c.level}; 
 }  // namespace
 
 void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const ChunkCoord& c, Mesher mesher, double floor_m,
-                        ChunkSamples& out, bool surface) {
+                        ChunkSamples& out, bool surface, const LatticeColumns* columns) {
     const bool edited = deltas && !deltas->empty();
     const LatticeUse use = !surface ? LatticeUse::values : edited ? meshing_lattice_use(*deltas, c) : LatticeUse::surface;
     out.coord = c;
@@ -42,7 +42,7 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
         static_cast<std::int64_t>(std::floor(floor_m / lat.spacing_m)) - lat.origin.y + 1, 0, lat.size.y));
     const double sp = lat.spacing_m;
     if (below == 0) {
-        out.has_ground = field.sample_lattice_and_ground(lat, out.values.data(), out.ground.data(), use);
+        out.has_ground = field.sample_lattice_and_ground(lat, out.values.data(), out.ground.data(), use, columns);
     } else {
         Lattice upper = lat;
         upper.origin.y += below;
@@ -50,7 +50,7 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
         if (upper.size.y > 0) {
             thread_local std::vector<float> rows;
             rows.resize(upper.count());
-            out.has_ground = field.sample_lattice_and_ground(upper, rows.data(), out.ground.data(), use);
+            out.has_ground = field.sample_lattice_and_ground(upper, rows.data(), out.ground.data(), use, columns);
             for (int k = 0; k < lat.size.z; ++k)
                 for (int j = 0; j < upper.size.y; ++j)
                     std::copy_n(&rows[upper.index(0, j, k)], lat.size.x, &out.values[lat.index(0, j + below, k)]);
@@ -125,15 +125,28 @@ int World::edited_top(const LodColumn& c) const {
     return top;
 }
 
-void World::survey(const LodColumn& c, Column& out) const {
+void World::survey(const LodColumn& c, Mesher mesher, Column& out) const {
     // The ground heights at the column's own lattice columns: a chunk of this level samples
-    // nothing else, so the bounds of every chunk of the column follow from them exactly.
-    Lattice lat;
-    lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
-    lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
-    lat.spacing_m = std::ldexp(1.0, c.level);
-    std::vector<float> heights(static_cast<std::size_t>(lat.size.x) * lat.size.z);
-    const bool has_ground = field_->ground_heights(lat, heights.data());
+    // nothing else, so the bounds of every chunk of the column follow from them exactly. A
+    // field that shares its per-column work gives them with it, for the chunks to reuse.
+    const Padding pad = mesher_padding(mesher);
+    out.lattice_columns = field_->columns_of(chunk_lattice({c.x, 0, c.z, c.level}, pad));
+    std::vector<float> heights(static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1));
+    bool has_ground = false;
+    if (out.lattice_columns && !out.lattice_columns->height.empty()) {
+        const LatticeColumns& lc = *out.lattice_columns;
+        for (int k = 0; k <= kChunkSize; ++k)
+            for (int i = 0; i <= kChunkSize; ++i)
+                heights[static_cast<std::size_t>(k) * (kChunkSize + 1) + i] =
+                    static_cast<float>(lc.height[static_cast<std::size_t>(k + pad.lo) * lc.size.x + i + pad.lo]);
+        has_ground = true;
+    } else {
+        Lattice lat;
+        lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
+        lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
+        lat.spacing_m = std::ldexp(1.0, c.level);
+        has_ground = field_->ground_heights(lat, heights.data());
+    }
     if (has_ground) {
         const auto [lo, hi] = std::minmax_element(heights.begin(), heights.end());
         // Floats of the double heights: a centimetre covers their rounding.
@@ -279,8 +292,9 @@ bool World::build_chunk(const Job& job, const Column& column, const std::shared_
     }
     range = {std::min(range.lo, double(world_floor_value(lo.y, floor_m))), std::min(range.hi, double(world_floor_value(hi.y, floor_m)))};
     if (range.lo > 0.0 || range.hi <= 0.0) return false;
-    sample_world_chunk(*field_, deltas.get(), c, job.mesher, floor_m, samples);
-    mesh_chunk(job.mesher, samples, field_->material_rules(), scratch, done.mesh);
+    sample_world_chunk(*field_, deltas.get(), c, job.mesher, floor_m, samples, true, column.lattice_columns.get());
+    // The world's columns meet other levels across x and z only.
+    mesh_chunk(job.mesher, samples, field_->material_rules(), scratch, done.mesh, kWorldTransitionSides);
     return true;
 }
 
@@ -298,8 +312,9 @@ void World::work() {
             it->second.surveying = true;
             ++counts_.building;
             Column result;
+            const Mesher mesher = mesher_;
             lock.unlock();
-            survey(c, result);
+            survey(c, mesher, result);
             lock.lock();
             --counts_.building;
             it = columns_.find(c);
@@ -310,6 +325,7 @@ void World::work() {
             column.bottom = result.bottom;
             column.top = result.top;
             column.ground = result.ground;
+            column.lattice_columns = std::move(result.lattice_columns);
             add_chunks_locked(c, column);
             continue;
         }

@@ -54,3 +54,26 @@ TEST(Determinism, different_seeds_give_different_terrain) {
         EXPECT_GT(differ, 190) << name;
     }
 }
+
+// The columns a field works out once and hands back (Field::columns_of) give every lattice
+// with those columns the same bits as working them out each time, on every preset.
+TEST(Determinism, shared_lattice_columns_give_the_same_bits) {
+    for (const std::string& name : builtin_preset_names()) {
+        const auto t = make_terrain(builtin_preset(name), 7);
+        Lattice lat{{-40, -3, 17}, {37, 37, 37}, 2.0};
+        const auto columns = t->columns_of(lat);
+        ASSERT_TRUE(columns && columns->fits(lat));
+        for (const std::int64_t y : {-3, 10, 40}) {
+            lat.origin.y = y;
+            std::vector<float> a(lat.count()), b(lat.count()), ga(37 * 37), gb(37 * 37);
+            t->sample_lattice_and_ground(lat, a.data(), ga.data(), LatticeUse::surface);
+            t->sample_lattice_and_ground(lat, b.data(), gb.data(), LatticeUse::surface, columns.get());
+            EXPECT_EQ(a, b) << name << " " << y;
+            EXPECT_EQ(ga, gb) << name;
+        }
+        // Columns of another lattice are not used for this one.
+        Lattice other = lat;
+        other.origin.x += 1;
+        EXPECT_FALSE(columns->fits(other));
+    }
+}

@@ -52,7 +52,7 @@ TEST(World, a_single_level_world_settles_on_the_columns_in_view_and_their_layers
         // The meshes the owner got are those of the chunks.
         for (int y = s.lowest_layer; y <= top; ++y) {
             sample_world_chunk(*tutorial(), nullptr, {c.x, y, c.z}, Mesher::marching_cubes, -64.0, samples, false);
-            mesh_chunk(Mesher::marching_cubes, samples, tutorial()->material_rules(), scratch, mesh);
+            mesh_chunk(Mesher::marching_cubes, samples, tutorial()->material_rules(), scratch, mesh, kWorldTransitionSides);
             if (mesh.triangle_count() == 0) continue;
             ++with_surface;
             ASSERT_TRUE(owner.meshes.count(Key(0, c.x, y, c.z))) << "missing mesh";
@@ -179,7 +179,7 @@ TEST(World, an_edit_rebuilds_the_chunks_it_touches_and_loads_the_layers_it_raise
         if (!touched) continue;
         ++rebuilt;
         sample_world_chunk(*t, &history.deltas(), c, Mesher::marching_cubes, -64.0, s, false);
-        mesh_chunk(Mesher::marching_cubes, s, t->material_rules(), scratch, expect);
+        mesh_chunk(Mesher::marching_cubes, s, t->material_rules(), scratch, expect, kWorldTransitionSides);
         EXPECT_EQ(owner.meshes[key(c)].positions, expect.positions);
     }
     EXPECT_GE(rebuilt, 4u);
