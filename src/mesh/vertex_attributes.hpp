@@ -27,7 +27,12 @@ void begin_chunk_mesh(const ChunkSamples& s, MeshBuffers& out);
 /// Rounds a fraction of a cell (0..1) to the 2^-16 grid on which vertices are placed: then
 /// (cell + fraction) * spacing relative to the chunk is exact in float, and two chunks of any
 /// levels that place a vertex at the same crossing agree on its world position to the bit.
-inline double snap_fraction(double t) { return std::nearbyint(t * 65536.0) * (1.0 / 65536.0); }
+inline double snap_fraction(double t) {
+    // Round to nearest (even on a tie) by the 1.5 * 2^52 trick: exact for |t| < 2^35, and
+    // inline where nearbyint is a library call on a baseline x86-64 build.
+    constexpr double kRound = 6755399441055744.0;
+    return ((t * 65536.0 + kRound) - kRound) * (1.0 / 65536.0);
+}
 /// The crossing of the field's zero between values fa and fb of opposite signs, as a snapped
 /// fraction of the way from a to b. Every mesher places edge vertices with this.
 inline double edge_crossing(float fa, float fb) { return snap_fraction(static_cast<double>(fa / (fa - fb))); }

@@ -26,7 +26,7 @@ layout(location = 3) in vec3 secondary;  // Lengyel's secondary offset, per axis
 layout(location = 4) in int side_flags;  // bits 0-5 sides near, 8-13 sides on
 uniform mat4 view_projection;            // of the eye at the origin
 uniform vec3 chunk_offset;               // the chunk's origin minus the eye
-uniform vec3 texture_offset;             // the chunk's origin, wrapped for the detail noise
+uniform vec3 texture_offset;             // the chunk's origin, wrapped at the detail noise's period
 uniform int coarser_mask;                // the sides whose neighbour is one level coarser
 out vec3 v_position;                     // from the eye
 out vec3 v_texture;
@@ -67,19 +67,23 @@ uniform int fade;             // 0 none, 1 appearing, 2 going
 uniform float fade_alpha;     // how far the fade has come, 0..1
 out vec4 colour;
 
+// Value noise that repeats every `period` cells (an integer), so the detail repeats every
+// 1000 m in the world (every frequency below times 1000 is an integer) and texture
+// coordinates can wrap there without a seam.
 float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
-float value_noise(vec2 p) {
+float value_noise(vec2 p, float period) {
     vec2 i = floor(p), f = fract(p);
     vec2 u = f * f * (3.0 - 2.0 * f);
-    return mix(mix(hash(i), hash(i + vec2(1, 0)), u.x), mix(hash(i + vec2(0, 1)), hash(i + vec2(1, 1)), u.x), u.y);
+    vec2 a = mod(i, period), b = mod(i + 1.0, period);
+    return mix(mix(hash(a), hash(vec2(b.x, a.y)), u.x), mix(hash(vec2(a.x, b.y)), hash(b), u.x), u.y);
 }
-float detail(vec2 p) { return 0.6 * value_noise(p) + 0.4 * value_noise(p * 3.7); }
+float detail(vec2 p, float f) { return 0.6 * value_noise(p * f, floor(1000.0 * f + 0.5)) + 0.4 * value_noise(p * f * 3.7, floor(3700.0 * f + 0.5)); }
 
 vec3 paint(int id, vec2 p) {
-    if (id == 0) return mix(vec3(0.22, 0.42, 0.14), vec3(0.36, 0.55, 0.20), detail(p * 0.7));  // grass
-    if (id == 1) return mix(vec3(0.36, 0.25, 0.16), vec3(0.50, 0.37, 0.24), detail(p * 1.3));  // soil
-    if (id == 2) return mix(vec3(0.38, 0.37, 0.36), vec3(0.60, 0.58, 0.55), detail(p * 0.4));  // rock
-    return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p * 0.9));              // snow
+    if (id == 0) return mix(vec3(0.22, 0.42, 0.14), vec3(0.36, 0.55, 0.20), detail(p, 0.7));  // grass
+    if (id == 1) return mix(vec3(0.36, 0.25, 0.16), vec3(0.50, 0.37, 0.24), detail(p, 1.3));  // soil
+    if (id == 2) return mix(vec3(0.38, 0.37, 0.36), vec3(0.60, 0.58, 0.55), detail(p, 0.4));  // rock
+    return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p, 0.9));              // snow
 }
 
 vec3 triplanar(int id, vec3 p, vec3 n) {
@@ -413,8 +417,9 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
         }
         if (outside) continue;
         glUniform3f(offset_at, static_cast<float>(offset.x), static_cast<float>(offset.y), static_cast<float>(offset.z));
-        // The detail noise repeats every 4096 m, where floats still resolve a millimetre.
-        const glm::dvec3 wrapped = m.origin - glm::floor(m.origin / 4096.0) * 4096.0;
+        // The detail noise repeats every 1000 m: coordinates wrapped there keep their precision
+        // anywhere in the world.
+        const glm::dvec3 wrapped = m.origin - glm::floor(m.origin / 1000.0) * 1000.0;
         glUniform3f(texture_at, static_cast<float>(wrapped.x), static_cast<float>(wrapped.y), static_cast<float>(wrapped.z));
         glUniform1i(mask_at, static_cast<int>(m.neighbours.coarser_mask()));
         const glm::vec3 tint = o.level_colours ? kLevelColours[std::min(std::get<0>(k), 7)] : glm::vec3(1.0f);
