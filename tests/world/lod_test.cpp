@@ -25,18 +25,19 @@ double column_distance(const glm::dvec3& p, int x, int z) {
     return std::hypot(dx, dz);
 }
 
-// How many columns of `columns` hold each level-0 column within `radius` of `p`: every one
-// must be held exactly once.
-int holes_or_overlaps(const LodColumnSet& columns, const glm::dvec3& p, double radius, int levels) {
+// How many level-0 columns within `radius` of `p` are held by more than one column of
+// `columns`, or (within `hole_radius`) by none: every one must be held exactly once.
+int holes_or_overlaps(const LodColumnSet& columns, const glm::dvec3& p, double radius, int levels, double hole_radius = 1e30) {
     int bad = 0;
     const int r = static_cast<int>(radius / 32) + 2;
     const int cx = static_cast<int>(std::floor(p.x / 32)), cz = static_cast<int>(std::floor(p.z / 32));
     for (int z = cz - r; z <= cz + r; ++z)
         for (int x = cx - r; x <= cx + r; ++x) {
-            if (column_distance(p, x, z) >= radius) continue;
+            const double d = column_distance(p, x, z);
+            if (d >= radius) continue;
             int holders = 0;
             for (int l = 0; l < levels; ++l) holders += columns.count(LodColumn{0, x, z}.ancestor(l)) > 0;
-            bad += holders != 1;
+            bad += holders > 1 || (holders == 0 && d < hole_radius);
         }
     return bad;
 }
@@ -134,10 +135,15 @@ TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {
         w.set_focus(focus);
         w.deliver(4.0, [&](const ChunkUpdate& u) { owner.take(u); });
         const LodColumnSet shown = owner.shown.visible_columns();
-        ASSERT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels()), 0) << "at t = " << t;
+        // Keeping up is a matter of speed, not asked of a build under ThreadSanitizer: there
+        // the coarsest columns coming into view may not be built yet (no hole is allowed
+        // nearer), nor the finest ring under the camera.
+        const bool slow = std::getenv("ISOTERRA_TEST_SLOW") != nullptr;
+        const double coarsest = 32.0 * std::ldexp(1.0, w.levels() - 1);
+        ASSERT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels(), slow ? s.view_distance_m - 2 * coarsest : 1e30), 0)
+            << "at t = " << t;
         ASSERT_TRUE(lod_balanced(shown, w.levels())) << "at t = " << t;
-        // (Keeping up is a matter of speed: not asked of a build under ThreadSanitizer.)
-        if (!std::getenv("ISOTERRA_TEST_SLOW"))
+        if (!slow)
             ASSERT_TRUE(shown.count({0, static_cast<int>(std::floor(focus.x / 32)), static_cast<int>(std::floor(focus.z / 32))}))
                 << "the finest ring left the camera at t = " << t;
         swaps += shown != previous;
