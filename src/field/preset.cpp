@@ -1,6 +1,8 @@
 // Preset files: TOML with one flat table of named knobs, units in the names. Every key is
 // checked for its type and range; the first problem is reported as "file:line: key ...".
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -8,11 +10,13 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
 #include "isoterra/field.hpp"
+#include "toml_shape.hpp"
 
 namespace isoterra {
 
@@ -51,12 +55,10 @@ struct Key {
     std::function<double(const Preset&)> get_number;
 };
 
-Range positive() { return {0.0, std::numeric_limits<double>::infinity(), true, false}; }
-Range non_negative() { return {0.0, std::numeric_limits<double>::infinity(), false, false}; }
-Range finite() { return {}; }
 Range between(double lo, double hi, bool lo_open = false, bool hi_open = false) {
     return {lo, hi, lo_open, hi_open};
 }
+Range scale() { return between(0.1, 1e7); }
 
 #define ISO_NUM(key, member, range)                                                       \
     Key {                                                                                  \
@@ -77,49 +79,51 @@ Range between(double lo, double hi, bool lo_open = false, bool hi_open = false) 
 
 const std::vector<Key>& keys() {
     static const std::vector<Key> list = {
-        ISO_NUM("iso_level", iso_level, finite()),
-        ISO_NUM("base_height_m", base_height_m, finite()),
-        ISO_NUM("hill_scale_m", hill_scale_m, positive()),
-        ISO_NUM("hill_height_m", hill_height_m, finite()),
+        // Ranges that keep every value of the field finite and meshable: heights within
+        // 10 km, feature scales from 10 cm to 10,000 km.
+        ISO_NUM("iso_level", iso_level, between(-1e4, 1e4)),
+        ISO_NUM("base_height_m", base_height_m, between(-1e4, 1e4)),
+        ISO_NUM("hill_scale_m", hill_scale_m, scale()),
+        ISO_NUM("hill_height_m", hill_height_m, between(-1e4, 1e4)),
         ISO_INT("hill_octaves", hill_fbm.octaves, between(1, 12)),
         ISO_NUM("hill_lacunarity", hill_fbm.lacunarity, between(1, 4, true)),
         ISO_NUM("hill_gain", hill_fbm.gain, between(0, 1, true, true)),
         ISO_BOOL("reshape", reshape),
         ISO_NUM("reshape_exponent", reshape_exponent, between(1, 8)),
         ISO_NUM("reshape_fudge", reshape_fudge, between(0, 4, true)),
-        ISO_NUM("reshape_multiplier_m", reshape_multiplier_m, finite()),
-        ISO_NUM("mountain_scale_m", mountain_scale_m, positive()),
+        ISO_NUM("reshape_multiplier_m", reshape_multiplier_m, between(-1e4, 1e4)),
+        ISO_NUM("mountain_scale_m", mountain_scale_m, scale()),
         ISO_NUM("mountain_from", mountain_from, between(-1, 1)),
         ISO_NUM("mountain_to", mountain_to, between(-1, 1)),
-        ISO_NUM("ridge_scale_m", ridge_scale_m, positive()),
+        ISO_NUM("ridge_scale_m", ridge_scale_m, scale()),
         ISO_INT("ridge_octaves", ridge_fbm.octaves, between(1, 12)),
         ISO_NUM("ridge_lacunarity", ridge_fbm.lacunarity, between(1, 4, true)),
         ISO_NUM("ridge_gain", ridge_fbm.gain, between(0, 1, true, true)),
-        ISO_NUM("ridge_sharpness", ridge_sharpness, positive()),
-        ISO_NUM("ridge_crest", ridge_crest, non_negative()),
+        ISO_NUM("ridge_sharpness", ridge_sharpness, between(0, 100, true)),
+        ISO_NUM("ridge_crest", ridge_crest, between(0, 100)),
         ISO_NUM("ridge_exponent", ridge_exponent, between(1, 8)),
-        ISO_NUM("ridge_height_m", ridge_height_m, finite()),
-        ISO_NUM("warp_scale_m", warp_scale_m, positive()),
-        ISO_NUM("warp_distance_m", warp_distance_m, non_negative()),
-        ISO_NUM("overhang_scale_m", overhang_scale_m, positive()),
-        ISO_NUM("overhang_vertical_scale_m", overhang_vertical_scale_m, positive()),
-        ISO_NUM("overhang_plains_m", overhang_plains_m, non_negative()),
-        ISO_NUM("overhang_mountains_m", overhang_mountains_m, non_negative()),
+        ISO_NUM("ridge_height_m", ridge_height_m, between(-1e4, 1e4)),
+        ISO_NUM("warp_scale_m", warp_scale_m, scale()),
+        ISO_NUM("warp_distance_m", warp_distance_m, between(0, 1e4)),
+        ISO_NUM("overhang_scale_m", overhang_scale_m, scale()),
+        ISO_NUM("overhang_vertical_scale_m", overhang_vertical_scale_m, scale()),
+        ISO_NUM("overhang_plains_m", overhang_plains_m, between(0, 1e3)),
+        ISO_NUM("overhang_mountains_m", overhang_mountains_m, between(0, 1e3)),
         ISO_BOOL("caves", caves),
-        ISO_NUM("cave_scale_m", cave_scale_m, positive()),
-        ISO_NUM("cave_vertical_scale_m", cave_vertical_scale_m, positive()),
+        ISO_NUM("cave_scale_m", cave_scale_m, scale()),
+        ISO_NUM("cave_vertical_scale_m", cave_vertical_scale_m, scale()),
         ISO_NUM("cave_width", cave_width, between(0, 1)),
-        ISO_NUM("cave_metres_per_unit", cave_metres_per_unit, positive()),
-        ISO_NUM("cave_entrance_depth_m", cave_entrance_depth_m, non_negative()),
-        ISO_NUM("cave_entrance_narrowing", cave_entrance_narrowing, non_negative()),
-        ISO_NUM("cave_blend_m", cave_blend_m, non_negative()),
-        ISO_NUM("sea_level_m", sea_level_m, finite()),
+        ISO_NUM("cave_metres_per_unit", cave_metres_per_unit, between(0, 1e4, true)),
+        ISO_NUM("cave_entrance_depth_m", cave_entrance_depth_m, between(0, 1e3)),
+        ISO_NUM("cave_entrance_narrowing", cave_entrance_narrowing, between(0, 100)),
+        ISO_NUM("cave_blend_m", cave_blend_m, between(0, 1e3)),
+        ISO_NUM("sea_level_m", sea_level_m, between(-1e9, 1e4)),
         ISO_NUM("rock_slope_deg", materials.rock_slope_deg, between(0, 90, true, true)),
         ISO_NUM("slope_blend_deg", materials.slope_blend_deg, between(0, 45, true)),
-        ISO_NUM("snow_line_m", materials.snow_line_m, finite()),
-        ISO_NUM("snow_blend_m", materials.snow_blend_m, positive()),
+        ISO_NUM("snow_line_m", materials.snow_line_m, between(-1e6, 1e6)),
+        ISO_NUM("snow_blend_m", materials.snow_blend_m, between(0, 1e6, true)),
         ISO_NUM("snow_max_slope_deg", materials.snow_max_slope_deg, between(0, 90, true)),
-        ISO_NUM("soil_depth_m", materials.soil_depth_m, positive()),
+        ISO_NUM("soil_depth_m", materials.soil_depth_m, between(0, 1e6, true)),
     };
     return list;
 }
@@ -167,6 +171,9 @@ std::string shown(const toml::node& node) {
 }  // namespace
 
 Preset parse_preset(const std::string& text, const std::string& source) {
+    // A preset is one flat table: a megabyte and eight levels leave room for comments and
+    // mistakes, and keep the parser (which recurses) far from the end of its stack.
+    detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
     toml::table table;
     try {
         table = toml::parse(text, source);
@@ -258,6 +265,10 @@ Preset builtin_preset(const std::string& name) {
 }
 
 Preset load_preset_file(const std::string& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) throw PresetError(fmt::format("{}: cannot open the preset file ({})", path, std::strerror(errno)));
+    if (!S_ISREG(st.st_mode)) throw PresetError(fmt::format("{}: not a preset file (not a regular file)", path));
+    if (st.st_size > (1 << 20)) throw PresetError(fmt::format("{}: {} bytes, more than the {} a preset may have", path, st.st_size, 1 << 20));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw PresetError(fmt::format("{}: cannot open the preset file", path));
     std::ostringstream text;

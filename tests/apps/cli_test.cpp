@@ -71,7 +71,7 @@ TEST(Cli, bad_flags_and_preset_files_exit_2_with_one_line) {
     std::ofstream(path) << "name = \"x\"\nhill_scale_m = -3\n";
     const auto r = run_cli("sample --config " + path, "1 2 3\n");
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err, "isoterra: " + path + ":2: key 'hill_scale_m': expected a number > 0, got -3\n");
+    EXPECT_EQ(r.err, "isoterra: " + path + ":2: key 'hill_scale_m': expected a number in [0.1, 10000000], got -3\n");
     const auto s = run_cli("sample --seed 99999999999", "1 2 3\n");
     EXPECT_EQ(s.code, 2);
     EXPECT_EQ(count_lines(s.err), 1);
