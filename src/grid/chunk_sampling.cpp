@@ -2,6 +2,7 @@
 // per column (for materials), and the value range of the core that decides whether it is
 // meshed at all.
 #include <algorithm>
+#include <limits>
 
 #include "isoterra/grid.hpp"
 
@@ -31,7 +32,8 @@ void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, C
 
 void update_core_range(ChunkSamples& out) {
     const int pad = out.pad.lo;
-    float lo = out.at(0, 0, 0), hi = lo;
+    // NaN samples (a hostile field) are skipped: std::min and max keep their first argument.
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     for (int k = 0; k <= kChunkSize; ++k)
         for (int j = 0; j <= kChunkSize; ++j) {
             const float* row = &out.values[out.lattice.index(pad, j + pad, k + pad)];

@@ -70,11 +70,23 @@ glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k, int strid
 
 glm::vec3 unit_or_up(const glm::vec3& v) {
     const float len = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-    return len > 0.0f ? v / len : glm::vec3(0, 1, 0);
+    if (len > 0.0f && std::isfinite(len)) return v / len;
+    // A field with huge or infinite values: the direction of the largest components (an
+    // infinity counts as the largest), scaled so nothing overflows; NaN says nothing.
+    glm::vec3 d(0.0f);
+    float biggest = 0.0f;
+    for (int a = 0; a < 3; ++a)
+        if (!std::isnan(v[a])) biggest = std::max(biggest, std::fabs(v[a]));
+    if (!(biggest > 0.0f)) return glm::vec3(0, 1, 0);
+    for (int a = 0; a < 3; ++a) {
+        if (std::isnan(v[a])) continue;
+        d[a] = std::isinf(biggest) ? (std::isinf(v[a]) ? std::copysign(1.0f, v[a]) : 0.0f) : v[a] / biggest;
+    }
+    return d / std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
 double ground_depth(const ChunkSamples& s, double x, double y, double z, int stride) {
-    if (!s.has_ground) return 0.0;
+    if (!s.has_ground || !std::isfinite(x) || !std::isfinite(z)) return 0.0;
     // Bilinear in the heights of every stride-th column, counted in columns of that grid
     // from the core's first (the chunk one level coarser counts the same way from its own:
     // the fractions agree to the bit); clamped to the columns the lattice has.

@@ -35,7 +35,11 @@ inline double snap_fraction(double t) {
 }
 /// The crossing of the field's zero between values fa and fb of opposite signs, as a snapped
 /// fraction of the way from a to b. Every mesher places edge vertices with this.
-inline double edge_crossing(float fa, float fb) { return snap_fraction(static_cast<double>(fa / (fa - fb))); }
+inline double edge_crossing(float fa, float fb) {
+    const double t = static_cast<double>(fa / (fa - fb));
+    // Infinite values make no fraction: the middle of the edge then (nothing else breaks).
+    return t >= 0.0 && t <= 1.0 ? snap_fraction(t) : 0.5;
+}
 
 /// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and
 /// edge e joins kCubeEdges[e][0] (the lower corner) to kCubeEdges[e][1].
