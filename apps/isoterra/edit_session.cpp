@@ -21,6 +21,8 @@ std::unique_ptr<WorldFile> open_file(const std::string& path, const Preset* pres
         return std::make_unique<WorldFile>(path, preset_for_new);
     } catch (const WorldFileError& e) {
         throw UsageError(e.what());
+    } catch (const WorldFileWriteError& e) {
+        throw Failure(e.what());  // a full disk, a lock held too long: the file is fine
     }
 }
 

@@ -23,8 +23,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// A save that failed although the file was fine (disk full, locked): what() is one line.
-/// The transaction was rolled back.
+/// A create, open or save that failed although the file was fine (disk full, locked): what()
+/// is one line. A save's transaction was rolled back.
 class WorldFileWriteError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -46,7 +46,10 @@ class WorldFile {
 public:
     /// Opens the world file at `path` and reads everything in it, checksums checked. When
     /// `path` does not exist and `preset_for_new` is given, creates it (atomically: a new
-    /// file appears whole or not at all) holding that preset. Throws WorldFileError.
+    /// file appears whole or not at all; temporaries of creators that died are removed)
+    /// holding that preset. Throws WorldFileError for a file that is not a good world file,
+    /// WorldFileWriteError when the disk, memory or a lock held too long by another process
+    /// failed it (a file it created is then removed again).
     WorldFile(const std::string& path, const Preset* preset_for_new);
     ~WorldFile();
     WorldFile(const WorldFile&) = delete;
@@ -70,6 +73,7 @@ public:
 
 private:
     void create(const Preset& preset);
+    void remove_stale_temporaries() const;
     void load();
 
     std::string path_;

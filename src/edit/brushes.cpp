@@ -73,8 +73,9 @@ bool parse_brush_mode(const std::string& name, BrushMode& out) {
 
 std::string validate_edit(const EditOp& op) {
     if (!std::isfinite(op.centre.x) || !std::isfinite(op.centre.y) || !std::isfinite(op.centre.z) ||
-        std::abs(op.centre.x) > 1e9 || std::abs(op.centre.y) > 1e9 || std::abs(op.centre.z) > 1e9)
-        return fmt::format("centre {},{},{} must be finite and within 1e9 m", op.centre.x, op.centre.y, op.centre.z);
+        std::abs(op.centre.x) > kCoordinateLimit_m || std::abs(op.centre.y) > kCoordinateLimit_m ||
+        std::abs(op.centre.z) > kCoordinateLimit_m)
+        return fmt::format("centre {},{},{} must be finite and within 1e8 m", op.centre.x, op.centre.y, op.centre.z);
     if (!(op.radius_m > 0.0 && op.radius_m <= kMaxBrushRadius))
         return fmt::format("radius {} must be in (0, {}] m", op.radius_m, kMaxBrushRadius);
     if (!(op.strength_m > 0.0)) return fmt::format("strength {} must be > 0 m", op.strength_m);

@@ -1,16 +1,21 @@
 // The world file on SQLite. A file is checked before anything is written to it: SQLite
 // header, application id, schema version, an integrity check, then every row read back
 // (preset, ops, checksummed delta chunks). Only then is it switched to WAL mode and used.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
+#include <dirent.h>
 #include <fmt/format.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "isoterra/io.hpp"
 #include "isoterra/store.hpp"
 
 namespace isoterra {
@@ -60,6 +65,42 @@ std::int64_t pragma_int(sqlite3* db, const char* sql) {
     return s.step() ? sqlite3_column_int64(s.get(), 0) : 0;
 }
 
+// SQLite's message, with the system's reason when there is one ("disk I/O error (No space
+// left on device)").
+std::string reason(sqlite3* db) {
+    std::string text = db ? sqlite3_errmsg(db) : "out of memory";
+    if (const int e = db ? sqlite3_system_errno(db) : 0; e != 0) text += fmt::format(" ({})", std::strerror(e));
+    return text;
+}
+
+// True when SQLite's last error was another connection holding the file.
+bool locked(sqlite3* db) {
+    const int code = sqlite3_errcode(db) & 0xff;
+    return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+
+// True when SQLite's last error came from the disk or memory, not from the file's contents.
+bool io_failure(sqlite3* db) {
+    const int code = sqlite3_errcode(db) & 0xff;
+    return code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_NOMEM || code == SQLITE_CANTOPEN ||
+           code == SQLITE_READONLY;
+}
+
+// Removes a database file and whatever journals SQLite may have left beside it.
+void remove_with_journals(const std::string& path) {
+    for (const char* suffix : {"", "-journal", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+}
+
+// A count stored as decimal text (the undo cursor, the generation); throws unless it is one.
+std::uint64_t count_of(const std::string& text, const char* what) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos || *end != '\0' || errno != 0)
+        throw std::runtime_error(fmt::format("settings: the {} '{}' is not a count", what, text_excerpt(text)));
+    return v;
+}
+
 std::string column_text(sqlite3_stmt* s, int i) {
     const unsigned char* t = sqlite3_column_text(s, i);
     return t ? reinterpret_cast<const char*>(t) : "";
@@ -85,6 +126,7 @@ WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new) : pa
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) {
         if (!preset_for_new) throw WorldFileError(fmt::format("{}: no such world file", path));
+        remove_stale_temporaries();
         create(*preset_for_new);
         created_ = true;
     } else if (!S_ISREG(st.st_mode)) {
@@ -96,19 +138,42 @@ WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new) : pa
     if (::access(path.c_str(), R_OK | W_OK) != 0 || ::access(folder.c_str(), W_OK | X_OK) != 0)
         throw WorldFileError(fmt::format("{}: cannot open: the world file and its folder must be writable ({})", path,
                                          std::strerror(errno)));
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-        const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw WorldFileError(fmt::format("{}: cannot open: {}", path, why));
-    }
     try {
+        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK)
+            throw WorldFileWriteError(fmt::format("{}: cannot open: {}", path, reason(db_)));
+        // Another process may be writing: wait for it, as every later statement does.
+        sqlite3_busy_timeout(db_, 5000);
         load();
     } catch (...) {
         sqlite3_close(db_);
         db_ = nullptr;
+        // A file this call made and could not open leaves nothing behind.
+        if (created_) remove_with_journals(path_);
         throw;
     }
+}
+
+void WorldFile::remove_stale_temporaries() const {
+    // "<name>.new-<pid>" of a process that died while it created the file (killed, or the
+    // machine went down): no one else can finish it.
+    const std::string::size_type slash = path_.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? "." : path_.substr(0, slash + 1);
+    const std::string prefix = (slash == std::string::npos ? path_ : path_.substr(slash + 1)) + ".new-";
+    DIR* dir = ::opendir(folder.c_str());
+    if (!dir) return;
+    while (const dirent* entry = ::readdir(dir)) {
+        const std::string name = entry->d_name;
+        if (name.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string rest = name.substr(prefix.size());
+        char* end = nullptr;
+        const long pid = std::strtol(rest.c_str(), &end, 10);
+        if (end == rest.c_str() || pid <= 0 || pid == ::getpid()) continue;
+        const std::string suffix = end;
+        if (!suffix.empty() && suffix != "-journal" && suffix != "-wal" && suffix != "-shm") continue;
+        if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            std::remove((slash == std::string::npos ? name : folder + name).c_str());
+    }
+    ::closedir(dir);
 }
 
 WorldFile::~WorldFile() { sqlite3_close(db_); }
@@ -116,14 +181,18 @@ WorldFile::~WorldFile() { sqlite3_close(db_); }
 void WorldFile::create(const Preset& preset) {
     // Built under a temporary name and linked into place, so that a new world file is whole
     // or absent, and an existing one is never replaced.
+    // It is written with a rollback journal and synchronous commits: when COMMIT returns,
+    // everything is in the file itself (in WAL mode the rows could sit in a -wal file that a
+    // full disk keeps from being copied back at close). Opening switches it to WAL.
     const std::string tmp = fmt::format("{}.new-{}", path_, ::getpid());
-    std::remove(tmp.c_str());
+    remove_with_journals(tmp);
     sqlite3* db = nullptr;
     try {
         if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
-            throw std::runtime_error(db ? sqlite3_errmsg(db) : "out of memory");
-        exec(db, fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}; PRAGMA journal_mode = WAL;", kApplicationId,
-                             kWorldFileSchema)
+            throw std::runtime_error(reason(db));
+        exec(db, fmt::format("PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA application_id = {}; "
+                             "PRAGMA user_version = {};",
+                             kApplicationId, kWorldFileSchema)
                      .c_str());
         exec(db, "BEGIN");
         exec(db, kSchema);
@@ -138,21 +207,26 @@ void WorldFile::create(const Preset& preset) {
             }
         }
         exec(db, "COMMIT");
-        if (sqlite3_close(db) != SQLITE_OK) throw std::runtime_error("cannot close");
+        if (sqlite3_close(db) != SQLITE_OK) throw std::runtime_error(reason(db));
         db = nullptr;
         if (::link(tmp.c_str(), path_.c_str()) != 0) throw std::runtime_error(std::strerror(errno));
         std::remove(tmp.c_str());
     } catch (const std::exception& e) {
+        const std::string why = db ? reason(db) : e.what();
         sqlite3_close(db);
-        std::remove(tmp.c_str());
-        std::remove((tmp + "-wal").c_str());
-        std::remove((tmp + "-shm").c_str());
-        throw WorldFileError(fmt::format("{}: cannot create: {}", path_, e.what()));
+        remove_with_journals(tmp);
+        throw WorldFileWriteError(fmt::format("{}: cannot create: {}", path_, why));
     }
 }
 
 void WorldFile::load() {
     const auto corrupt = [&](const std::string& why) { return WorldFileError(fmt::format("{}: corrupt world file: {}", path_, why)); };
+    // SQLite failing to read is a lock or the disk, not the file's contents.
+    const auto unreadable = [&](const std::string& why) {
+        if (locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long ({}); try again", path_, why));
+        if (io_failure(db_)) throw WorldFileWriteError(fmt::format("{}: cannot read: {}", path_, reason(db_)));
+        throw corrupt(why);
+    };
     std::int64_t app = 0, version = 0;
     try {
         app = pragma_int(db_, "PRAGMA application_id");
@@ -160,7 +234,7 @@ void WorldFile::load() {
     } catch (const std::exception& e) {
         if (sqlite3_errcode(db_) == SQLITE_NOTADB)
             throw WorldFileError(fmt::format("{}: not an isoterra world file (not a SQLite database)", path_));
-        throw corrupt(e.what());
+        unreadable(e.what());
     }
     if (app != kApplicationId || version < 1) throw WorldFileError(fmt::format("{}: not an isoterra world file", path_));
     if (version > kWorldFileSchema)
@@ -173,17 +247,19 @@ void WorldFile::load() {
             const std::string result = column_text(check.get(), 0);
             if (result != "ok") throw std::runtime_error(result);
         }
-        std::string preset_text, applied_text;
+        std::string preset_text, applied_text, generation_text;
         {
             Statement s(db_, "SELECT key, value FROM settings");
             while (s.step()) {
                 const std::string key = column_text(s.get(), 0);
                 if (key == "preset") preset_text = column_text(s.get(), 1);
                 if (key == "applied") applied_text = column_text(s.get(), 1);
-                if (key == "generation") generation_ = sqlite3_column_int64(s.get(), 1);
+                if (key == "generation") generation_text = column_text(s.get(), 1);
             }
         }
-        if (preset_text.empty() || applied_text.empty()) throw std::runtime_error("settings: the preset or the undo cursor is missing");
+        if (preset_text.empty() || applied_text.empty() || generation_text.empty())
+            throw std::runtime_error("settings: the preset, the undo cursor or the generation is missing");
+        generation_ = static_cast<std::int64_t>(count_of(generation_text, "generation"));
         try {
             preset_ = parse_preset(preset_text, "stored preset");
         } catch (const PresetError& e) {
@@ -195,6 +271,12 @@ void WorldFile::load() {
                 EditOp op;
                 const std::int64_t seq = sqlite3_column_int64(s.get(), 0);
                 if (seq != static_cast<std::int64_t>(ops_.size())) throw std::runtime_error(fmt::format("operation {}: out of sequence", seq));
+                // Numbers must be stored as numbers: SQLite would read "12 m" as 12, "abc" as 0.
+                for (int column = 3; column <= 7; ++column) {
+                    const int type = sqlite3_column_type(s.get(), column);
+                    if (type != SQLITE_FLOAT && type != SQLITE_INTEGER && !(column == 7 && type == SQLITE_NULL))
+                        throw std::runtime_error(fmt::format("operation {}: a coordinate, radius or strength is not a number", seq));
+                }
                 if (!parse_brush_kind(column_text(s.get(), 1), op.kind) || !parse_brush_mode(column_text(s.get(), 2), op.mode))
                     throw std::runtime_error(fmt::format("operation {}: unknown brush or mode", seq));
                 op.centre = {sqlite3_column_double(s.get(), 3), sqlite3_column_double(s.get(), 4), sqlite3_column_double(s.get(), 5)};
@@ -205,15 +287,29 @@ void WorldFile::load() {
                 ops_.push_back(op);
             }
         }
-        char* end = nullptr;
-        const unsigned long long applied = std::strtoull(applied_text.c_str(), &end, 10);
-        if (*end != '\0' || applied > ops_.size())
-            throw std::runtime_error(fmt::format("undo cursor '{}' outside the {} operations", applied_text, ops_.size()));
+        const std::uint64_t applied = count_of(applied_text, "undo cursor");
+        if (applied > ops_.size()) throw std::runtime_error(fmt::format("undo cursor {} outside the {} operations", applied, ops_.size()));
         applied_ = static_cast<std::size_t>(applied);
         {
             Statement s(db_, "SELECT cx, cy, cz, blob, checksum FROM deltas");
             while (s.step()) {
-                const ChunkCoord c{sqlite3_column_int(s.get(), 0), sqlite3_column_int(s.get(), 1), sqlite3_column_int(s.get(), 2), 0};
+                for (int column = 0; column < 5; ++column)
+                    if (sqlite3_column_type(s.get(), column) != (column == 3 ? SQLITE_BLOB : SQLITE_INTEGER))
+                        throw std::runtime_error("a delta chunk row holds a value of the wrong type");
+                const std::int64_t cx = sqlite3_column_int64(s.get(), 0), cy = sqlite3_column_int64(s.get(), 1),
+                                   cz = sqlite3_column_int64(s.get(), 2);
+                // Edits change the samples near their brushes only: a chunk no operation's
+                // brush reaches holds no edit (and one far past the world's edge, none at all).
+                const Box chunk{glm::dvec3(cx, cy, cz) * double{kChunkSize} - 1.0, glm::dvec3(cx, cy, cz) * double{kChunkSize} + (kChunkSize + 1.0)};
+                const auto reaches = [&](const EditOp& op) {
+                    const Box b = edit_box(op);
+                    for (int a = 0; a < 3; ++a)
+                        if (b.lo[a] > chunk.hi[a] || chunk.lo[a] > b.hi[a]) return false;
+                    return true;
+                };
+                if (std::none_of(ops_.begin(), ops_.end(), reaches))
+                    throw std::runtime_error(fmt::format("chunk {},{},{}: no operation reaches it", cx, cy, cz));
+                const ChunkCoord c{static_cast<int>(cx), static_cast<int>(cy), static_cast<int>(cz), 0};
                 const auto* bytes = static_cast<const std::uint8_t*>(sqlite3_column_blob(s.get(), 3));
                 const auto size = static_cast<std::size_t>(sqlite3_column_bytes(s.get(), 3));
                 const auto sum = static_cast<std::uint64_t>(sqlite3_column_int64(s.get(), 4));
@@ -226,17 +322,22 @@ void WorldFile::load() {
             }
         }
     } catch (const std::runtime_error& e) {
-        throw corrupt(e.what());
+        unreadable(e.what());
     }
     // Checked: from here on the file is ours to write.
     try {
-        exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;");
+        exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     } catch (const std::runtime_error& e) {
-        throw WorldFileError(fmt::format("{}: cannot open for writing: {}", path_, e.what()));
+        if (locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long; try again", path_));
+        throw WorldFileWriteError(fmt::format("{}: cannot open for writing: {}", path_, reason(db_)));
     }
 }
 
 void WorldFile::save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed) {
+    const auto throw_save_error = [&](const std::string& why, bool was_locked) {
+        if (was_locked) throw WorldFileWriteError(fmt::format("{}: cannot save: locked by another process for too long; try again", path_));
+        throw WorldFileWriteError(fmt::format("{}: cannot save: {}", path_, why));
+    };
     try {
         exec(db_, "BEGIN IMMEDIATE");
         try {
@@ -297,12 +398,17 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
             }
             exec(db_, "COMMIT");
             ++generation_;
-        } catch (...) {
+        } catch (const std::exception& e) {
+            // What went wrong, read before ROLLBACK resets it.
+            const bool was_locked = locked(db_);
+            const std::string why = io_failure(db_) ? reason(db_) : e.what();
             sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-            throw;
+            throw_save_error(why, was_locked);
         }
+    } catch (const WorldFileWriteError&) {
+        throw;
     } catch (const std::exception& e) {
-        throw WorldFileWriteError(fmt::format("{}: cannot save: {}", path_, e.what()));
+        throw_save_error(io_failure(db_) ? reason(db_) : e.what(), locked(db_));
     }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -24,7 +25,7 @@ struct CliResult {
 inline CliResult run_cli(const std::string& args, const std::string& input = "", const std::string& prefix = "") {
     const std::string dir = ::testing::TempDir();
     // Unique names: ctest runs test cases in parallel processes.
-    static int calls = 0;
+    static std::atomic<int> calls{0};
     const std::string tag = std::to_string(getpid()) + "_" + std::to_string(++calls);
     const std::string in = dir + "/cli_in_" + tag + ".txt", err = dir + "/cli_err_" + tag + ".txt";
     std::ofstream(in) << input;
