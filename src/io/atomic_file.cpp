@@ -1,6 +1,10 @@
-// Atomic writes: the bytes go to a temporary file beside the target, are flushed to disk,
-// and only then renamed over it. A crash or a full disk leaves the old file (or none).
+// Atomic writes: the bytes go to an unnamed file in the target's folder (O_TMPFILE), are
+// flushed to disk, linked under a temporary name and renamed over the target. Until the link
+// the file has no name, so a process killed at any moment (SIGKILL included) leaves nothing;
+// a crash or a full disk leaves the old file (or none). Filesystems without O_TMPFILE get a
+// named temporary (mkstemp) instead.
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -12,15 +16,46 @@
 #include "isoterra/io.hpp"
 
 namespace isoterra {
+namespace {
+
+std::string folder_of(const std::string& path) {
+    const std::string::size_type slash = path.find_last_of('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Blocks the signals a user sends to stop a program while a finished file gets its names,
+// so that an interrupt cannot fall between the link and the rename.
+class QuietSignals {
+public:
+    QuietSignals() {
+        sigset_t set;
+        sigemptyset(&set);
+        for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, s);
+        pthread_sigmask(SIG_BLOCK, &set, &old_);
+    }
+    ~QuietSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+
+private:
+    sigset_t old_;
+};
+
+}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {
+    // Only a regular file (or nothing) is replaced: a device, a pipe or a folder stays.
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw IoError(fmt::format("{}: exists and is not a regular file; not replacing it", path));
+    const std::string folder = folder_of(path);
     std::string temp = path + ".tmp-XXXXXX";
-    const int fd = mkstemp(temp.data());
+    int fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    const bool unnamed = fd >= 0;
+    if (!unnamed) fd = mkstemp(temp.data());
     if (fd < 0) throw IoError(fmt::format("{}: cannot create a file there ({})", path, std::strerror(errno)));
     const auto fail = [&](const char* what) {
         const int err = errno;
         ::close(fd);
-        ::unlink(temp.c_str());
+        if (!unnamed) ::unlink(temp.c_str());
         throw IoError(fmt::format("{}: {} ({})", path, what, std::strerror(err)));
     };
     std::size_t done = 0;
@@ -33,9 +68,20 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
         done += static_cast<std::size_t>(n);
     }
     if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) fail("cannot flush the file");
+    const QuietSignals quiet;
+    if (unnamed) {
+        // A name for the finished file: a fresh one beside the target (linkat never replaces).
+        for (int attempt = 0;; ++attempt) {
+            temp = fmt::format("{}.tmp-{}-{}", path, ::getpid(), attempt);
+            if (::linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", fd).c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0)
+                break;
+            if (errno != EEXIST || attempt == 100) fail("cannot name the finished file");
+        }
+    }
     if (::close(fd) != 0) {
+        const int err = errno;
         ::unlink(temp.c_str());
-        throw IoError(fmt::format("{}: cannot close the file ({})", path, std::strerror(errno)));
+        throw IoError(fmt::format("{}: cannot close the file ({})", path, std::strerror(err)));
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {
         const int err = errno;
