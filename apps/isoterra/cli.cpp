@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "isoterra/io.hpp"
+
 namespace isoterra::app {
 
 void FieldOptions::add_to(CLI::App& cmd) {
@@ -65,7 +67,7 @@ CLI::Validator finite_range(double lo, double hi) {
             char* end = nullptr;
             const double v = std::strtod(text.c_str(), &end);
             if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
-                return fmt::format("expected a number from {} to {}, got '{}'", lo, hi, text);
+                return fmt::format("expected a number from {} to {}, got '{}'", lo, hi, text_excerpt(text));
             return {};
         },
         fmt::format("NUMBER in [{} - {}]", lo, hi));
@@ -101,11 +103,13 @@ std::vector<double> parse_list(const std::string& text, const std::string& flag,
         }
         while (used < part.size() && std::isspace(static_cast<unsigned char>(part[used]))) ++used;
         if (part.empty() || used != part.size() || !std::isfinite(v))
-            throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text));
+            throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text_excerpt(text)));
+        if (std::fabs(v) > kCoordinateLimit_m)
+            throw UsageError(fmt::format("{}: coordinates must lie within +-1e8 m, got '{}'", flag, text_excerpt(text)));
         values.push_back(v);
     }
     if (values.size() != count)
-        throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text));
+        throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text_excerpt(text)));
     return values;
 }
 

@@ -28,7 +28,7 @@ void register_heightmap(CLI::App& app) {
     opt.field.add_to(*cmd);
     cmd->add_option("--from", opt.from, "Corner X,Z (metres)")->required();
     cmd->add_option("--to", opt.to, "Opposite corner X,Z")->required();
-    cmd->add_option("--step", opt.step, "Metres per pixel")->check(CLI::PositiveNumber);
+    cmd->add_option("--step", opt.step, "Metres per pixel")->check(finite_range(0.001, 1e6));
     cmd->add_option("-o,--output", opt.output, "Output .png (the sidecar is the same name with .json)")->required();
     cmd->add_flag("--force", opt.force, "Allow images over 8192 pixels a side");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");

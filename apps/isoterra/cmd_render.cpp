@@ -48,7 +48,7 @@ void register_render(CLI::App& app) {
         char x = 0;
         if (std::sscanf(opt.size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width < 16 || height < 16 ||
             width > 8192 || height > 8192)
-            throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", opt.size));
+            throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", text_excerpt(opt.size)));
         require_extension(opt.output, ".png", "-o");
         const WorldSettings settings = opt.world.settings();
         const EditSession session(opt.field, opt.world_file.path);

@@ -1,15 +1,14 @@
 // `isoterra sample`: the field value at each "x y z" line, 17 significant digits.
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <vector>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "edit_session.hpp"
+#include "isoterra/io.hpp"
 
 namespace isoterra::app {
 namespace {
@@ -19,35 +18,6 @@ struct SampleOptions {
     WorldFileOption world;
     std::string points_path;
 };
-
-// Reads every point first, so a bad line stops the command before anything is printed.
-std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source) {
-    std::vector<glm::dvec3> points;
-    std::string line;
-    long number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        const char* s = line.c_str();
-        while (*s == ' ' || *s == '\t' || *s == '\r') ++s;
-        if (*s == '\0' || *s == '#') continue;  // blank lines and comments carry no point
-        double v[3];
-        for (double& c : v) {
-            char* end = nullptr;
-            errno = 0;
-            c = std::strtod(s, &end);
-            if (end == s || errno == ERANGE || !std::isfinite(c))
-                throw UsageError(fmt::format("{}:{}: expected three finite numbers 'x y z', got '{}'", source, number, line));
-            s = end;
-            while (*s == ' ' || *s == '\t' || *s == ',') ++s;
-        }
-        while (*s == ' ' || *s == '\t' || *s == '\r') ++s;
-        if (*s != '\0')
-            throw UsageError(fmt::format("{}:{}: expected three finite numbers 'x y z', got '{}'", source, number, line));
-        points.emplace_back(v[0], v[1], v[2]);
-    }
-    if (in.bad()) throw Failure(fmt::format("{}: read error", source));
-    return points;
-}
 
 }  // namespace
 
@@ -60,13 +30,20 @@ void register_sample(CLI::App& app) {
     cmd->callback([] {
         const EditSession session(opt.field, opt.world.path);
         const auto field = session.field();
+        // Every point is read first, so a bad line stops the command before anything is printed.
         std::vector<glm::dvec3> points;
-        if (opt.points_path.empty()) {
-            points = read_points(std::cin, "stdin");
-        } else {
-            std::ifstream in(opt.points_path);
-            if (!in) throw UsageError(fmt::format("--points: cannot open '{}'", opt.points_path));
-            points = read_points(in, opt.points_path);
+        try {
+            if (opt.points_path.empty()) {
+                points = read_points(std::cin, "stdin");
+            } else {
+                struct stat st;
+                std::ifstream in;
+                if (::stat(opt.points_path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) in.open(opt.points_path);
+                if (!in.is_open()) throw UsageError(fmt::format("--points: cannot open '{}' as a file", text_excerpt(opt.points_path)));
+                points = read_points(in, opt.points_path);
+            }
+        } catch (const PointsError& e) {
+            throw UsageError(e.what());
         }
         std::vector<double> values(points.size());
         // Edits add their deltas, trilinear between the 1 m samples they are stored at.

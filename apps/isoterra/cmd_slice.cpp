@@ -30,11 +30,13 @@ void register_slice(CLI::App& app) {
     opt.world.add_to(*cmd);
     cmd->add_option("--axis", opt.axis, "Plane normal: y (A,B = X,Z), x (A,B = Z,Y) or z (A,B = X,Y)")
         ->check(CLI::IsMember({"x", "y", "z"}));
-    cmd->add_option("--at", opt.at, "The plane's coordinate on that axis (metres)")->required();
+    cmd->add_option("--at", opt.at, "The plane's coordinate on that axis (metres)")
+        ->required()
+        ->check(finite_range(-kCoordinateLimit_m, kCoordinateLimit_m));
     cmd->add_option("--from", opt.from, "Corner A,B in the plane (metres)")->required();
     cmd->add_option("--to", opt.to, "Opposite corner A,B")->required();
-    cmd->add_option("--step", opt.step, "Metres per pixel")->check(CLI::PositiveNumber);
-    cmd->add_option("--range", opt.range, "Values from -range (black) to +range (white)")->check(CLI::PositiveNumber);
+    cmd->add_option("--step", opt.step, "Metres per pixel")->check(finite_range(0.001, 1e6));
+    cmd->add_option("--range", opt.range, "Values from -range (black) to +range (white)")->check(finite_range(1e-6, 1e9));
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->add_flag("--force", opt.force, "Allow images over 4096 pixels a side");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");

@@ -32,7 +32,7 @@ void register_stats(CLI::App& app) {
     opt.world.add_to(*cmd);
     cmd->add_option("--from", opt.from, "Box corner X,Y,Z (metres)")->required();
     cmd->add_option("--to", opt.to, "Opposite corner X,Y,Z")->required();
-    cmd->add_option("--step", opt.step, "Metres between samples")->check(CLI::PositiveNumber);
+    cmd->add_option("--step", opt.step, "Metres between samples")->check(finite_range(0.001, 1e6));
     cmd->add_option("--bins", opt.bins, "Histogram bins")->check(CLI::Range(1, 1000));
     cmd->add_flag("--json", opt.json, "Print one JSON object");
     cmd->add_flag("--force", opt.force, "Allow more than 16 million samples");
@@ -43,6 +43,9 @@ void register_stats(CLI::App& app) {
         glm::dvec3 n = glm::floor((to - from) / opt.step) + 1.0;
         if (n.x * n.y * n.z > 16.0e6 && !opt.force)
             throw UsageError(fmt::format("--from/--to/--step: {:.0f} samples; add --force or a larger --step", n.x * n.y * n.z));
+        // A lattice side is an int, and the values and gradients of 2e8 samples take 1.6 GB.
+        if (n.x * n.y * n.z > 2.0e8)
+            throw UsageError(fmt::format("--from/--to/--step: {:.0f} samples is too many even with --force (at most 2e8)", n.x * n.y * n.z));
         const EditSession session(opt.field, opt.world.path);
         const auto field = session.field();
         const ChunkDeltas& deltas = session.history().deltas();

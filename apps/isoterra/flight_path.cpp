@@ -4,11 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "cli.hpp"
+#include "isoterra/io.hpp"
 
 namespace isoterra::app {
 
@@ -35,21 +36,16 @@ Path make_path(const std::string& spec, const glm::dvec3& start) {
         char* end = nullptr;
         p.radius = std::strtod(spec.c_str() + 7, &end);
         if (end == spec.c_str() + 7 || *end != '\0' || !(p.radius > 0.0) || !std::isfinite(p.radius))
-            throw UsageError(fmt::format("--path: expected circle:R with R > 0 metres, got '{}'", spec));
+            throw UsageError(fmt::format("--path: expected circle:R with R > 0 metres, got '{}'", text_excerpt(spec)));
     } else {
-        std::ifstream in(spec);
-        if (!in) throw UsageError(fmt::format("--path: '{}' is not line, circle:R or a readable waypoint file", spec));
-        std::string line;
-        int number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
-            std::istringstream fields(line);
-            glm::dvec3 v;
-            std::string rest;
-            if (!(fields >> v.x >> v.y >> v.z) || (fields >> rest) || !std::isfinite(v.x + v.y + v.z))
-                throw UsageError(fmt::format("{}:{}: expected a waypoint 'x y z', got '{}'", spec, number, line));
-            p.points.push_back(v);
+        struct stat st;
+        std::ifstream in;
+        if (::stat(spec.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) in.open(spec);
+        if (!in.is_open()) throw UsageError(fmt::format("--path: '{}' is not line, circle:R or a readable waypoint file", text_excerpt(spec)));
+        try {
+            p.points = read_points(in, spec);
+        } catch (const PointsError& e) {
+            throw UsageError(e.what());
         }
         if (p.points.size() < 2) throw UsageError(fmt::format("{}: a path needs at least two waypoints", spec));
     }

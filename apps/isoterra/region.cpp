@@ -27,6 +27,10 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
         hi[a] = std::ceil(to[a] / kChunkSize) - 1;
         count *= hi[a] - lo[a] + 1;
     }
+    // Chunk indices in range first (coordinates are checked when parsed; this holds for any).
+    for (int a = 0; a < 3; ++a)
+        if (!(std::fabs(lo[a]) <= kCoordinateLimit_m / kChunkSize && std::fabs(hi[a]) <= kCoordinateLimit_m / kChunkSize))
+            throw UsageError("--from/--to: the region reaches past +-1e8 m, where the world ends");
     if (count > static_cast<double>(limit) && !force)
         throw UsageError(fmt::format("--from/--to: the region spans {:.0f} chunks, more than {}; add --force to go ahead", count, limit));
     if (count > 1e8) throw UsageError(fmt::format("--from/--to: the region spans {:.0f} chunks, too many even with --force", count));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,5 +51,21 @@ void write_mesh_file(const std::string& path, MeshFormat format, const std::vect
 /// big-endian, as PNG stores them). Throws IoError.
 void write_png(const std::string& path, int width, int height, int channels, int bit_depth,
                const void* samples);
+
+/// Points input that is not a list of points (the message names the source and line).
+class PointsError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Reads one point "x y z" per line (blanks, tabs or commas between; blank lines and '#'
+/// comments skipped). Every coordinate must be finite and within kCoordinateLimit_m; a line
+/// may have at most 4096 bytes. Throws PointsError quoting a bad line as a text_excerpt.
+std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source);
+
+/// Returns the first `max_bytes` bytes of `text` fit to show in a one-line message:
+/// printable ASCII as is, backslashes, tabs, control bytes and non-ASCII bytes escaped
+/// ("\x1b"), and "... (N bytes)" when it was cut.
+std::string text_excerpt(const std::string& text, std::size_t max_bytes = 60);
 
 }  // namespace isoterra

@@ -150,7 +150,8 @@ public:
 
     /// Follows the focus: chooses the columns of every level, drops what is no longer
     /// wanted, and queues what is missing, nearest first. Call from the owner's thread, once
-    /// a frame.
+    /// a frame. A focus is held within kCoordinateLimit_m of the origin; a non-finite one is
+    /// ignored.
     void set_focus(const glm::dvec3& focus);
     /// Switches the mesher: every chunk is built again and keeps its mesh until then.
     /// Owner's thread.

@@ -181,7 +181,10 @@ void World::add_chunks_locked(const LodColumn& c, Column& column) {
     wake_.notify_all();
 }
 
-void World::set_focus(const glm::dvec3& focus) {
+void World::set_focus(const glm::dvec3& wanted) {
+    // A focus past the world's edge is held at it; one that is not a number changes nothing.
+    if (!std::isfinite(wanted.x) || !std::isfinite(wanted.y) || !std::isfinite(wanted.z)) return;
+    const glm::dvec3 focus = glm::clamp(wanted, glm::dvec3(-kCoordinateLimit_m), glm::dvec3(kCoordinateLimit_m));
     std::lock_guard<std::mutex> lock(mu_);
     focus_ = focus;
     target_ = select_lod(focus, lod_, target_, [&](const LodColumn& c) {

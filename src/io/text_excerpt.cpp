@@ -1,0 +1,25 @@
+// What an error message may show of a user's text: a bounded start of it, with every byte
+// that a terminal could act on written as an escape.
+#include <fmt/format.h>
+
+#include "isoterra/io.hpp"
+
+namespace isoterra {
+
+std::string text_excerpt(const std::string& text, std::size_t max_bytes) {
+    std::string out;
+    const std::size_t shown = std::min(text.size(), max_bytes);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        // Control bytes (escape sequences start with one) and bytes above ASCII, which may be
+        // a broken UTF-8 sequence or C1 controls, are escaped; the rest is printable ASCII.
+        if (c == '\\') out += "\\\\";
+        else if (c == '\t') out += "\\t";
+        else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02x}", c);
+        else out += static_cast<char>(c);
+    }
+    if (shown < text.size()) out += fmt::format("... ({} bytes)", text.size());
+    return out;
+}
+
+}  // namespace isoterra

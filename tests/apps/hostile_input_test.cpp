@@ -1,0 +1,226 @@
+// The program under a hostile user: deeply nested and extreme presets, exports killed while
+// they write, regions past the world's edge, flags that are not numbers, huge and raw points
+// lines, output paths that are not files. Every refusal is one line with exit 2 (bad input)
+// or 1 (a failure), never a crash, and nothing half-written is left.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <csignal>
+#include <cstdio>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <set>
+#include <string>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "run_cli.hpp"
+#include "temp_files.hpp"
+
+using namespace isoterra::test;
+
+namespace {
+
+std::string fresh_folder(const std::string& name) {
+    const std::string dir = fresh_path(name);
+    std::system(("rm -rf '" + dir + "'").c_str());
+    ::mkdir(dir.c_str(), 0755);
+    return dir;
+}
+
+std::set<std::string> files_in(const std::string& dir) {
+    std::set<std::string> names;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (const dirent* e = ::readdir(d))
+            if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.insert(e->d_name);
+        ::closedir(d);
+    }
+    return names;
+}
+
+// Exit `code` with one line on stderr that contains `expected`, nothing on stdout.
+void expect_one_line(const CliResult& r, int code, const std::string& expected) {
+    EXPECT_EQ(r.code, code) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("isoterra: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+// True when process `pid` has a file open in `dir` (its export being written).
+bool writes_into(pid_t pid, const std::string& folder) {
+    char resolved[PATH_MAX];
+    if (!::realpath(folder.c_str(), resolved)) return false;
+    const std::string dir = resolved;
+    const std::string fds = "/proc/" + std::to_string(pid) + "/fd";
+    DIR* d = ::opendir(fds.c_str());
+    if (!d) return false;
+    bool found = false;
+    while (const dirent* e = ::readdir(d)) {
+        char target[4096];
+        const ssize_t n = ::readlink((fds + "/" + e->d_name).c_str(), target, sizeof target - 1);
+        if (n > 0 && std::string(target, static_cast<std::size_t>(n)).rfind(dir + "/", 0) == 0) found = true;
+    }
+    ::closedir(d);
+    return found;
+}
+
+}  // namespace
+
+// Case 1: nesting of every kind, tens of thousands of levels deep, in a --config file.
+TEST(HostileInput, deeply_nested_preset_files_are_refused_by_every_command) {
+    const std::string dir = fresh_folder("nested");
+    const int n = 50000;
+    const std::string files[][2] = {
+        {"x = " + std::string(n, '[') + std::string(n, ']') + "\n", "arrays and inline tables nest more than 8 levels deep"},
+        {"[a" + std::string() + [&] {
+             std::string s;
+             for (int i = 0; i < n; ++i) s += ".a";
+             return s;
+         }() + "]\n",
+         "dotted keys nest more than 8 levels deep"},
+    };
+    for (const auto& [text, expected] : files) {
+        const std::string path = dir + "/nested.toml";
+        std::ofstream(path) << text;
+        expect_one_line(run_cli("sample --config " + path, "1 2 3\n"), 2, expected);
+        expect_one_line(run_cli("stats --config " + path + " --from 0,0,0 --to 8,8,8"), 2, expected);
+        expect_one_line(run_cli("mesh --config " + path + " --from 0,0,0 --to 32,32,32 -o " + dir + "/m.glb"), 2, expected);
+        expect_one_line(run_cli("edit --world " + dir + "/w.db --config " + path + " sphere --at 0,0,0 --radius 3 --mode carve"), 2,
+                        expected);
+    }
+    EXPECT_EQ(files_in(dir), (std::set<std::string>{"nested.toml"}));
+}
+
+// Case 2: the wildest preset the ranges allow, streamed and meshed by every mesher.
+TEST(HostileInput, the_far_ends_of_the_preset_ranges_mesh_with_every_mesher) {
+    const std::string dir = fresh_folder("extreme");
+    const std::string path = dir + "/extreme.toml";
+    std::ofstream(path) << "name = \"extreme\"\nbase_height_m = 1e4\nhill_height_m = 1e4\nridge_height_m = 1e4\n"
+                           "hill_scale_m = 0.1\nridge_scale_m = 0.1\nwarp_scale_m = 0.1\nwarp_distance_m = 1e4\n"
+                           "overhang_scale_m = 0.1\noverhang_mountains_m = 1e3\noverhang_plains_m = 1e3\n"
+                           "cave_scale_m = 0.1\ncave_blend_m = 1e3\nhill_octaves = 12\nridge_octaves = 12\n";
+    for (const char* mesher : {"marching-cubes", "surface-nets", "blocks"}) {
+        const auto r = run_cli(std::string("mesh --quiet --config ") + path + " --mesher " + mesher +
+                               " --around 0,3000,0 --view-distance 300 --radius 1 -o " + dir + "/around.glb");
+        EXPECT_EQ(r.code, 0) << mesher << r.err;
+    }
+    // White noise at 10 cm under 10 km hills makes millions of triangles near the camera:
+    // one flight is enough to show the streamed world takes it.
+    const auto f = run_cli("fly --config " + path + " --seconds 0.5 --view-distance 300 --radius 1 --json");
+    EXPECT_EQ(f.code, 0) << f.err;
+}
+
+// Case 4: an export killed while it writes leaves nothing, whatever the signal.
+TEST(HostileInput, an_export_killed_while_it_writes_leaves_nothing) {
+    for (const int sig : {SIGKILL, SIGTERM, SIGINT}) {
+        const std::string dir = fresh_folder("killed_" + std::to_string(sig));
+        const std::string out = dir + "/big.obj";
+        const pid_t pid = fork();
+        if (pid == 0) {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            ::signal(SIGINT, SIG_DFL);
+            ::execl(ISOTERRA_BINARY, "isoterra", "mesh", "--quiet", "--from", "-160,-64,-160", "--to", "160,64,160", "-o",
+                    out.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        // Wait for the moment it has the file open, then stop it.
+        bool caught = false;
+        const auto start = std::chrono::steady_clock::now();
+        while (!caught && std::chrono::steady_clock::now() - start < std::chrono::seconds(120)) {
+            if (writes_into(pid, dir)) caught = true;
+            else if (waitpid(pid, nullptr, WNOHANG) == pid) break;
+            else std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        ASSERT_TRUE(caught) << "the export finished before it was seen writing";
+        ::kill(pid, sig);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+        EXPECT_EQ(files_in(dir), std::set<std::string>{}) << "signal " << sig;
+    }
+}
+
+// Case 9 (second half): -o onto something that is not a regular file leaves it as it was.
+TEST(HostileInput, an_output_path_that_is_not_a_file_is_left_alone) {
+    const std::string dir = fresh_folder("nodes");
+    const std::string fifo = dir + "/pipe.glb", node = dir + "/null.ply", folder = dir + "/folder.obj";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    ::mkdir(folder.c_str(), 0755);
+    const bool have_node = ::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0;  // /dev/null's numbers; root only
+    for (const std::string& path : {fifo, folder, have_node ? node : fifo}) {
+        expect_one_line(run_cli("mesh --quiet --from 0,0,0 --to 32,32,32 -o " + path), 2, "is not a regular file; not replacing it");
+        struct stat st;
+        ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+        EXPECT_FALSE(S_ISREG(st.st_mode)) << path;
+    }
+    const std::string png_fifo = dir + "/pipe.png";
+    ASSERT_EQ(::mkfifo(png_fifo.c_str(), 0644), 0);
+    expect_one_line(run_cli("heightmap --from 0,0 --to 10,10 -o " + png_fifo), 2, "is not a regular file; not replacing it");
+    std::set<std::string> expected{"pipe.glb", "folder.obj", "pipe.png"};
+    if (have_node) expected.insert("null.ply");
+    EXPECT_EQ(files_in(dir), expected);
+}
+
+// Case 5: a small region far from the origin is refused, not allocated.
+TEST(HostileInput, regions_and_points_past_the_worlds_edge_are_refused) {
+    const std::string dir = fresh_folder("far");
+    for (const std::string& args :
+         {"mesh --from 1e11,0,0 --to 1.00000001e11,32,32 -o " + dir + "/far.glb",
+          "mesh --from 68719476736,0,0 --to 68719476768,32,32 -o " + dir + "/far.glb",
+          "mesh --around 0,0,-2e8 -o " + dir + "/far.glb", std::string("stats --from 0,0,3e9 --to 1,1,3000000001"),
+          "heightmap --from -1e300,0 --to 0,1 -o " + dir + "/h.png", "render --eye 0,1e9,0 --target 0,0,0 -o " + dir + "/r.png",
+          "edit --world " + dir + "/w.db sphere --at 5e8,0,0 --radius 3 --mode carve"})
+        expect_one_line(run_cli(args), 2, "within +-1e8 m");
+    expect_one_line(run_cli("sample", "1 2 3\n0 0 1.5e8\n"), 2, "stdin:2: coordinates must lie within +-1e8 m, got '0 0 1.5e8'");
+    // At the edge itself the world is still there.
+    const auto edge = run_cli("mesh --quiet --from 99999936,-32,99999936 --to 99999968,32,99999968 -o " + dir + "/edge.glb");
+    EXPECT_EQ(edge.code, 0) << edge.err;
+    EXPECT_EQ(files_in(dir), std::set<std::string>{"edge.glb"});
+}
+
+// Case 6: flags that are not what they should be are named.
+TEST(HostileInput, bad_flag_values_name_the_flag) {
+    const std::string dir = fresh_folder("flags");
+    expect_one_line(run_cli("sample --config " + dir, "1 2 3\n"), 2, dir + ": not a preset file (not a regular file)");
+    for (const char* step : {"nan", "-inf", "0", "1e-300", "abc"}) {
+        expect_one_line(run_cli(std::string("heightmap --from 0,0 --to 10,10 --step ") + step + " -o " + dir + "/h.png"), 2, "--step");
+        expect_one_line(run_cli(std::string("slice --at 0 --from 0,0 --to 10,10 --step ") + step + " -o " + dir + "/s.png"), 2, "--step");
+        expect_one_line(run_cli(std::string("stats --from 0,0,0 --to 10,10,10 --step ") + step), 2, "--step");
+    }
+    expect_one_line(run_cli("slice --at nan --from 0,0 --to 10,10 -o " + dir + "/s.png"), 2, "--at");
+    expect_one_line(run_cli("slice --at 0 --range inf --from 0,0 --to 10,10 -o " + dir + "/s.png"), 2, "--range");
+    expect_one_line(run_cli("stats --from -1e6,-1e6,-1e6 --to 1e6,1e6,1e6 --force"), 2, "too many even with --force");
+    expect_one_line(run_cli("stats --from 0,0,0 --to 1e7,1e3,1e7 --force"), 2, "too many even with --force");
+    expect_one_line(run_cli("sample --points " + dir, ""), 2, "--points: cannot open");
+    expect_one_line(run_cli("fly --path " + dir + " --seconds 1"), 2, "--path");
+    EXPECT_EQ(files_in(dir), std::set<std::string>{});
+}
+
+// Case 8: a bad points line is quoted short and escaped, however long or raw it is.
+TEST(HostileInput, a_bad_points_line_is_quoted_short_and_escaped) {
+    const auto huge = run_cli("sample", "1 2 3\n" + std::string(1 << 20, '7') + " x\n");
+    expect_one_line(huge, 2, "stdin:2: a line longer than 4096 bytes, got '7777777");
+    EXPECT_LT(huge.err.size(), 200u) << huge.err.size();
+    const auto raw = run_cli("sample", "1 2 \x1b[31mred\x1b[0m\x07\n");
+    expect_one_line(raw, 2, "stdin:1: expected three finite numbers 'x y z', got '1 2 \\x1b[31mred\\x1b[0m\\x07'");
+    for (const char c : raw.err) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\n') << int(c);
+    const auto nul = run_cli("sample --points /proc/self/cmdline", "");  // NUL bytes inside a line
+    EXPECT_EQ(nul.code, 2);
+    EXPECT_EQ(nul.err.find('\0'), std::string::npos);
+    const auto long_flag = run_cli("mesh --from " + std::string(100000, '9') + ",0,0 --to 1,1,1 -o x.glb");
+    expect_one_line(long_flag, 2, "--from");
+    EXPECT_LT(long_flag.err.size(), 300u);
+    const auto waypoints = fresh_path("waypoints.txt");
+    std::ofstream(waypoints) << "0 0 0\n1 1 \x1b]0;title\x07\n";
+    expect_one_line(run_cli("fly --path " + waypoints + " --seconds 1"), 2, "expected three finite numbers 'x y z', got '1 1 \\x1b]0;title\\x07'");
+}
