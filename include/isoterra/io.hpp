@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "isoterra/base.hpp"
 #include "isoterra/mesh.hpp"
 
 namespace isoterra {
@@ -62,10 +63,5 @@ public:
 /// comments skipped). Every coordinate must be finite and within kCoordinateLimit_m; a line
 /// may have at most 4096 bytes. Throws PointsError quoting a bad line as a text_excerpt.
 std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source);
-
-/// Returns the first `max_bytes` bytes of `text` fit to show in a one-line message:
-/// printable ASCII as is, backslashes, tabs, control bytes and non-ASCII bytes escaped
-/// ("\x1b"), and "... (N bytes)" when it was cut.
-std::string text_excerpt(const std::string& text, std::size_t max_bytes = 60);
 
 }  // namespace isoterra

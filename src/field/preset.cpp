@@ -15,6 +15,7 @@
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
+#include "isoterra/base.hpp"
 #include "isoterra/field.hpp"
 #include "toml_shape.hpp"
 
@@ -158,7 +159,7 @@ std::string shown(const toml::node& node) {
     }
     if (const auto* i = node.as_integer()) return std::to_string(i->get());
     if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
-    if (const auto* t = node.as_string()) return toml_quote(t->get());
+    if (const auto* t = node.as_string()) return fmt::format("\"{}\"", text_excerpt(t->get(), 100));
     if (node.is_array()) return "an array";
     if (node.is_table()) return "a table";
     return "a date or time";
@@ -170,7 +171,9 @@ std::string shown(const toml::node& node) {
 
 }  // namespace
 
-Preset parse_preset(const std::string& text, const std::string& source) {
+Preset parse_preset(const std::string& text, const std::string& file) {
+    // Every message names the file, and quotes nothing of it whole or raw.
+    const std::string source = text_excerpt(file, 200);
     // A preset is one flat table: a megabyte and eight levels leave room for comments and
     // mistakes, and keep the parser (which recurses) far from the end of its stack.
     detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
@@ -178,7 +181,7 @@ Preset parse_preset(const std::string& text, const std::string& source) {
     try {
         table = toml::parse(text, source);
     } catch (const toml::parse_error& e) {
-        throw PresetError(fmt::format("{}:{}: {}", source, e.source().begin.line, e.description()));
+        throw PresetError(fmt::format("{}:{}: {}", source, e.source().begin.line, text_excerpt(std::string(e.description()), 200)));
     }
 
     Preset preset;
@@ -186,7 +189,7 @@ Preset parse_preset(const std::string& text, const std::string& source) {
     for (const Key& k : keys()) by_name[k.name] = &k;
 
     for (auto&& [name_view, node] : table) {
-        const std::string name(name_view.str());
+        const std::string name = text_excerpt(std::string(name_view.str()), 100);
         const std::string at = where(source, node);
         if (name == "name" || name == "description") {
             const auto* s = node.as_string();
@@ -239,7 +242,7 @@ Preset parse_preset(const std::string& text, const std::string& source) {
         throw PresetError(fmt::format("{}: key 'mountain_to': expected a number > mountain_from ({}), got {}",
                                       n ? where(source, *n) : source, t.mountain_from, t.mountain_to));
     }
-    if (preset.name.empty()) preset.name = source;
+    if (preset.name.empty()) preset.name = file;
     return preset;
 }
 
@@ -255,7 +258,7 @@ const std::string& builtin_preset_text(const std::string& name) {
     if (it == all.end()) {
         std::string known;
         for (const auto& [n, text] : all) known += (known.empty() ? "" : ", ") + n;
-        throw PresetError(fmt::format("unknown preset '{}' (known: {})", name, known));
+        throw PresetError(fmt::format("unknown preset '{}' (known: {})", text_excerpt(name), known));
     }
     return it->second;
 }

@@ -220,7 +220,10 @@ void WorldFile::create(const Preset& preset) {
 }
 
 void WorldFile::load() {
-    const auto corrupt = [&](const std::string& why) { return WorldFileError(fmt::format("{}: corrupt world file: {}", path_, why)); };
+    const auto corrupt = [&](const std::string& why) {
+        // SQLite's integrity report spans lines and the rows may hold anything: one short line.
+        return WorldFileError(fmt::format("{}: corrupt world file: {}", path_, text_excerpt(why, 300)));
+    };
     // SQLite failing to read is a lock or the disk, not the file's contents.
     const auto unreadable = [&](const std::string& why) {
         if (locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long ({}); try again", path_, why));

@@ -2,23 +2,26 @@
 // that a terminal could act on written as an escape.
 #include <fmt/format.h>
 
-#include "isoterra/io.hpp"
+#include "isoterra/base.hpp"
 
 namespace isoterra {
 
 std::string text_excerpt(const std::string& text, std::size_t max_bytes) {
     std::string out;
-    const std::size_t shown = std::min(text.size(), max_bytes);
-    for (std::size_t i = 0; i < shown; ++i) {
+    std::size_t i = 0;
+    for (; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
         // Control bytes (escape sequences start with one) and bytes above ASCII, which may be
         // a broken UTF-8 sequence or C1 controls, are escaped; the rest is printable ASCII.
-        if (c == '\\') out += "\\\\";
-        else if (c == '\t') out += "\\t";
-        else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02x}", c);
-        else out += static_cast<char>(c);
+        std::string shown;
+        if (c == '\\') shown = "\\\\";
+        else if (c == '\t') shown = "\\t";
+        else if (c < 0x20 || c >= 0x7f) shown = fmt::format("\\x{:02x}", c);
+        else shown = static_cast<char>(c);
+        if (out.size() + shown.size() > max_bytes) break;
+        out += shown;
     }
-    if (shown < text.size()) out += fmt::format("... ({} bytes)", text.size());
+    if (i < text.size()) out += fmt::format("... ({} bytes)", text.size());
     return out;
 }
 

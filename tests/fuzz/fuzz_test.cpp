@@ -1,0 +1,249 @@
+// Seeded fuzzing of everything that reads a user's bytes: the preset parser, the points
+// parser, the delta decoder and the world-file reader. Each target starts from its corpus in
+// tests/fuzz/corpus/ (and the built-in presets) and runs mutated inputs for a bounded time
+// (ISOTERRA_FUZZ_SECONDS per target, default 10). Every input must be accepted whole or
+// refused with the target's own error, in one line; what is accepted must make sense.
+// The run is reproducible: iteration i of a target always tries the same input
+// (ISOTERRA_FUZZ_SEED changes the sequence).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include "isoterra/io.hpp"
+#include "isoterra/store.hpp"
+#include "mutator.hpp"
+#include "temp_files.hpp"
+
+using namespace isoterra;
+
+namespace {
+
+double seconds_per_target() {
+    const char* s = std::getenv("ISOTERRA_FUZZ_SECONDS");
+    return s ? std::atof(s) : 10.0;
+}
+
+std::uint64_t base_seed() {
+    const char* s = std::getenv("ISOTERRA_FUZZ_SEED");
+    return s ? std::strtoull(s, nullptr, 10) : 20261130;
+}
+
+std::vector<std::string> read_folder(const std::string& dir, const std::string& suffix = "") {
+    std::vector<std::string> names;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (const dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name[0] != '.' && name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                names.push_back(name);
+        }
+        ::closedir(d);
+    }
+    std::sort(names.begin(), names.end());  // the same order everywhere: runs reproduce
+    std::vector<std::string> contents;
+    for (const auto& n : names) contents.push_back(test::read_bytes(dir + "/" + n));
+    return contents;
+}
+
+std::vector<std::string> corpus(const std::string& target) {
+    auto inputs = read_folder(std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corpus/" + target);
+    EXPECT_FALSE(inputs.empty()) << target;
+    return inputs;
+}
+
+// A one-line message a terminal can show as it is: no control bytes, bounded.
+void expect_clean_message(const std::string& what, std::size_t max_bytes, const std::string& input) {
+    EXPECT_LE(what.size(), max_bytes) << what.substr(0, 200);
+    for (const char c : what)
+        if (static_cast<unsigned char>(c) < 0x20) {
+            ADD_FAILURE() << "control byte " << int(c) << " in: " << text_excerpt(what, 300) << "\ninput: " << text_excerpt(input, 300);
+            break;
+        }
+}
+
+// Runs `target` on the corpus, then on mutations until the time is up; returns the count.
+std::size_t run_target(const std::string& name, const std::vector<std::string>& inputs, const std::vector<std::string>& words,
+                 const std::function<void(const std::string&)>& target) {
+    for (const auto& input : inputs) target(input);
+    fuzz::Mutator mutator(base_seed() ^ std::hash<std::string>{}(name), words);
+    const auto start = std::chrono::steady_clock::now();
+    const double budget = seconds_per_target();
+    std::size_t i = 0;
+    for (; std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < budget; ++i) {
+        const std::string input = mutator.mutate(inputs[i % inputs.size()], inputs[(i * 7 + 3) % inputs.size()]);
+        target(input);
+        if (::testing::Test::HasFailure()) {
+            const std::string path = test::fresh_path("fuzz_" + name + "_failure.bin");
+            std::ofstream(path, std::ios::binary) << input;
+            ADD_FAILURE() << name << ": iteration " << i << " failed; its input is in " << path;
+            break;
+        }
+    }
+    std::printf("%s: %zu mutated inputs in %.0f s\n", name.c_str(), i, budget);
+    return i;
+}
+
+}  // namespace
+
+TEST(Fuzz, preset_parser) {
+    auto inputs = corpus("preset");
+    for (const auto& n : builtin_preset_names()) inputs.push_back(preset_to_toml(builtin_preset(n)));
+    const std::vector<std::string> words = {"[", "[[", "]]", "{", "}", "= ", "\"\"\"", "'''", "\n[a]\n", "a.b.c = 1\n", "x = [[[[",
+                                            "{a={b=", "\\u0000", "\\U0010FFFF", "name = ", "seed = ", "caves = true\n",
+                                            "hill_scale_m = ", "mountain_to = ", "base_height_m = ", "cave_width = ", "\n"};
+    std::size_t accepted = 0, refused = 0;
+    run_target("preset", inputs, words, [&](const std::string& text) {
+        Preset p;
+        try {
+            p = parse_preset(text, "fuzz.toml");
+        } catch (const PresetError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 2000, text);
+            return;
+        }
+        ++accepted;
+        // What is accepted writes back out the same, and makes a field of finite values.
+        const std::string again = preset_to_toml(p);
+        EXPECT_EQ(preset_to_toml(parse_preset(again, "again.toml")), again);
+        const auto field = make_terrain(p, p.seed);
+        const glm::dvec3 points[] = {{0, 0, 0}, {123.4, 56.7, -890.1}, {-1e7, 300, 1e7}, {5e7, -2e3, 0.5}};
+        double values[4];
+        field->sample_points(points, 4, values);
+        for (const double v : values) EXPECT_TRUE(std::isfinite(v)) << text_excerpt(text, 2000);
+        const ValueRange r = field->bounds(Box{{-16, -16, -16}, {16, 16, 16}});
+        EXPECT_TRUE(std::isfinite(r.lo) && std::isfinite(r.hi) && r.lo <= r.hi) << text_excerpt(text, 2000);
+    });
+    std::printf("presets: %zu accepted, %zu refused\n", accepted, refused);
+    EXPECT_GT(accepted, 10u);
+    EXPECT_GT(refused, 10u);
+}
+
+TEST(Fuzz, points_parser) {
+    const std::vector<std::string> words = {" ", "\t", ",", "\n", "\r\n", "#", "1e8", "-1e8", "1e9", "nan", "0x1p-1074", "\x1b[2J"};
+    std::size_t accepted = 0, refused = 0;
+    run_target("points", corpus("points"), words, [&](const std::string& text) {
+        std::istringstream in(text);
+        try {
+            for (const glm::dvec3& p : read_points(in, "fuzz.txt"))
+                for (int a = 0; a < 3; ++a) EXPECT_TRUE(std::isfinite(p[a]) && std::fabs(p[a]) <= kCoordinateLimit_m);
+            ++accepted;
+        } catch (const PointsError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 200, text);
+        }
+    });
+    std::printf("points: %zu accepted, %zu refused\n", accepted, refused);
+    EXPECT_GT(accepted, 10u);
+    EXPECT_GT(refused, 10u);
+}
+
+TEST(Fuzz, delta_decoder) {
+    std::size_t accepted = 0, refused = 0;
+    run_target("delta", corpus("delta"), {"ITD1", std::string("\x00\x80\x00\x00", 4), std::string("\x28\xb5\x2f\xfd", 4)},
+         [&](const std::string& bytes) {
+             // Its own copy of exactly that size: a read past it shows under AddressSanitizer.
+             std::unique_ptr<std::uint8_t[]> copy(new std::uint8_t[bytes.size()]);
+             std::copy(bytes.begin(), bytes.end(), copy.get());
+             try {
+                 const DeltaChunk c = decode_delta_chunk(copy.get(), bytes.size());
+                 float lo = c.values[0], hi = c.values[0];
+                 for (const float v : c.values) {
+                     ASSERT_TRUE(std::isfinite(v));
+                     lo = std::min(lo, v);
+                     hi = std::max(hi, v);
+                 }
+                 EXPECT_EQ(c.lo, lo);
+                 EXPECT_EQ(c.hi, hi);
+                 ++accepted;
+             } catch (const std::runtime_error& e) {
+                 ++refused;
+                 expect_clean_message(e.what(), 200, bytes);
+             }
+         });
+    std::printf("delta chunks: %zu decoded, %zu refused\n", accepted, refused);
+    EXPECT_GT(accepted + refused, 100u);
+}
+
+// World files mutated two ways: their bytes, and their rows through SQL (values of every
+// type in every column, rows deleted and added, blobs mutated with their checksums made to
+// match, so the delta decoder is reached through the file).
+TEST(Fuzz, world_file_reader) {
+    const std::string path = test::fresh_path("fuzz_world.db");
+    const auto run_sql = [&](const std::string& sql, const std::string& blob = {}) {
+        sqlite3* db = nullptr;
+        if (sqlite3_open(path.c_str(), &db) == SQLITE_OK) {
+            sqlite3_stmt* s = nullptr;
+            if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK) {
+                if (!blob.empty()) {
+                    sqlite3_bind_blob(s, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
+                    sqlite3_bind_int64(s, 2, static_cast<std::int64_t>(blob_checksum(reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size())));
+                }
+                sqlite3_step(s);
+            }
+            sqlite3_finalize(s);
+        }
+        sqlite3_close(db);
+    };
+    const std::vector<std::string> values = {"0", "-1", "1", "2147483648", "-9223372036854775808", "1e300", "-1e300", "0.5", "NULL",
+                                             "'abc'", "''", "'12'", "'1e3'", "X'00'", "X'49544431'", "4294967296", "33", "-33"};
+    const std::vector<std::string> op_columns = {"seq", "brush", "mode", "x", "y", "z", "radius", "strength"},
+                                   delta_columns = {"cx", "cy", "cz", "blob", "checksum"};
+    const std::vector<std::string> inputs = corpus("world");
+    fuzz::Mutator sql_rng(base_seed() + 7, {});
+    const auto pick = [&](const std::vector<std::string>& v) { return v[sql_rng.below(v.size())]; };
+    std::size_t opened = 0, refused = 0, i = 0;
+    run_target("world", inputs, {"SQLite format 3", "ITD1", "ISOT", "preset", "generation", "applied"}, [&](const std::string& bytes) {
+        const bool by_rows = ++i % 2 == 0;
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
+        std::ofstream(path, std::ios::binary) << (by_rows ? inputs[i % inputs.size()] : bytes);
+        if (by_rows) {
+            for (int n = 0, count = 1 + static_cast<int>(sql_rng.below(3)); n < count; ++n) {
+                std::string sql;
+                switch (sql_rng.below(7)) {
+                    case 0: sql = fmt::format("UPDATE operations SET {} = {} WHERE seq = {}", pick(op_columns), pick(values), sql_rng.below(5)); break;
+                    case 1: sql = fmt::format("UPDATE deltas SET {} = {}", pick(delta_columns), pick(values)); break;
+                    case 2: sql = fmt::format("UPDATE settings SET value = {} WHERE key = '{}'", pick(values), pick({"preset", "applied", "generation"})); break;
+                    case 3: sql = fmt::format("DELETE FROM {} WHERE rowid % 3 = {}", pick({"operations", "deltas", "settings"}), sql_rng.below(3)); break;
+                    case 4: sql = fmt::format("INSERT INTO operations VALUES ({}, 'sphere', 'add', {}, {}, {}, {}, {})", sql_rng.below(6), pick(values), pick(values), pick(values), pick(values), pick(values)); break;
+                    case 5: sql = fmt::format("UPDATE settings SET value = value || '{}' WHERE key = 'preset'", pick({"\nx = [[[[", "\nhill_scale_m = 0", "\n[a.b]", "\ncaves = 1"})); break;
+                    default: {
+                        // A delta blob mutated, its checksum made to match.
+                        const std::string blob = sql_rng.below(2) ? bytes.substr(0, 200) : test::read_bytes(std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corpus/delta/brush.bin");
+                        run_sql("UPDATE deltas SET blob = ?1, checksum = ?2 WHERE rowid IN (SELECT rowid FROM deltas LIMIT 1)",
+                                fuzz::Mutator(sql_rng.rng()(), {}).mutate(blob, blob));
+                        continue;
+                    }
+                }
+                run_sql(sql);
+            }
+        }
+        const std::string before = test::read_bytes(path);
+        try {
+            WorldFile file(path, nullptr);
+            ++opened;
+            EXPECT_LE(file.applied(), file.ops().size());
+            for (const EditOp& op : file.ops()) EXPECT_EQ(validate_edit(op), "");
+            for (const auto& [c, chunk] : file.deltas().chunks()) {
+                EXPECT_LE(std::abs(c.x), kCoordinateLimit_m / kChunkSize);
+                EXPECT_TRUE(std::isfinite(chunk->lo) && std::isfinite(chunk->hi));
+            }
+        } catch (const WorldFileError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 2000, bytes);
+            EXPECT_EQ(test::read_bytes(path), before) << "a refused file was changed";
+        }
+    });
+    std::printf("world files: %zu opened, %zu refused\n", opened, refused);
+    EXPECT_GT(opened, 10u);
+    EXPECT_GT(refused, 10u);
+}
