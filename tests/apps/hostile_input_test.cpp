@@ -27,23 +27,6 @@ using namespace isoterra::test;
 
 namespace {
 
-std::string fresh_folder(const std::string& name) {
-    const std::string dir = fresh_path(name);
-    std::system(("rm -rf '" + dir + "'").c_str());
-    ::mkdir(dir.c_str(), 0755);
-    return dir;
-}
-
-std::set<std::string> files_in(const std::string& dir) {
-    std::set<std::string> names;
-    if (DIR* d = ::opendir(dir.c_str())) {
-        while (const dirent* e = ::readdir(d))
-            if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.insert(e->d_name);
-        ::closedir(d);
-    }
-    return names;
-}
-
 // Exit `code` with one line on stderr that contains `expected`, nothing on stdout.
 void expect_one_line(const CliResult& r, int code, const std::string& expected) {
     EXPECT_EQ(r.code, code) << r.err;

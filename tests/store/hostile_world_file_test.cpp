@@ -22,26 +22,10 @@
 #include "temp_files.hpp"
 
 using namespace isoterra;
+using test::files_in;
+using test::fresh_folder;
 
 namespace {
-
-// A fresh folder in the temporary directory.
-std::string fresh_folder(const std::string& name) {
-    const std::string dir = test::fresh_path(name);
-    std::system(("rm -rf '" + dir + "'").c_str());
-    ::mkdir(dir.c_str(), 0755);
-    return dir;
-}
-
-std::set<std::string> files_in(const std::string& dir) {
-    std::set<std::string> names;
-    if (DIR* d = ::opendir(dir.c_str())) {
-        while (const dirent* e = ::readdir(d))
-            if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.insert(e->d_name);
-        ::closedir(d);
-    }
-    return names;
-}
 
 // A world file with one carve at the origin, closed.
 std::string world_with_one_edit(const std::string& dir) {
