@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite once more, built with AddressSanitizer and UndefinedBehaviorSanitizer:
+# any out-of-bounds access, use after free, leak, overflow or other undefined behaviour in the
+# library, the program or the tests fails it. Run by CTest from the main build.
+# Usage: run_whole_suite.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src=$1
+dir=$2
+flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
+      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF >/dev/null
+# Quiet unless something is wrong: the build's output goes to a log that is shown on failure.
+if ! cmake --build "$dir" -j2 >"$dir/build.log" 2>&1; then
+    tail -50 "$dir/build.log"
+    exit 1
+fi
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1:strict_string_checks=1"
+# eglTerminate unloads Mesa's driver (dlclose) before the leak check runs, and the memory it
+# keeps is then reported from an unknown module, which no suppression can name. Loaded up
+# front, the driver stays until exit and its frames carry its name. It defines no function
+# ASan intercepts, so ASan's runtime need not come before it.
+driver=/usr/lib/$(gcc -print-multiarch)/dri/swrast_dri.so
+if [ -f "$driver" ]; then
+    export LD_PRELOAD="$driver"
+    ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
+fi
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Mesa's software renderer keeps memory until exit; the leaks that are its own are not ours.
+export LSAN_OPTIONS="suppressions=$src/tests/sanitizers/lsan.supp:print_suppressions=0"
+# Real-time checks ask less of a program slowed down several times (as under TSan).
+export ISOTERRA_TEST_SLOW=1 ISOTERRA_FUZZ_SECONDS=5
+ctest --test-dir "$dir" -j2 --output-on-failure
