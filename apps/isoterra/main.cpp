@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
                  "isoterra"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "isoterra 0.1.0");
+    app.footer("Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
+               "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
+               "Limits and how they are tested: docs/reliability.md.");
     register_presets(app);
     register_sample(app);
     register_mesh(app);
