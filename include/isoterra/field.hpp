@@ -2,6 +2,7 @@
 // air, the surface is f = 0 and the gradient points out of the ground (into the air).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -201,6 +202,16 @@ inline double op_smooth_union(double a, double b, double k) { return smooth_min(
 inline double op_smooth_subtract(double a, double b, double k) { return -smooth_min(-a, b, k); }
 /// Returns the weight (0..1) of `a` in smooth_min(a, b, k): the factor materials blend by.
 double smooth_min_weight(double a, double b, double k);
+/// Returns the smooth step from 0 at `from` to 1 at `to`: t * t * (3 - 2 t) with t the
+/// position of v between them, clamped to [0, 1].
+inline double smoothstep(double from, double to, double v) {
+    const double t = std::min(std::max((v - from) / (to - from), 0.0), 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+/// Returns the signed distance from p to a ball: |p - centre| - radius.
+double sphere_distance(const glm::dvec3& p, const glm::dvec3& centre, double radius);
+/// Returns the exact signed distance from p to an axis-aligned box.
+double box_distance(const glm::dvec3& p, const glm::dvec3& centre, const glm::dvec3& half_extent);
 
 /// The half-space below a plane: f = dot(normal, p) - offset, with a unit `normal`
 /// pointing into the air.

@@ -1,5 +1,6 @@
 // Preset files: TOML with one flat table of named knobs, units in the names. Every key is
 // checked for its type and range; the first problem is reported as "file:line: key ...".
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -12,11 +13,9 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
-#define TOML_EXCEPTIONS 1
-#include <toml++/toml.h>
-
 #include "isoterra/base.hpp"
 #include "isoterra/field.hpp"
+#include "preset_parts.hpp"
 #include "toml_shape.hpp"
 
 namespace isoterra {
@@ -133,10 +132,6 @@ const std::vector<Key>& keys() {
 #undef ISO_INT
 #undef ISO_BOOL
 
-std::string where(const std::string& source, const toml::node& node) {
-    const auto line = node.source().begin.line;
-    return line > 0 ? fmt::format("{}:{}", source, line) : source;
-}
 
 // A TOML basic string: quotes, backslashes and control characters escaped.
 std::string toml_quote(const std::string& s) {
@@ -149,24 +144,38 @@ std::string toml_quote(const std::string& s) {
     return out + "\"";
 }
 
-// The value as the file spelled it, for "got ..." in messages.
-std::string shown(const toml::node& node) {
-    if (const auto* d = node.as_floating_point()) {
-        const double v = d->get();
-        if (std::isnan(v)) return "nan";
-        if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-        return fmt::format("{}", v);
-    }
-    if (const auto* i = node.as_integer()) return std::to_string(i->get());
-    if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
-    if (const auto* t = node.as_string()) return fmt::format("\"{}\"", text_excerpt(t->get(), 100));
-    if (node.is_array()) return "an array";
-    if (node.is_table()) return "a table";
-    return "a date or time";
-}
-
 [[noreturn]] void fail(const std::string& at, const std::string& key, const std::string& what) {
     throw PresetError(fmt::format("{}: key '{}': {}", at, key, what));
+}
+
+// The value of `node` for `key`, checked for its kind and range.
+double read_key(const Key& key, const toml::node& node, const std::string& at, const std::string& name) {
+    double v = 0.0;
+    switch (key.kind) {
+        case Kind::boolean: {
+            const auto* b = node.as_boolean();
+            if (!b) fail(at, name, fmt::format("expected true or false, got {}", detail::toml_shown(node)));
+            v = b->get() ? 1.0 : 0.0;
+            break;
+        }
+        case Kind::integer: {
+            const auto* i = node.as_integer();
+            if (!i) fail(at, name, fmt::format("expected an integer {}, got {}", key.range.describe(), detail::toml_shown(node)));
+            v = static_cast<double>(i->get());
+            if (!key.range.holds(v))
+                fail(at, name, fmt::format("expected an integer {}, got {}", key.range.describe(), detail::toml_shown(node)));
+            break;
+        }
+        case Kind::number: {
+            if (const auto* i = node.as_integer()) v = static_cast<double>(i->get());
+            else if (const auto* d = node.as_floating_point()) v = d->get();
+            else fail(at, name, fmt::format("expected a number {}, got {}", key.range.describe(), detail::toml_shown(node)));
+            if (!std::isfinite(v) || !key.range.holds(v))
+                fail(at, name, fmt::format("expected a number {}, got {}", key.range.describe(), detail::toml_shown(node)));
+            break;
+        }
+    }
+    return v;
 }
 
 }  // namespace
@@ -190,49 +199,23 @@ Preset parse_preset(const std::string& text, const std::string& file) {
 
     for (auto&& [name_view, node] : table) {
         const std::string name = text_excerpt(std::string(name_view.str()), 100);
-        const std::string at = where(source, node);
+        const std::string at = detail::toml_where(source, node);
         if (name == "name" || name == "description") {
             const auto* s = node.as_string();
-            if (!s) fail(at, name, fmt::format("expected a string, got {}", shown(node)));
+            if (!s) fail(at, name, fmt::format("expected a string, got {}", detail::toml_shown(node)));
             (name == "name" ? preset.name : preset.description) = s->get();
             continue;
         }
         if (name == "seed") {
             const auto* i = node.as_integer();
             if (!i || i->get() < -2147483648LL || i->get() > 4294967295LL)
-                fail(at, name, fmt::format("expected an integer in [-2147483648, 4294967295], got {}", shown(node)));
+                fail(at, name, fmt::format("expected an integer in [-2147483648, 4294967295], got {}", detail::toml_shown(node)));
             preset.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(i->get()));
             continue;
         }
         const auto found = by_name.find(name);
         if (found == by_name.end()) throw PresetError(fmt::format("{}: unknown key '{}'", at, name));
-        const Key& key = *found->second;
-        double v = 0.0;
-        switch (key.kind) {
-            case Kind::boolean: {
-                const auto* b = node.as_boolean();
-                if (!b) fail(at, name, fmt::format("expected true or false, got {}", shown(node)));
-                v = b->get() ? 1.0 : 0.0;
-                break;
-            }
-            case Kind::integer: {
-                const auto* i = node.as_integer();
-                if (!i) fail(at, name, fmt::format("expected an integer {}, got {}", key.range.describe(), shown(node)));
-                v = static_cast<double>(i->get());
-                if (!key.range.holds(v))
-                    fail(at, name, fmt::format("expected an integer {}, got {}", key.range.describe(), shown(node)));
-                break;
-            }
-            case Kind::number: {
-                if (const auto* i = node.as_integer()) v = static_cast<double>(i->get());
-                else if (const auto* d = node.as_floating_point()) v = d->get();
-                else fail(at, name, fmt::format("expected a number {}, got {}", key.range.describe(), shown(node)));
-                if (!std::isfinite(v) || !key.range.holds(v))
-                    fail(at, name, fmt::format("expected a number {}, got {}", key.range.describe(), shown(node)));
-                break;
-            }
-        }
-        key.set_number(preset, v);
+        found->second->set_number(preset, read_key(*found->second, node, at, name));
     }
 
     // Checks that tie two keys together.
@@ -240,7 +223,7 @@ Preset parse_preset(const std::string& text, const std::string& file) {
     if (!(t.mountain_to > t.mountain_from)) {
         const toml::node* n = table.get("mountain_to");
         throw PresetError(fmt::format("{}: key 'mountain_to': expected a number > mountain_from ({}), got {}",
-                                      n ? where(source, *n) : source, t.mountain_from, t.mountain_to));
+                                      n ? detail::toml_where(source, *n) : source, t.mountain_from, t.mountain_to));
     }
     if (preset.name.empty()) preset.name = file;
     return preset;
@@ -267,17 +250,67 @@ Preset builtin_preset(const std::string& name) {
     return parse_preset(builtin_preset_text(name), "presets/" + name + ".toml");
 }
 
-Preset load_preset_file(const std::string& path) {
+namespace detail {
+
+std::string toml_where(const std::string& source, const toml::node& node) {
+    const auto line = node.source().begin.line;
+    return line > 0 ? fmt::format("{}:{}", source, line) : source;
+}
+
+// The value as the file spelled it, for "got ..." in messages.
+std::string toml_shown(const toml::node& node) {
+    if (const auto* d = node.as_floating_point()) {
+        const double v = d->get();
+        if (std::isnan(v)) return "nan";
+        if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+        return fmt::format("{}", v);
+    }
+    if (const auto* i = node.as_integer()) return std::to_string(i->get());
+    if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
+    if (const auto* t = node.as_string()) return fmt::format("\"{}\"", text_excerpt(t->get(), 100));
+    if (node.is_array()) return "an array";
+    if (node.is_table()) return "a table";
+    return "a date or time";
+}
+
+void read_material_keys(const toml::table& table, const std::string& source, MaterialRules& rules) {
+    Preset preset;
+    preset.terrain.materials = rules;
+    for (auto&& [name_view, node] : table) {
+        const std::string name = text_excerpt(std::string(name_view.str()), 100);
+        const std::string at = toml_where(source, node);
+        static const std::vector<std::string> material_keys = {"rock_slope_deg", "slope_blend_deg", "snow_line_m",
+                                                               "snow_blend_m", "snow_max_slope_deg", "soil_depth_m"};
+        const Key* key = nullptr;
+        if (std::find(material_keys.begin(), material_keys.end(), name) != material_keys.end())
+            for (const Key& k : keys())
+                if (name == k.name) key = &k;
+        if (!key)
+            throw PresetError(fmt::format("{}: unknown material key '{}' (rock_slope_deg, slope_blend_deg, snow_line_m, "
+                                          "snow_blend_m, snow_max_slope_deg, soil_depth_m)", at, name));
+        key->set_number(preset, read_key(*key, node, at, name));
+    }
+    rules = preset.terrain.materials;
+}
+
+std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0) throw PresetError(fmt::format("{}: cannot open the preset file ({})", path, std::strerror(errno)));
-    if (!S_ISREG(st.st_mode)) throw PresetError(fmt::format("{}: not a preset file (not a regular file)", path));
-    if (st.st_size > (1 << 20)) throw PresetError(fmt::format("{}: {} bytes, more than the {} a preset may have", path, st.st_size, 1 << 20));
+    if (::stat(path.c_str(), &st) != 0) throw PresetError(fmt::format("{}: cannot open the {} file ({})", path, what, std::strerror(errno)));
+    if (!S_ISREG(st.st_mode)) throw PresetError(fmt::format("{}: not a {} file (not a regular file)", path, what));
+    if (static_cast<std::size_t>(st.st_size) > max_bytes)
+        throw PresetError(fmt::format("{}: {} bytes, more than the {} a {} file may have", path, st.st_size, max_bytes, what));
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw PresetError(fmt::format("{}: cannot open the preset file", path));
+    if (!in) throw PresetError(fmt::format("{}: cannot open the {} file", path, what));
     std::ostringstream text;
     text << in.rdbuf();
-    if (in.bad()) throw PresetError(fmt::format("{}: cannot read the preset file", path));
-    return parse_preset(text.str(), path);
+    if (in.bad()) throw PresetError(fmt::format("{}: cannot read the {} file", path, what));
+    return text.str();
+}
+
+}  // namespace detail
+
+Preset load_preset_file(const std::string& path) {
+    return parse_preset(detail::read_small_file(path, "preset", std::size_t{1} << 20), path);
 }
 
 std::string preset_to_toml(const Preset& preset) {

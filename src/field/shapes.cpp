@@ -35,7 +35,7 @@ class SphereField final : public Field {
 public:
     SphereField(const glm::dvec3& c, double r) : c_(c), r_(r) {}
     void sample_points(const glm::dvec3* pts, std::size_t count, double* out) const override {
-        for (std::size_t i = 0; i < count; ++i) out[i] = glm::length(pts[i] - c_) - r_;
+        for (std::size_t i = 0; i < count; ++i) out[i] = sphere_distance(pts[i], c_, r_);
     }
     ValueRange bounds(const Box& b) const override {
         const glm::dvec3 nearest = glm::clamp(c_, b.lo, b.hi);
@@ -52,10 +52,7 @@ class BoxField final : public Field {
 public:
     BoxField(const glm::dvec3& c, const glm::dvec3& h) : c_(c), h_(h) {}
     void sample_points(const glm::dvec3* pts, std::size_t count, double* out) const override {
-        for (std::size_t i = 0; i < count; ++i) {
-            const glm::dvec3 q = glm::abs(pts[i] - c_) - h_;
-            out[i] = glm::length(glm::max(q, 0.0)) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0);
-        }
+        for (std::size_t i = 0; i < count; ++i) out[i] = box_distance(pts[i], c_, h_);
     }
     ValueRange bounds(const Box& b) const override {
         // A distance field changes by at most the distance moved.
@@ -70,6 +67,15 @@ private:
 };
 
 }  // namespace
+
+double sphere_distance(const glm::dvec3& p, const glm::dvec3& centre, double radius) {
+    return glm::length(p - centre) - radius;
+}
+
+double box_distance(const glm::dvec3& p, const glm::dvec3& centre, const glm::dvec3& half_extent) {
+    const glm::dvec3 q = glm::abs(p - centre) - half_extent;
+    return glm::length(glm::max(q, 0.0)) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0);
+}
 
 std::unique_ptr<Field> make_plane(const glm::dvec3& normal, double offset) {
     return std::make_unique<PlaneField>(normal, offset);

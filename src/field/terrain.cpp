@@ -13,11 +13,6 @@
 namespace isoterra {
 namespace {
 
-double smoothstep(double from, double to, double v) {
-    const double t = std::min(std::max((v - from) / (to - from), 0.0), 1.0);
-    return t * t * (3.0 - 2.0 * t);
-}
-
 // Offsets that move the mountain, ridge and cave noises to unrelated regions of the same
 // noise (the tutorial's numbers).
 constexpr double kMountainDx = 40.0, kMountainDz = -70.0;
