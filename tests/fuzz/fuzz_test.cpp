@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include "isoterra/graph.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/store.hpp"
 #include "mutator.hpp"
@@ -125,6 +126,39 @@ TEST(Fuzz, preset_parser) {
     });
     std::printf("presets: %zu accepted, %zu refused\n", accepted, refused);
     EXPECT_GT(accepted, 10u);
+    EXPECT_GT(refused, 10u);
+}
+
+TEST(Fuzz, graph_parser) {
+    const std::vector<std::string> words = {"[node]\n", "[node.a]\n", "[output]\n", "sdf = ", "ground = ", "type = ", "\"add\"",
+                                            "\"warp2\"", "\"curve\"", ".x\"", "{ type = \"", "a = \"", "in = \"", "points = [[",
+                                            "= 1e308", "= -0.0", "format = 1\n", "[[", "{a={b=", "\n"};
+    std::size_t accepted = 0, refused = 0;
+    run_target("graph", corpus("graph"), words, [&](const std::string& text) {
+        std::unique_ptr<GraphField> graph;
+        try {
+            graph = parse_graph(text, "fuzz.toml");
+        } catch (const GraphError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 2000, text);
+            return;
+        }
+        ++accepted;
+        // What is accepted samples within its own proven bounds, on both paths.
+        const Box box{{-20, -10, -20}, {20, 30, 20}};
+        const ValueRange r = graph->bounds(box);
+        const glm::dvec3 points[] = {{0, 0, 0}, {12.5, 3.25, -7.75}, {-20, 30, 20}, {19.9, -10, -0.1}};
+        double values[4];
+        graph->sample_points(points, 4, values);
+        for (const double v : values) EXPECT_TRUE(std::isnan(v) || (v >= r.lo && v <= r.hi)) << v << "\n" << text_excerpt(text, 2000);
+        const Lattice lattice{{-5, -2, -5}, {5, 5, 5}, 4.0};
+        std::vector<float> lattice_values(lattice.count());
+        graph->sample_lattice(lattice, lattice_values.data());
+        for (const float v : lattice_values)
+            EXPECT_TRUE(std::isnan(v) || (v >= r.lo - std::fabs(v) * 6e-8 && v <= r.hi + std::fabs(v) * 6e-8)) << v << "\n" << text_excerpt(text, 2000);
+    });
+    std::printf("graphs: %zu accepted, %zu refused\n", accepted, refused);
+    EXPECT_GT(accepted, 3u);
     EXPECT_GT(refused, 10u);
 }
 

@@ -1,0 +1,81 @@
+// Field graphs (stage 2, field/graph/): the field written as data, a TOML file of nodes
+// (positions, arithmetic, shapes, CSG, noises, warps) compiled into a flat program, with a
+// proven value range for every node over any box. The file format: docs/field-graphs.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra {
+
+/// A bad graph file: what() is one line, "file:line: node 'ID': ...". A PresetError, so
+/// whatever reports a bad preset reports a bad graph the same way.
+class GraphError : public PresetError {
+public:
+    using PresetError::PresetError;
+};
+
+/// The proven range of one node over a box (graph check, tests).
+struct GraphNodeRange {
+    std::string id;
+    std::string type;
+    ValueRange range;
+};
+
+namespace graph {
+struct Program;
+}
+
+/// A field defined by a graph. Immutable; every call is thread-safe.
+class GraphField final : public Field {
+public:
+    GraphField(std::shared_ptr<const graph::Program> program, std::uint32_t seed);
+    ~GraphField() override;
+
+    void sample_points(const glm::dvec3* points, std::size_t count, double* out) const override;
+    void sample_lattice(const Lattice& lattice, float* out) const override;
+    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
+                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr) const override;
+    ValueRange bounds(const Box& box) const override;
+    MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
+    const MaterialRules& material_rules() const override;
+    /// The `ground` output per column, when the graph has one.
+    bool ground_heights(const Lattice& lattice, float* out) const override;
+
+    /// Returns the proven range of every node over `box`, in the graph's order.
+    std::vector<GraphNodeRange> node_ranges(const Box& box) const;
+    /// Returns the ground output at (x, z); NaN when the graph has none.
+    double ground_height(double x, double z) const;
+
+    const std::string& name() const;
+    const std::string& description() const;
+    std::uint32_t seed() const { return seed_; }
+    /// The graph's own seed, as its file gives it.
+    std::uint32_t file_seed() const;
+    /// Nodes after compilation (constants folded), outputs included.
+    std::size_t node_count() const;
+    bool has_ground() const;
+
+private:
+    std::shared_ptr<const graph::Program> program_;
+    std::uint32_t seed_;
+    NoiseSet noise_;
+};
+
+/// Parses and compiles graph TOML `text`; `source` names it in errors. Throws GraphError.
+std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source);
+/// Reads, parses and compiles a graph file; throws GraphError naming the file.
+std::unique_ptr<GraphField> load_graph_file(const std::string& path);
+/// Returns true when TOML `text` is a graph rather than a preset: a line opens a `[node]`
+/// or `[node.ID]` table or sets a `node` key (a preset has none).
+bool is_graph_text(const std::string& text);
+/// Returns the node type names, in the docs' order.
+std::vector<std::string> graph_node_types();
+/// Returns the inputs and formula of each node type, one line each, for `graph types`.
+std::string describe_graph_node_types();
+
+}  // namespace isoterra

@@ -1,0 +1,488 @@
+// From graph TOML to a Program: every node's type and inputs checked against the table of
+// node types, references resolved (with a suggestion for a misspelt id), cycles found with
+// their path, the nodes the outputs need put in dependency order, what each depends on
+// worked out (so the column part runs once per column), and constant arithmetic folded.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "../preset_parts.hpp"
+#include "../toml_shape.hpp"
+#include "graph_eval.hpp"
+#include "graph_nodes.hpp"
+#include "isoterra/base.hpp"
+#include "isoterra/graph.hpp"
+
+namespace isoterra::graph {
+namespace {
+
+// An input as written: a number, or a reference "id" / "id.port" still to resolve.
+struct RawOperand {
+    bool is_reference = false;
+    std::string reference;
+    double constant = 0.0;
+    int line = 0;
+    std::string input;  // the input's name, for messages
+};
+
+struct RawNode {
+    Node node;
+    std::vector<RawOperand> in;  // parallel to node.in
+};
+
+[[noreturn]] void fail(const std::string& at, const std::string& id, const std::string& what) {
+    throw GraphError(fmt::format("{}: node '{}': {}", at, id, what));
+}
+
+std::string at_line(const std::string& source, int line) { return line > 0 ? fmt::format("{}:{}", source, line) : source; }
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string known_types() {
+    std::string all;
+    for (const NodeType& t : node_types()) all += (all.empty() ? "" : ", ") + std::string(t.name);
+    return all;
+}
+
+std::string range_text(const InputSpec& s) {
+    const bool has_lo = std::isfinite(s.lo), has_hi = std::isfinite(s.hi);
+    if (has_lo && has_hi) return fmt::format("in {}{}, {}{}", s.lo_open ? "(" : "[", s.lo, s.hi, s.hi_open ? ")" : "]");
+    return "finite";
+}
+
+bool in_range(const InputSpec& s, double v) {
+    return std::isfinite(v) && (s.lo_open ? v > s.lo : v >= s.lo) && (s.hi_open ? v < s.hi : v <= s.hi);
+}
+
+// A number from a TOML value (integer or float), or false.
+bool number_of(const toml::node& node, double& v) {
+    if (const auto* i = node.as_integer()) return v = static_cast<double>(i->get()), true;
+    if (const auto* d = node.as_floating_point()) return v = d->get(), true;
+    return false;
+}
+
+class Compiler {
+public:
+    Compiler(const std::string& source) : source_(source) {}
+
+    Program compile(const toml::table& root);
+
+private:
+    void read_header(const toml::table& root, Program& program);
+    RawNode read_node(const std::string& id, const toml::node& entry);
+    void read_input(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id);
+    Operand resolve(const RawOperand& raw, const std::string& who);
+    Operand read_output(const toml::table& output, const char* name, bool required);
+    void order(const std::string& id, std::vector<std::string>& path);
+
+    std::string source_;
+    std::map<std::string, RawNode> raw_;
+    std::vector<std::string> file_order_;
+    std::map<std::string, int> index_;       // id -> position in program.nodes
+    std::map<std::string, int> state_;       // 1: on the path, 2: done
+    std::vector<std::string> ordered_;
+};
+
+void Compiler::read_header(const toml::table& root, Program& program) {
+    bool has_format = false;
+    for (auto&& [key_view, node] : root) {
+        const std::string key = text_excerpt(std::string(key_view.str()), 100);
+        const std::string at = detail::toml_where(source_, node);
+        if (key == "format") {
+            const auto* i = node.as_integer();
+            if (!i || i->get() != 1)
+                throw GraphError(fmt::format("{}: key 'format': this isoterra reads graph format 1, got {}", at, detail::toml_shown(node)));
+            has_format = true;
+        } else if (key == "name" || key == "description") {
+            const auto* s = node.as_string();
+            if (!s) throw GraphError(fmt::format("{}: key '{}': expected a string, got {}", at, key, detail::toml_shown(node)));
+            (key == "name" ? program.name : program.description) = s->get();
+        } else if (key == "seed") {
+            const auto* i = node.as_integer();
+            if (!i || i->get() < -2147483648LL || i->get() > 4294967295LL)
+                throw GraphError(fmt::format("{}: key 'seed': expected an integer in [-2147483648, 4294967295], got {}", at,
+                                             detail::toml_shown(node)));
+            program.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(i->get()));
+        } else if (key == "material") {
+            const auto* t = node.as_table();
+            if (!t) throw GraphError(fmt::format("{}: key 'material': expected a table, got {}", at, detail::toml_shown(node)));
+            try {
+                detail::read_material_keys(*t, source_, program.materials);
+            } catch (const PresetError& e) {
+                throw GraphError(e.what());
+            }
+        } else if (key != "node" && key != "output") {
+            throw GraphError(fmt::format("{}: unknown key '{}' (format, name, description, seed, node, output, material)", at, key));
+        }
+    }
+    if (!has_format) throw GraphError(fmt::format("{}: key 'format': missing (format = 1)", source_));
+}
+
+void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at,
+                          const std::string& id) {
+    Node& node = raw.node;
+    const auto bad = [&](const std::string& expected) {
+        fail(at, id, fmt::format("input '{}': expected {}, got {}", spec.name, expected, detail::toml_shown(*value)));
+    };
+    const auto number = [&](const toml::node& v, const std::string& expected) {
+        double d = 0.0;
+        if (!number_of(v, d) || !in_range(spec, d)) bad(expected);
+        return d;
+    };
+    switch (spec.kind) {
+        case InputKind::value:
+        case InputKind::coordinate: {
+            RawOperand op;
+            op.input = spec.name;
+            op.line = value ? static_cast<int>(value->source().begin.line) : node.line;
+            if (!value) {
+                op.constant = spec.fallback;
+            } else if (const auto* s = value->as_string()) {
+                op.is_reference = true;
+                op.reference = s->get();
+            } else if (!number_of(*value, op.constant) || !std::isfinite(op.constant)) {
+                bad("a node id or a finite number");
+            }
+            // Coordinates come first in a noise node's inputs: x, (y,) z.
+            if (spec.kind == InputKind::coordinate) node.coordinate_default[node.in.size()] = value == nullptr;
+            node.in.push_back({});
+            raw.in.push_back(op);
+            return;
+        }
+        case InputKind::number:
+            node.number.push_back(value ? number(*value, "a number " + range_text(spec)) : spec.fallback);
+            return;
+        case InputKind::point2:
+        case InputKind::point3: {
+            const std::size_t n = spec.kind == InputKind::point2 ? 2 : 3;
+            const std::string expected = fmt::format("a list of {} numbers {}", n, range_text(spec));
+            if (!value) {
+                node.number.insert(node.number.end(), n, 0.0);
+                return;
+            }
+            const auto* list = value->as_array();
+            if (!list || list->size() != n) bad(expected);
+            for (const toml::node& v : *list) node.number.push_back(number(v, expected));
+            return;
+        }
+        case InputKind::knots: {
+            const std::string expected = "a list of at least two [x, y] pairs of finite numbers, x increasing";
+            const auto* list = value->as_array();
+            if (!list || list->size() < 2 || list->size() > 256) bad(expected);
+            for (const toml::node& pair : *list) {
+                const auto* xy = pair.as_array();
+                glm::dvec2 k;
+                if (!xy || xy->size() != 2 || !number_of(*xy->get(0), k.x) || !number_of(*xy->get(1), k.y) || !std::isfinite(k.x) ||
+                    !std::isfinite(k.y) || std::fabs(k.x) > 1e12 || std::fabs(k.y) > 1e12 || (!node.knots.empty() && !(k.x > node.knots.back().x)))
+                    bad(expected);
+                node.knots.push_back(k);
+            }
+            return;
+        }
+        case InputKind::octaves: {
+            const auto* i = value ? value->as_integer() : nullptr;
+            if (value && (!i || !in_range(spec, static_cast<double>(i->get())))) bad("an integer " + range_text(spec));
+            node.shape.octaves = value ? static_cast<int>(i->get()) : static_cast<int>(spec.fallback);
+            return;
+        }
+        case InputKind::lacunarity: node.shape.lacunarity = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;
+        case InputKind::gain: node.shape.gain = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;
+        case InputKind::amplitude: node.shape.amplitude = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;
+    }
+}
+
+RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
+    RawNode raw;
+    Node& node = raw.node;
+    node.id = id;
+    node.line = static_cast<int>(entry.source().begin.line);
+    const std::string at = at_line(source_, node.line);
+    const auto* table = entry.as_table();
+    if (!table) fail(at, id, fmt::format("expected a table with a type, got {}", detail::toml_shown(entry)));
+    const toml::node* type_node = table->get("type");
+    if (!type_node || !type_node->is_string()) fail(at, id, "missing its type (type = \"add\", ...)");
+    node.type = text_excerpt(type_node->as_string()->get(), 60);
+    const NodeType* type = find_node_type(type_node->as_string()->get());
+    if (!type) fail(at, id, fmt::format("unknown type '{}' (known: {})", node.type, known_types()));
+    node.op = type->op;
+    node.ports = type->ports;
+    for (auto&& [key_view, value] : *table) {
+        const std::string key(key_view.str());
+        if (key == "type") continue;
+        const bool known = std::any_of(type->inputs.begin(), type->inputs.end(), [&](const InputSpec& s) { return key == s.name; });
+        if (!known) {
+            std::string inputs;
+            for (const InputSpec& s : type->inputs) inputs += (inputs.empty() ? "" : ", ") + std::string(s.name);
+            fail(detail::toml_where(source_, value), id,
+                 fmt::format("unknown input '{}' for a {} node ({})", text_excerpt(key, 60), type->name, inputs.empty() ? "it has none" : inputs));
+        }
+    }
+    for (const InputSpec& spec : type->inputs) {
+        const toml::node* value = table->get(spec.name);
+        if (!value && spec.required) fail(at, id, fmt::format("missing input '{}'", spec.name));
+        read_input(spec, value, raw, value ? detail::toml_where(source_, *value) : at, id);
+    }
+    // Checks that tie inputs together.
+    if (node.op == Op::smoothstep && node.number[0] == node.number[1]) fail(at, id, "input 'to': must differ from 'from'");
+    if (node.op == Op::remap && node.number[0] == node.number[1]) fail(at, id, "input 'from': its two ends must differ");
+    if (node.op == Op::simplex3 || node.op == Op::fbm3)
+        if (std::isnan(node.number[1])) node.number[1] = node.number[0];  // vertical scale: the scale
+    return raw;
+}
+
+// `who` names the place in messages: "node 'ID': input 'b'" or "output 'sdf'".
+Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
+    Operand op;
+    if (!raw.is_reference) {
+        op.constant = raw.constant;
+        return op;
+    }
+    const std::string at = at_line(source_, raw.line);
+    std::string target = raw.reference, port;
+    if (const auto dot = raw.reference.rfind('.'); dot != std::string::npos && !raw_.count(raw.reference)) {
+        target = raw.reference.substr(0, dot);
+        port = raw.reference.substr(dot + 1);
+    }
+    const auto found = raw_.find(target);
+    if (found == raw_.end()) {
+        std::string best;
+        std::size_t best_distance = 3;
+        for (const std::string& other : file_order_) {
+            const std::size_t d = edit_distance(raw.reference, other);
+            if (d < best_distance) best_distance = d, best = other;
+        }
+        throw GraphError(fmt::format("{}: {}: unknown node '{}'{}", at, who, text_excerpt(raw.reference, 60),
+                                 best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best)));
+    }
+    const NodeType& type = *find_node_type(found->second.node.type);
+    if (type.ports == 1 && !port.empty())
+        throw GraphError(fmt::format("{}: {}: node '{}' has one output; refer to it as '{}'", at, who, target, target));
+    if (type.ports > 1) {
+        const std::string names = type.port_names;
+        int n = 0;
+        bool matched = false;
+        for (std::size_t start = 0; start <= names.size(); ++n) {
+            const std::size_t end = std::min(names.find(',', start), names.size());
+            if (names.substr(start, end - start) == port) matched = true, op.port = n;
+            start = end + 1;
+        }
+        if (!matched)
+            throw GraphError(fmt::format("{}: {}: node '{}' has outputs {}; name one ('{}.{}')", at, who, target,
+                                     type.ports == 2 ? "x and z" : "x, y and z", target, names.substr(0, 1)));
+    }
+    op.node = index_.at(target);
+    return op;
+}
+
+void Compiler::order(const std::string& id, std::vector<std::string>& path) {
+    const int state = state_[id];
+    if (state == 2) return;
+    RawNode& raw = raw_.at(id);
+    if (state == 1) {
+        std::string cycle;
+        bool on = false;
+        for (const std::string& p : path) {
+            if (p == id) on = true;
+            if (on) cycle += p + " -> ";
+        }
+        fail(at_line(source_, raw.node.line), id, fmt::format("is part of a cycle: {}{}", cycle, id));
+    }
+    state_[id] = 1;
+    path.push_back(id);
+    for (const RawOperand& in : raw.in) {
+        if (!in.is_reference) continue;
+        std::string target = in.reference;
+        if (!raw_.count(target)) {
+            const auto dot = target.rfind('.');
+            if (dot != std::string::npos && raw_.count(target.substr(0, dot))) target = target.substr(0, dot);
+            else resolve(in, fmt::format("node '{}': input '{}'", id, in.input));  // throws: unknown node
+        }
+        order(target, path);
+    }
+    path.pop_back();
+    state_[id] = 2;
+    ordered_.push_back(id);
+}
+
+Operand Compiler::read_output(const toml::table& output, const char* name, bool required) {
+    const toml::node* value = output.get(name);
+    if (!value) {
+        if (required) throw GraphError(fmt::format("{}: output '{}': missing ([output] sdf = \"ID\")", source_, name));
+        Operand none;
+        none.constant = std::nan("");
+        return none;
+    }
+    const auto* s = value->as_string();
+    const std::string at = detail::toml_where(source_, *value);
+    if (!s) throw GraphError(fmt::format("{}: output '{}': expected a node id, got {}", at, name, detail::toml_shown(*value)));
+    RawOperand raw;
+    raw.is_reference = true;
+    raw.reference = s->get();
+    raw.line = static_cast<int>(value->source().begin.line);
+    std::vector<std::string> path;
+    std::string target = raw.reference;
+    if (!raw_.count(target) && target.rfind('.') != std::string::npos) target = target.substr(0, target.rfind('.'));
+    if (raw_.count(target)) order(target, path);
+    return resolve(raw, fmt::format("output '{}'", name));
+}
+
+Program Compiler::compile(const toml::table& root) {
+    Program program;
+    program.source = source_;
+    read_header(root, program);
+    const toml::node* nodes = root.get("node");
+    if (!nodes || !nodes->is_table())
+        throw GraphError(fmt::format("{}: key 'node': missing, or not a table of nodes ([node] a = {{ type = ... }})", source_));
+    const toml::node* output = root.get("output");
+    if (!output || !output->is_table()) throw GraphError(fmt::format("{}: key 'output': missing ([output] sdf = \"ID\")", source_));
+    for (auto&& [id_view, entry] : *nodes->as_table()) {
+        const std::string id = text_excerpt(std::string(id_view.str()), 60);
+        if (id.empty() || id.find('.') != std::string::npos || id != id_view.str())
+            throw GraphError(fmt::format("{}: node '{}': an id is letters, digits, '_' or '-', without a dot",
+                                         detail::toml_where(source_, entry), id));
+        raw_.emplace(id, read_node(id, entry));
+        file_order_.push_back(id);
+    }
+    for (auto&& [key_view, value] : *output->as_table())
+        if (key_view.str() != "sdf" && key_view.str() != "ground")
+            throw GraphError(fmt::format("{}: unknown output '{}' (sdf, ground)", detail::toml_where(source_, value),
+                                         text_excerpt(std::string(key_view.str()), 60)));
+    // Every node is checked for cycles, in the order of the file; only those an output
+    // needs are compiled.
+    for (const std::string& id : file_order_) {
+        std::vector<std::string> path;
+        order(id, path);
+    }
+    std::set<std::string> needed;
+    std::function<void(const std::string&)> need = [&](const std::string& id) {
+        if (!needed.insert(id).second) return;
+        for (const RawOperand& in : raw_.at(id).in)
+            if (in.is_reference) need(raw_.count(in.reference) ? in.reference : in.reference.substr(0, in.reference.rfind('.')));
+    };
+    for (const char* name : {"sdf", "ground"})
+        if (const toml::node* v = output->as_table()->get(name); v && v->is_string()) {
+            const std::string r = v->as_string()->get();
+            if (raw_.count(r)) need(r);
+            else if (r.rfind('.') != std::string::npos && raw_.count(r.substr(0, r.rfind('.')))) need(r.substr(0, r.rfind('.')));
+        }
+    for (const std::string& id : ordered_) {
+        if (!needed.count(id)) continue;
+        RawNode& raw = raw_.at(id);
+        Node node = raw.node;
+        for (std::size_t i = 0; i < raw.in.size(); ++i) node.in[i] = resolve(raw.in[i], fmt::format("node '{}': input '{}'", id, raw.in[i].input));
+        index_[id] = static_cast<int>(program.nodes.size());
+        program.nodes.push_back(std::move(node));
+    }
+    program.sdf = read_output(*output->as_table(), "sdf", true);
+    program.ground = read_output(*output->as_table(), "ground", false);
+    program.has_ground = !program.ground.is_constant() || !std::isnan(program.ground.constant);
+    return program;
+}
+
+// What each node depends on, from its own kind and its inputs.
+void find_axes(Program& program) {
+    for (Node& node : program.nodes) {
+        unsigned axes = kNone;
+        for (const Operand& in : node.in)
+            if (!in.is_constant()) axes |= program.nodes[static_cast<std::size_t>(in.node)].axes;
+        switch (node.op) {
+            case Op::x: axes = kX; break;
+            case Op::y: axes = kY; break;
+            case Op::z: axes = kZ; break;
+            case Op::plane: axes |= kY; break;
+            case Op::sphere: case Op::box: axes |= kXYZ; break;
+            case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::warp2:
+                if (node.coordinate_default[0]) axes |= kX;
+                if (node.coordinate_default[1]) axes |= kZ;
+                break;
+            case Op::simplex3: case Op::fbm3: case Op::warp3:
+                if (node.coordinate_default[0]) axes |= kX;
+                if (node.coordinate_default[1]) axes |= kY;
+                if (node.coordinate_default[2]) axes |= kZ;
+                break;
+            default: break;
+        }
+        node.axes = axes;
+    }
+}
+
+// The ground must not depend on y: name the node through which it does.
+void check_ground(const Program& program) {
+    if (program.ground.is_constant()) return;
+    const Node* culprit = &program.nodes[static_cast<std::size_t>(program.ground.node)];
+    if (!(culprit->axes & kY)) return;
+    std::string path = culprit->id;
+    for (bool deeper = true; deeper;) {
+        deeper = false;
+        for (const Operand& in : culprit->in)
+            if (!in.is_constant() && (program.nodes[static_cast<std::size_t>(in.node)].axes & kY)) {
+                culprit = &program.nodes[static_cast<std::size_t>(in.node)];
+                path += " -> " + culprit->id;
+                deeper = true;
+                break;
+            }
+    }
+    throw GraphError(fmt::format("{}: node '{}': output 'ground' depends on y through node '{}' ({}); the ground is a "
+                                 "function of x and z only",
+                                 at_line(program.source, culprit->line), program.nodes[static_cast<std::size_t>(program.ground.node)].id,
+                                 culprit->id, path));
+}
+
+// Nodes that depend on nothing are evaluated once, here; their users read the number.
+void fold_constants(Program& program) {
+    std::vector<double> folded(program.nodes.size(), 0.0);
+    std::vector<bool> is_folded(program.nodes.size(), false);
+    const auto rewrite = [&](Operand& op) {
+        if (!op.is_constant() && is_folded[static_cast<std::size_t>(op.node)]) op = Operand{-1, 0, folded[static_cast<std::size_t>(op.node)]};
+    };
+    for (std::size_t n = 0; n < program.nodes.size(); ++n) {
+        Node& node = program.nodes[n];
+        for (Operand& in : node.in) rewrite(in);
+        if (node.axes != kNone || node.ports != 1 || is_noise(node.op)) continue;
+        folded[n] = evaluate_constant(node);
+        is_folded[n] = node.folded = true;
+    }
+    rewrite(program.sdf);
+    rewrite(program.ground);
+}
+
+}  // namespace
+
+Program compile_graph(const std::string& text, const std::string& file) {
+    const std::string source = text_excerpt(file, 200);
+    try {
+        detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
+    } catch (const PresetError& e) {
+        throw GraphError(e.what());
+    }
+    toml::table root;
+    try {
+        root = toml::parse(text, source);
+    } catch (const toml::parse_error& e) {
+        throw GraphError(fmt::format("{}:{}: {}", source, e.source().begin.line, text_excerpt(std::string(e.description()), 200)));
+    }
+    Program program = Compiler(source).compile(root);
+    find_axes(program);
+    check_ground(program);
+    fold_constants(program);
+    return program;
+}
+
+}  // namespace isoterra::graph

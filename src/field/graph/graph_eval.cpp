@@ -1,0 +1,323 @@
+// The evaluator: each node is one loop over its lanes (a buffer per output), in the order
+// the compiler gave, so a value used by many nodes is computed once. Noise coordinates are
+// held to +-1e9 noise units (NaN: 0), the noise kernels' safe range; inside the world's
+// limits no coordinate comes near it.
+#include "graph_eval.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra::graph {
+namespace {
+
+double noise_coordinate(double c) { return std::isfinite(c) ? std::clamp(c, -1e9, 1e9) : 0.0; }
+
+double curve_at(const std::vector<glm::dvec2>& k, double v) {
+    if (v <= k.front().x) return k.front().y;
+    if (v >= k.back().x) return k.back().y;
+    const auto above = std::upper_bound(k.begin(), k.end(), v, [](double value, const glm::dvec2& knot) { return value < knot.x; });
+    if (above == k.begin() || above == k.end()) return std::nan("");  // v is NaN
+    const glm::dvec2 a = *(above - 1), b = *above;
+    return a.y + (v - a.x) * ((b.y - a.y) / (b.x - a.x));
+}
+
+double terrace_at(double v, double step, double smoothness) {
+    const double base = std::floor(v / step) * step;
+    const double rise = smoothness > 0.0 ? smoothstep(1.0 - smoothness, 1.0, (v - base) / step) : 0.0;
+    return base + step * rise;
+}
+
+// Where a node's lanes are: its inputs, the positions, its outputs.
+struct Lanes {
+    const double* in[3] = {nullptr, nullptr, nullptr};
+    const double* x = nullptr;
+    const double* y = nullptr;
+    const double* z = nullptr;
+    double* out[3] = {nullptr, nullptr, nullptr};
+    std::size_t count = 0;
+    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
+};
+
+// A noise node's coordinate lanes: its input, or the position.
+const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const double* position) {
+    return node.coordinate_default[static_cast<std::size_t>(axis_slot)] ? position : l.in[axis_slot];
+}
+
+void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
+    const std::size_t n = l.count;
+    const double* a = l.in[0];
+    const double* b = l.in[1];
+    const double* c = l.in[2];
+    double* out = l.out[0];
+    const std::vector<double>& p = node.number;
+    thread_local std::vector<double> u, v, w;
+    switch (node.op) {
+        case Op::x: std::copy(l.x, l.x + n, out); return;
+        case Op::y: std::copy(l.y, l.y + n, out); return;
+        case Op::z: std::copy(l.z, l.z + n, out); return;
+        case Op::constant: std::fill(out, out + n, p[0]); return;
+        case Op::add: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] + b[i]; return;
+        case Op::sub: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] - b[i]; return;
+        case Op::mul: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] * b[i]; return;
+        case Op::min: case Op::union_: for (std::size_t i = 0; i < n; ++i) out[i] = op_union(a[i], b[i]); return;
+        case Op::max: case Op::intersect: for (std::size_t i = 0; i < n; ++i) out[i] = op_intersect(a[i], b[i]); return;
+        case Op::subtract: for (std::size_t i = 0; i < n; ++i) out[i] = op_subtract(a[i], b[i]); return;
+        case Op::neg: for (std::size_t i = 0; i < n; ++i) out[i] = -a[i]; return;
+        case Op::abs: for (std::size_t i = 0; i < n; ++i) out[i] = std::fabs(a[i]); return;
+        case Op::clamp: for (std::size_t i = 0; i < n; ++i) out[i] = std::min(std::max(a[i], b[i]), c[i]); return;
+        case Op::lerp: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] + (b[i] - a[i]) * c[i]; return;
+        case Op::smoothstep: for (std::size_t i = 0; i < n; ++i) out[i] = smoothstep(p[0], p[1], a[i]); return;
+        case Op::pow: for (std::size_t i = 0; i < n; ++i) out[i] = std::pow(std::max(a[i], 0.0), p[0]); return;
+        case Op::remap: {
+            const double slope = (p[3] - p[2]) / (p[1] - p[0]);
+            for (std::size_t i = 0; i < n; ++i) out[i] = p[2] + (a[i] - p[0]) * slope;
+            return;
+        }
+        case Op::curve: for (std::size_t i = 0; i < n; ++i) out[i] = curve_at(node.knots, a[i]); return;
+        case Op::terrace: for (std::size_t i = 0; i < n; ++i) out[i] = terrace_at(a[i], p[0], p[1]); return;
+        case Op::hypot:
+            if (l.lattice) for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(a[i] * a[i] + b[i] * b[i]);
+            else for (std::size_t i = 0; i < n; ++i) out[i] = js_hypot(a[i], b[i]);
+            return;
+        case Op::plane: for (std::size_t i = 0; i < n; ++i) out[i] = l.y[i] - a[i]; return;
+        case Op::sphere:
+            for (std::size_t i = 0; i < n; ++i) out[i] = sphere_distance({l.x[i], l.y[i], l.z[i]}, {p[0], p[1], p[2]}, a[i]);
+            return;
+        case Op::box:
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] = box_distance({l.x[i], l.y[i], l.z[i]}, {p[0], p[1], p[2]}, {p[3], p[4], p[5]});
+            return;
+        case Op::smooth_union: for (std::size_t i = 0; i < n; ++i) out[i] = op_smooth_union(a[i], b[i], p[0]); return;
+        case Op::smooth_subtract: for (std::size_t i = 0; i < n; ++i) out[i] = op_smooth_subtract(a[i], b[i], p[0]); return;
+        case Op::simplex2: case Op::fbm2: case Op::ridged2: {
+            const double* xs = coordinate(node, l, 0, l.x);
+            const double* zs = coordinate(node, l, 1, l.z);
+            u.resize(n), v.resize(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                u[i] = noise_coordinate(xs[i] / p[0] + p[1]);
+                v[i] = noise_coordinate(zs[i] / p[0] + p[2]);
+            }
+            noise->noise2.fbm_batch(u.data(), v.data(), out, n, node.op == Op::simplex2 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape);
+            if (node.op == Op::ridged2)
+                for (std::size_t i = 0; i < n; ++i) out[i] = ridge_profile(out[i], p[3], p[4], p[5]);
+            return;
+        }
+        case Op::simplex3: case Op::fbm3: {
+            const double* xs = coordinate(node, l, 0, l.x);
+            const double* ys = coordinate(node, l, 1, l.y);
+            const double* zs = coordinate(node, l, 2, l.z);
+            u.resize(n), v.resize(n), w.resize(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                u[i] = noise_coordinate(xs[i] / p[0] + p[2]);
+                v[i] = noise_coordinate(ys[i] / p[1] + p[3]);
+                w[i] = noise_coordinate(zs[i] / p[0] + p[4]);
+            }
+            if (node.op == Op::simplex3) noise->noise3.batch(u.data(), v.data(), w.data(), out, n);
+            else for (std::size_t i = 0; i < n; ++i) out[i] = fbm3(noise->noise3, u[i], v[i], w[i], node.shape);
+            return;
+        }
+        case Op::ridge_profile: for (std::size_t i = 0; i < n; ++i) out[i] = ridge_profile(a[i], p[0], p[1], p[2]); return;
+        case Op::warp2: {
+            const double* xs = coordinate(node, l, 0, l.x);
+            const double* zs = coordinate(node, l, 1, l.z);
+            for (std::size_t i = 0; i < n; ++i) {
+                double wx = noise_coordinate(xs[i]), wz = noise_coordinate(zs[i]);
+                warp2(noise->noise2, p[0], p[1], wx, wz);
+                l.out[0][i] = wx, l.out[1][i] = wz;
+            }
+            return;
+        }
+        case Op::warp3: {
+            const double* xs = coordinate(node, l, 0, l.x);
+            const double* ys = coordinate(node, l, 1, l.y);
+            const double* zs = coordinate(node, l, 2, l.z);
+            for (std::size_t i = 0; i < n; ++i) {
+                double wx = noise_coordinate(xs[i]), wy = noise_coordinate(ys[i]), wz = noise_coordinate(zs[i]);
+                warp3(noise->noise3, p[0], p[1], wx, wy, wz);
+                l.out[0][i] = wx, l.out[1][i] = wy, l.out[2][i] = wz;
+            }
+            return;
+        }
+    }
+}
+
+// Buffers for one run: per node and port, `lanes` doubles; constants broadcast.
+class Workspace {
+public:
+    Workspace(const Program& program, std::size_t lanes) : program_(program), lanes_(lanes) {
+        buffers_.resize(program.nodes.size() * 3);
+    }
+    double* buffer(int node, int port) {
+        std::vector<double>& b = buffers_[static_cast<std::size_t>(node) * 3 + static_cast<std::size_t>(port)];
+        b.resize(lanes_);
+        return b.data();
+    }
+    // The lanes of an operand: its node's buffer, or the number repeated.
+    const double* operand(const Operand& op) {
+        if (!op.is_constant()) return buffer(op.node, op.port);
+        constants_.emplace_back(lanes_, op.constant);
+        return constants_.back().data();
+    }
+    void clear_constants() { constants_.clear(); }
+    // Runs node `n` over the first `count` lanes.
+    void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice) {
+        const Node& node = program_.nodes[static_cast<std::size_t>(n)];
+        Lanes l;
+        for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) l.in[i] = operand(node.in[i]);
+        for (int port = 0; port < node.ports; ++port) l.out[port] = buffer(n, port);
+        l.x = x, l.y = y, l.z = z;
+        l.count = count;
+        l.lattice = lattice;
+        evaluate(node, &noise, l);
+    }
+
+private:
+    const Program& program_;
+    std::size_t lanes_;
+    std::vector<std::vector<double>> buffers_;
+    std::vector<std::vector<double>> constants_;
+};
+
+bool is_column(const Node& node) { return !(node.axes & kY); }
+
+// The nodes `output` needs, among those for which `take` holds: their indices in order.
+std::vector<int> needed_by(const Program& program, const Operand& output) {
+    std::vector<bool> need(program.nodes.size(), false);
+    if (!output.is_constant()) need[static_cast<std::size_t>(output.node)] = true;
+    for (std::size_t n = program.nodes.size(); n-- > 0;)
+        if (need[n])
+            for (const Operand& in : program.nodes[n].in)
+                if (!in.is_constant()) need[static_cast<std::size_t>(in.node)] = true;
+    std::vector<int> list;
+    for (std::size_t n = 0; n < need.size(); ++n)
+        if (need[n] && !program.nodes[n].folded) list.push_back(static_cast<int>(n));
+    return list;
+}
+
+}  // namespace
+
+bool is_noise(Op op) {
+    switch (op) {
+        case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::simplex3: case Op::fbm3: case Op::warp2: case Op::warp3:
+            return true;
+        default:
+            return false;
+    }
+}
+
+double evaluate_constant(const Node& node) {
+    double inputs[3] = {0.0, 0.0, 0.0};
+    for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) inputs[i] = node.in[i].constant;
+    double out = 0.0;
+    Lanes l;
+    for (int i = 0; i < 3; ++i) l.in[i] = &inputs[i];
+    l.out[0] = &out;
+    l.count = 1;
+    evaluate(node, nullptr, l);
+    return out;
+}
+
+void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count,
+                const Operand& output, double* out) {
+    if (output.is_constant()) {
+        std::fill(out, out + count, output.constant);
+        return;
+    }
+    constexpr std::size_t kBatch = 256;
+    const std::vector<int> order = needed_by(program, output);
+    Workspace work(program, kBatch);
+    double xs[kBatch], ys[kBatch], zs[kBatch];
+    for (std::size_t start = 0; start < count; start += kBatch) {
+        const std::size_t n = std::min(kBatch, count - start);
+        for (std::size_t i = 0; i < n; ++i) xs[i] = points[start + i].x, ys[i] = points[start + i].y, zs[i] = points[start + i].z;
+        for (const int node : order) work.run(node, noise, xs, ys, zs, n, false);
+        const double* result = work.buffer(output.node, output.port);
+        std::copy(result, result + n, out + start);
+        work.clear_constants();
+    }
+}
+
+void run_columns(const Program& program, const NoiseSet& noise, const double* xs, const double* zs, std::size_t count,
+                 const Operand& output, double* out) {
+    if (output.is_constant()) {
+        std::fill(out, out + count, output.constant);
+        return;
+    }
+    Workspace work(program, count);
+    for (const int node : needed_by(program, output)) work.run(node, noise, xs, nullptr, zs, count, true);
+    const double* result = work.buffer(output.node, output.port);
+    std::copy(result, result + count, out);
+}
+
+void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, float* ground) {
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
+    const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
+    const std::size_t ncol = nx * nz, slab = nx * ny;
+    // The column part, once per column.
+    std::vector<double> cx(ncol), cz(ncol);
+    for (std::size_t k = 0; k < nz; ++k)
+        for (std::size_t i = 0; i < nx; ++i) {
+            const glm::dvec3 p = lattice.position(static_cast<int>(i), 0, static_cast<int>(k));
+            cx[k * nx + i] = p.x, cz[k * nx + i] = p.z;
+        }
+    std::vector<int> columns, samples;
+    for (const int n : needed_by(program, program.sdf)) (is_column(program.nodes[static_cast<std::size_t>(n)]) ? columns : samples).push_back(n);
+    if (ground && program.has_ground) {
+        for (const int n : needed_by(program, program.ground)) columns.push_back(n);
+        std::sort(columns.begin(), columns.end());
+        columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    }
+    Workspace column_work(program, ncol);
+    for (const int n : columns) column_work.run(n, noise, cx.data(), nullptr, cz.data(), ncol, true);
+    if (ground && program.has_ground) {
+        const double* g = program.ground.is_constant() ? nullptr : column_work.buffer(program.ground.node, program.ground.port);
+        for (std::size_t c = 0; c < ncol; ++c) ground[c] = static_cast<float>(g ? g[c] : program.ground.constant);
+    }
+    // 3D noises of the raw position: the whole lattice at once on the lattice kernel.
+    std::vector<std::vector<float>> lattice_noise(program.nodes.size());
+    for (const int n : samples) {
+        const Node& node = program.nodes[static_cast<std::size_t>(n)];
+        if (node.op != Op::simplex3 || !node.coordinate_default[0] || !node.coordinate_default[1] || !node.coordinate_default[2])
+            continue;
+        NoiseLattice nl{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(node.number[0], node.number[1], node.number[0]),
+                        glm::dvec3(node.number[2], node.number[3], node.number[4])};
+        lattice_noise[static_cast<std::size_t>(n)].resize(lattice.count());
+        noise.noise3.lattice_fast(nl, lattice_noise[static_cast<std::size_t>(n)].data());
+    }
+    // The rest per z-slab: y rows of x, the columns' values repeated along y.
+    Workspace work(program, slab);
+    std::vector<double> sx(slab), sy(slab), sz(slab);
+    for (std::size_t k = 0; k < nz; ++k) {
+        for (std::size_t j = 0; j < ny; ++j)
+            for (std::size_t i = 0; i < nx; ++i) {
+                const glm::dvec3 p = lattice.position(static_cast<int>(i), static_cast<int>(j), static_cast<int>(k));
+                sx[j * nx + i] = p.x, sy[j * nx + i] = p.y, sz[j * nx + i] = p.z;
+            }
+        for (const int n : columns) {
+            const Node& node = program.nodes[static_cast<std::size_t>(n)];
+            for (int port = 0; port < node.ports; ++port) {
+                const double* c = column_work.buffer(n, port) + k * nx;
+                double* spread = work.buffer(n, port);
+                for (std::size_t j = 0; j < ny; ++j) std::copy(c, c + nx, spread + j * nx);
+            }
+        }
+        for (const int n : samples) {
+            if (!lattice_noise[static_cast<std::size_t>(n)].empty()) {
+                const float* f = lattice_noise[static_cast<std::size_t>(n)].data() + k * slab;
+                double* out = work.buffer(n, 0);
+                for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(f[i]);
+                continue;
+            }
+            work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);
+        }
+        const double* result = program.sdf.is_constant() ? nullptr : work.buffer(program.sdf.node, program.sdf.port);
+        float* out = values + k * slab;
+        for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<float>(result ? result[i] : program.sdf.constant);
+        work.clear_constants();
+    }
+}
+
+}  // namespace isoterra::graph

@@ -1,0 +1,140 @@
+// GraphField: a compiled graph as a Field. Values come from the evaluator, bounds from the
+// intervals of the sdf output, materials from the graph's rules with depth measured from
+// its ground output.
+#include <fmt/format.h>
+
+#include "../preset_parts.hpp"
+#include "graph_eval.hpp"
+#include "graph_intervals.hpp"
+#include "graph_nodes.hpp"
+#include "isoterra/graph.hpp"
+
+namespace isoterra {
+
+GraphField::GraphField(std::shared_ptr<const graph::Program> program, std::uint32_t seed)
+    : program_(std::move(program)), seed_(seed), noise_(seed) {}
+
+GraphField::~GraphField() = default;
+
+void GraphField::sample_points(const glm::dvec3* points, std::size_t count, double* out) const {
+    graph::run_points(*program_, noise_, points, count, program_->sdf, out);
+}
+
+void GraphField::sample_lattice(const Lattice& lattice, float* out) const {
+    graph::run_lattice(*program_, noise_, lattice, out, nullptr);
+}
+
+bool GraphField::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse,
+                                           const LatticeColumns*) const {
+    graph::run_lattice(*program_, noise_, lattice, values, ground);
+    return program_->has_ground;
+}
+
+ValueRange GraphField::bounds(const Box& box) const {
+    return graph::operand_range(graph::node_intervals(*program_, noise_, box), program_->sdf);
+}
+
+std::vector<GraphNodeRange> GraphField::node_ranges(const Box& box) const {
+    const auto ranges = graph::node_intervals(*program_, noise_, box);
+    std::vector<GraphNodeRange> out;
+    static const char* const kPorts[3] = {"x", "y", "z"};
+    for (std::size_t n = 0; n < program_->nodes.size(); ++n) {
+        const graph::Node& node = program_->nodes[n];
+        if (node.ports == 1) {
+            out.push_back({node.id, node.type, ranges[n][0]});
+            continue;
+        }
+        for (int port = 0; port < node.ports; ++port) {
+            const char* name = node.ports == 2 ? (port == 0 ? "x" : "z") : kPorts[port];
+            out.push_back({fmt::format("{}.{}", node.id, name), node.type, ranges[n][static_cast<std::size_t>(port)]});
+        }
+    }
+    return out;
+}
+
+double GraphField::ground_height(double x, double z) const {
+    if (!program_->has_ground) return std::nan("");
+    double h = 0.0;
+    graph::run_columns(*program_, noise_, &x, &z, 1, program_->ground, &h);
+    return h;
+}
+
+bool GraphField::ground_heights(const Lattice& lattice, float* out) const {
+    if (!program_->has_ground) return false;
+    const std::size_t n = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
+    std::vector<double> xs(n), zs(n), h(n);
+    for (int k = 0; k < lattice.size.z; ++k)
+        for (int i = 0; i < lattice.size.x; ++i) {
+            const glm::dvec3 p = lattice.position(i, 0, k);
+            xs[static_cast<std::size_t>(k) * lattice.size.x + i] = p.x;
+            zs[static_cast<std::size_t>(k) * lattice.size.x + i] = p.z;
+        }
+    graph::run_columns(*program_, noise_, xs.data(), zs.data(), n, program_->ground, h.data());
+    for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<float>(h[c]);
+    return true;
+}
+
+MaterialSample GraphField::material(const glm::dvec3& p, const glm::dvec3& normal) const {
+    const double depth = program_->has_ground ? ground_height(p.x, p.z) - p.y : 0.0;
+    return program_->materials.classify(p.y, normal, depth);
+}
+
+const MaterialRules& GraphField::material_rules() const { return program_->materials; }
+const std::string& GraphField::name() const { return program_->name; }
+const std::string& GraphField::description() const { return program_->description; }
+std::uint32_t GraphField::file_seed() const { return program_->seed; }
+bool GraphField::has_ground() const { return program_->has_ground; }
+
+std::size_t GraphField::node_count() const {
+    std::size_t n = 0;
+    for (const graph::Node& node : program_->nodes) n += node.folded ? 0 : 1;
+    return n;
+}
+
+std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source) {
+    auto program = std::make_shared<graph::Program>(graph::compile_graph(text, source));
+    if (program->name.empty()) program->name = source;
+    const std::uint32_t seed = program->seed;
+    return std::make_unique<GraphField>(std::move(program), seed);
+}
+
+std::unique_ptr<GraphField> load_graph_file(const std::string& path) {
+    std::string text;
+    try {
+        text = detail::read_small_file(path, "graph", std::size_t{1} << 20);
+    } catch (const PresetError& e) {
+        throw GraphError(e.what());
+    }
+    return parse_graph(text, path);
+}
+
+bool is_graph_text(const std::string& text) {
+    // A cheap look first: a graph has a [node] table or node.ID keys; a preset never does.
+    for (std::size_t at = text.find("node"); at != std::string::npos; at = text.find("node", at + 1)) {
+        std::size_t start = text.rfind('\n', at);
+        start = start == std::string::npos ? 0 : start + 1;
+        std::size_t i = start;
+        while (i < at && (text[i] == ' ' || text[i] == '\t' || text[i] == '[')) ++i;
+        if (i == at && at + 4 < text.size() && (text[at + 4] == ']' || text[at + 4] == '.' || text[at + 4] == ' ' || text[at + 4] == '='))
+            return true;
+    }
+    return false;
+}
+
+std::vector<std::string> graph_node_types() {
+    std::vector<std::string> names;
+    for (const graph::NodeType& t : graph::node_types()) names.push_back(t.name);
+    return names;
+}
+
+std::string describe_graph_node_types() {
+    std::string out;
+    for (const graph::NodeType& t : graph::node_types()) {
+        std::string inputs;
+        for (const graph::InputSpec& s : t.inputs) inputs += (inputs.empty() ? "" : ", ") + std::string(s.name) + (s.required ? "" : "?");
+        out += fmt::format("{:<16} ({}): {}\n", t.name, inputs, t.formula);
+    }
+    return out;
+}
+
+}  // namespace isoterra

@@ -1,0 +1,118 @@
+// The table of node types. Ranges keep every value finite for finite inputs: scales as the
+// presets allow them, octave settings as the presets', blend widths and steps positive.
+#include "graph_nodes.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace isoterra::graph {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+InputSpec value(const char* name, bool required = true, double fallback = 0.0) {
+    return {name, InputKind::value, required, fallback, -kInf, kInf, false, false};
+}
+InputSpec coordinate(const char* name) { return {name, InputKind::coordinate, false, 0.0, -kInf, kInf, false, false}; }
+InputSpec number(const char* name, bool required, double fallback, double lo, double hi, bool lo_open = false,
+                 bool hi_open = false) {
+    return {name, InputKind::number, required, fallback, lo, hi, lo_open, hi_open};
+}
+InputSpec point(InputKind kind, const char* name, bool required, double lo = -1e9, double hi = 1e9) {
+    return {name, kind, required, 0.0, lo, hi, false, false};
+}
+InputSpec scale(const char* name, double fallback = 1.0) { return number(name, false, fallback, 0.1, 1e7); }
+// fBm settings with the presets' ranges and defaults (FbmShape's).
+std::vector<InputSpec> fbm_inputs() {
+    return {{"octaves", InputKind::octaves, false, 5, 1, 12, false, false},
+            {"lacunarity", InputKind::lacunarity, false, 2.0, 1, 4, true, false},
+            {"gain", InputKind::gain, false, 0.5, 0, 1, true, true},
+            {"amplitude", InputKind::amplitude, false, 0.5, 0, 1e4, true, false}};
+}
+std::vector<InputSpec> join(std::vector<InputSpec> a, const std::vector<InputSpec>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+std::vector<InputSpec> ridge_inputs() {
+    return {number("sharpness", false, 1.0, 0, 100, true), number("crest", false, 0.0, 0, 100),
+            number("exponent", false, 1.0, 1, 8)};
+}
+
+}  // namespace
+
+const std::vector<NodeType>& node_types() {
+    static const std::vector<NodeType> types = {
+        {"x", Op::x, 1, "", {}, "the sample's x in metres"},
+        {"y", Op::y, 1, "", {}, "the sample's y (up) in metres"},
+        {"z", Op::z, 1, "", {}, "the sample's z in metres"},
+        {"const", Op::constant, 1, "", {number("value", true, 0, -1e300, 1e300)}, "value"},
+        {"add", Op::add, 1, "", {value("a"), value("b")}, "a + b"},
+        {"sub", Op::sub, 1, "", {value("a"), value("b")}, "a - b"},
+        {"mul", Op::mul, 1, "", {value("a"), value("b")}, "a * b"},
+        {"min", Op::min, 1, "", {value("a"), value("b")}, "the smaller of a and b"},
+        {"max", Op::max, 1, "", {value("a"), value("b")}, "the larger of a and b"},
+        {"neg", Op::neg, 1, "", {value("in")}, "-in"},
+        {"abs", Op::abs, 1, "", {value("in")}, "|in|"},
+        {"clamp", Op::clamp, 1, "", {value("in"), value("lo"), value("hi")}, "min(max(in, lo), hi)"},
+        {"lerp", Op::lerp, 1, "", {value("a"), value("b"), value("t")}, "a + (b - a) * t"},
+        {"smoothstep", Op::smoothstep, 1, "",
+         {value("in"), number("from", true, 0, -1e9, 1e9), number("to", true, 0, -1e9, 1e9)},
+         "t * t * (3 - 2 t), t = (in - from) / (to - from) clamped to [0, 1]"},
+        {"pow", Op::pow, 1, "", {value("in"), number("exponent", true, 1, 0, 16, true)}, "max(in, 0) ^ exponent"},
+        {"remap", Op::remap, 1, "", {value("in"), point(InputKind::point2, "from", true), point(InputKind::point2, "to", true)},
+         "c + (in - a) * ((d - c) / (b - a)) for from = [a, b], to = [c, d]; not clamped"},
+        {"curve", Op::curve, 1, "", {value("in"), point(InputKind::knots, "points", true)},
+         "piecewise linear through points [[x, y], ...] (x increasing), flat beyond the ends"},
+        {"terrace", Op::terrace, 1, "", {value("in"), number("step", true, 1, 0, 1e9, true), number("smoothness", false, 0, 0, 1)},
+         "steps of `step`: flat for (1 - smoothness) of each step, then a smoothstep up to the next"},
+        {"hypot", Op::hypot, 1, "", {value("a"), value("b")}, "sqrt(a * a + b * b)"},
+        {"plane", Op::plane, 1, "", {value("height", false, 0.0)}, "y - height: solid below"},
+        {"sphere", Op::sphere, 1, "", {point(InputKind::point3, "center", false), value("radius")}, "|p - center| - radius"},
+        {"box", Op::box, 1, "",
+         {point(InputKind::point3, "center", false), point(InputKind::point3, "half_extent", true, 0, 1e9)},
+         "the exact distance to a box"},
+        {"union", Op::union_, 1, "", {value("a"), value("b")}, "min(a, b)"},
+        {"intersect", Op::intersect, 1, "", {value("a"), value("b")}, "max(a, b)"},
+        {"subtract", Op::subtract, 1, "", {value("a"), value("b")}, "max(a, -b): a with b cut away"},
+        {"smooth_union", Op::smooth_union, 1, "", {value("a"), value("b"), number("k", true, 1, 0, 1e6, true)},
+         "smooth_min(a, b, k): min(a, b) rounded over k metres"},
+        {"smooth_subtract", Op::smooth_subtract, 1, "", {value("a"), value("b"), number("k", true, 1, 0, 1e6, true)},
+         "-smooth_min(-a, b, k): a with b cut away, rounded over k metres"},
+        {"simplex2", Op::simplex2, 1, "", {coordinate("x"), coordinate("z"), scale("scale_m"), point(InputKind::point2, "offset", false)},
+         "2D simplex noise at (x / scale_m + offset[0], z / scale_m + offset[1]), in [-1, 1]"},
+        {"fbm2", Op::fbm2, 1, "",
+         join({coordinate("x"), coordinate("z"), scale("scale_m"), point(InputKind::point2, "offset", false)}, fbm_inputs()),
+         "fBm of 2D simplex noise at (x / scale_m + offset[0], z / scale_m + offset[1])"},
+        {"ridged2", Op::ridged2, 1, "",
+         join(join({coordinate("x"), coordinate("z"), scale("scale_m"), point(InputKind::point2, "offset", false)}, fbm_inputs()),
+              ridge_inputs()),
+         "ridge_profile of fbm2: 1 at the noise's zero lines, in [0, 1]"},
+        {"simplex3", Op::simplex3, 1, "",
+         {coordinate("x"), coordinate("y"), coordinate("z"), scale("scale_m"), scale("vertical_scale_m", kNaN),
+          point(InputKind::point3, "offset", false)},
+         "3D simplex noise at (x / scale_m, y / vertical_scale_m, z / scale_m) + offset, in [-1, 1]"},
+        {"fbm3", Op::fbm3, 1, "",
+         join({coordinate("x"), coordinate("y"), coordinate("z"), scale("scale_m"), scale("vertical_scale_m", kNaN),
+               point(InputKind::point3, "offset", false)},
+              fbm_inputs()),
+         "fBm of 3D simplex noise"},
+        {"ridge_profile", Op::ridge_profile, 1, "", join({value("in")}, ridge_inputs()),
+         "max(1 - hypot(in * sharpness, crest), 0) ^ exponent, in [0, 1]"},
+        {"warp2", Op::warp2, 2, "x,z",
+         {coordinate("x"), coordinate("z"), scale("scale_m"), number("distance_m", true, 0, 0, 1e6)},
+         "(x, z) moved by up to distance_m by 2D noise; outputs 'ID.x' and 'ID.z'"},
+        {"warp3", Op::warp3, 3, "x,y,z",
+         {coordinate("x"), coordinate("y"), coordinate("z"), scale("scale_m"), number("distance_m", true, 0, 0, 1e6)},
+         "(x, y, z) moved by up to distance_m by 3D noise; outputs 'ID.x', 'ID.y' and 'ID.z'"},
+    };
+    return types;
+}
+
+const NodeType* find_node_type(const std::string& name) {
+    for (const NodeType& t : node_types())
+        if (name == t.name) return &t;
+    return nullptr;
+}
+
+}  // namespace isoterra::graph

@@ -1,0 +1,46 @@
+// The node types of field graphs (internal to field/graph/): names, inputs and their kinds,
+// ranges and defaults, outputs. One table read by the compiler, `graph types` and the docs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph_program.hpp"
+
+namespace isoterra::graph {
+
+enum class InputKind {
+    value,       // a node id or a number -> Node::in
+    coordinate,  // a node id or a number; absent: the sample's own coordinate -> Node::in
+    number,      // a number -> Node::number
+    point2,      // [a, b] -> two Node::number
+    point3,      // [a, b, c] -> three Node::number
+    knots,       // [[x, y], ...] -> Node::knots
+    octaves,     // an integer -> Node::shape.octaves
+    lacunarity, gain, amplitude,  // numbers -> Node::shape
+};
+
+struct InputSpec {
+    const char* name;
+    InputKind kind;
+    bool required;
+    double fallback;         // when absent (number kinds; NaN for "see the type")
+    double lo, hi;           // accepted numbers (number kinds)
+    bool lo_open, hi_open;
+};
+
+struct NodeType {
+    const char* name;
+    Op op;
+    int ports;
+    const char* port_names;  // "x,z" for the warps, else ""
+    std::vector<InputSpec> inputs;
+    const char* formula;     // one line for `graph types` and the docs
+};
+
+/// Every node type, in the order the docs list them.
+const std::vector<NodeType>& node_types();
+/// The type called `name`, or null.
+const NodeType* find_node_type(const std::string& name);
+
+}  // namespace isoterra::graph

@@ -1,0 +1,68 @@
+// A field graph after compilation (internal to field/graph/): nodes in an order where every
+// input comes before its user, each with what it depends on, its inputs resolved to nodes
+// or constants and its numeric settings checked. Shared by the evaluator and the intervals.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "isoterra/field.hpp"
+
+namespace isoterra::graph {
+
+enum class Op : std::uint8_t {
+    x, y, z, constant,
+    add, sub, mul, min, max, neg, abs, clamp, lerp, smoothstep, pow, remap, curve, terrace, hypot,
+    plane, sphere, box,
+    union_, intersect, subtract, smooth_union, smooth_subtract,
+    simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3,
+};
+
+/// What a value depends on: bits for x, y and z.
+enum Axes : unsigned { kNone = 0, kX = 1, kY = 2, kZ = 4, kXZ = kX | kZ, kXYZ = kX | kY | kZ };
+
+/// An input of a node: another node's output (`node` >= 0, and its `port`), or a number.
+struct Operand {
+    int node = -1;
+    int port = 0;
+    double constant = 0.0;
+    bool is_constant() const { return node < 0; }
+};
+
+struct Node {
+    std::string id;     // as the file names it
+    std::string type;   // as the file names it
+    int line = 0;       // where the file defines it (0: unknown)
+    Op op = Op::constant;
+    int ports = 1;      // outputs: 1, or 2 (warp2: x, z) or 3 (warp3: x, y, z)
+    unsigned axes = kNone;
+    /// Value inputs in the order of the node type's table (an absent optional one is the
+    /// position's coordinate for noise nodes, flagged by `coordinate_default`).
+    std::vector<Operand> in;
+    std::array<bool, 3> coordinate_default{true, true, true};
+    /// Numbers: scale, offsets, shapes' points, smooth-min widths, curve knots...
+    std::vector<double> number;
+    FbmShape shape{1, 1.0, 1.0, 1.0};
+    std::vector<glm::dvec2> knots;  // curve
+    bool folded = false;            // a constant, read by its users as a number: not run
+};
+
+/// The compiled graph: nodes in dependency order, the outputs, what the file said about itself.
+struct Program {
+    std::vector<Node> nodes;
+    Operand sdf;
+    Operand ground;  // node < 0 and constant NaN: none
+    bool has_ground = false;
+    std::string name, description, source;
+    std::uint32_t seed = 20261114;
+    MaterialRules materials;
+};
+
+/// Parses and compiles graph TOML; throws GraphError. (graph_compile.cpp)
+Program compile_graph(const std::string& text, const std::string& source);
+
+}  // namespace isoterra::graph

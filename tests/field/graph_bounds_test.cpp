@@ -1,0 +1,158 @@
+// The proven ranges of graph nodes, fuzzed: random graphs of every node type over random
+// boxes (10 cm to 10 km wide, up to 1,000 km out), every node's values at random points in
+// the box and on a lattice filling it lie within the range node_ranges() gives for it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isoterra/graph.hpp"
+
+using namespace isoterra;
+
+namespace {
+
+class RandomGraph {
+public:
+    explicit RandomGraph(std::uint32_t seed) : r_(seed) {}
+
+    // A graph of `count` nodes; each input is an earlier node or a number.
+    std::string make(int count) {
+        std::string nodes = "p0 = { type = \"x\" }\np1 = { type = \"y\" }\np2 = { type = \"z\" }\n";
+        ids_ = {"p0", "p1", "p2"};
+        for (int n = 0; n < count; ++n) {
+            const std::string id = fmt::format("n{}", n);
+            nodes += id + " = " + node() + "\n";
+            ids_.push_back(id);
+        }
+        return "format = 1\nseed = " + std::to_string(r_.next_u32() % 1000) + "\n[node]\n" + nodes;
+    }
+    // Every node as an output can name it: a warp's two outputs, the others' one.
+    std::vector<std::string> outputs() const {
+        std::vector<std::string> out;
+        for (const std::string& id : ids_) {
+            if (warps_.count(id)) out.push_back(id + ".x"), out.push_back(id + ".z");
+            else out.push_back(id);
+        }
+        return out;
+    }
+
+private:
+    double uniform(double lo, double hi) { return lo + (hi - lo) * r_.next(); }
+    std::string num(double lo, double hi) { return fmt::format("{}", uniform(lo, hi)); }
+    // An earlier node (a warp's port when it has ports) or, one time in five, a number.
+    std::string source() {
+        if (r_.next() < 0.2) return num(-50, 50);
+        const std::string& id = ids_[static_cast<std::size_t>(r_.next() * ids_.size())];
+        if (warps_.count(id)) return "\"" + id + (r_.next() < 0.5 ? ".x" : ".z") + "\"";
+        return "\"" + id + "\"";
+    }
+    std::string noise_coords(bool three) {
+        std::string s;
+        if (r_.next() < 0.3) s += ", x = " + source();
+        if (three && r_.next() < 0.3) s += ", y = " + source();
+        if (r_.next() < 0.3) s += ", z = " + source();
+        return s;
+    }
+    std::string fbm() {
+        return fmt::format(", octaves = {}, gain = {}, lacunarity = {}, amplitude = {}", 1 + r_.next_u32() % 6, uniform(0.1, 0.9),
+                           uniform(1.1, 3.0), uniform(0.1, 2.0));
+    }
+    std::string node() {
+        static const char* const binary[] = {"add", "sub", "mul", "min", "max", "hypot", "union", "intersect", "subtract"};
+        switch (r_.next_u32() % 22) {
+            case 0: case 1: return fmt::format("{{ type = \"{}\", a = {}, b = {} }}", binary[r_.next_u32() % 9], source(), source());
+            case 2: return fmt::format("{{ type = \"{}\", in = {} }}", r_.next() < 0.5 ? "neg" : "abs", source());
+            case 3: return fmt::format("{{ type = \"clamp\", in = {}, lo = {}, hi = {} }}", source(), source(), source());
+            case 4: return fmt::format("{{ type = \"lerp\", a = {}, b = {}, t = {} }}", source(), source(), source());
+            case 5: {
+                const double a = uniform(-20, 20);
+                return fmt::format("{{ type = \"smoothstep\", in = {}, from = {}, to = {} }}", source(), a, a + (r_.next() < 0.5 ? 1 : -1) * uniform(0.1, 30));
+            }
+            case 6: return fmt::format("{{ type = \"pow\", in = {}, exponent = {} }}", source(), uniform(0.2, 4));
+            case 7: return fmt::format("{{ type = \"remap\", in = {}, from = [{}, {}], to = [{}, {}] }}", source(), uniform(-5, 0),
+                                       uniform(0.5, 5), uniform(-100, 100), uniform(-100, 100));
+            case 8: return fmt::format("{{ type = \"curve\", in = {}, points = [[-10.0, {}], [0.0, {}], [3.5, {}], [20.0, {}]] }}", source(),
+                                       uniform(-9, 9), uniform(-9, 9), uniform(-9, 9), uniform(-9, 9));
+            case 9: return fmt::format("{{ type = \"terrace\", in = {}, step = {}, smoothness = {} }}", source(), uniform(0.5, 20),
+                                       r_.next() < 0.3 ? 0.0 : r_.next());
+            case 10: return fmt::format("{{ type = \"plane\", height = {} }}", source());
+            case 11: return fmt::format("{{ type = \"sphere\", center = [{}, {}, {}], radius = {} }}", uniform(-99, 99), uniform(-99, 99),
+                                        uniform(-99, 99), source());
+            case 12: return fmt::format("{{ type = \"box\", center = [{}, {}, {}], half_extent = [{}, {}, {}] }}", uniform(-99, 99),
+                                        uniform(-99, 99), uniform(-99, 99), uniform(0, 40), uniform(0, 40), uniform(0, 40));
+            case 13: return fmt::format("{{ type = \"{}\", a = {}, b = {}, k = {} }}", r_.next() < 0.5 ? "smooth_union" : "smooth_subtract",
+                                        source(), source(), uniform(0.1, 20));
+            case 14: return fmt::format("{{ type = \"simplex2\", scale_m = {}, offset = [{}, {}]{} }}", uniform(0.5, 3000), uniform(-50, 50),
+                                        uniform(-50, 50), noise_coords(false));
+            case 15: return fmt::format("{{ type = \"fbm2\", scale_m = {}{}{} }}", uniform(0.5, 3000), fbm(), noise_coords(false));
+            case 16: return fmt::format("{{ type = \"ridged2\", scale_m = {}, sharpness = {}, crest = {}, exponent = {}{}{} }}", uniform(0.5, 3000),
+                                        uniform(0.1, 3), uniform(0, 0.5), uniform(1, 4), fbm(), noise_coords(false));
+            case 17: return fmt::format("{{ type = \"simplex3\", scale_m = {}, vertical_scale_m = {}, offset = [{}, {}, {}]{} }}", uniform(0.5, 300),
+                                        uniform(0.5, 300), uniform(-50, 50), uniform(-50, 50), uniform(-50, 50), noise_coords(true));
+            case 18: return fmt::format("{{ type = \"fbm3\", scale_m = {}{}{} }}", uniform(0.5, 300), fbm(), noise_coords(true));
+            case 19: return fmt::format("{{ type = \"ridge_profile\", in = {}, sharpness = {}, crest = {}, exponent = {} }}", source(),
+                                        uniform(0.1, 3), uniform(0, 0.5), uniform(1, 4));
+            case 20: {
+                warps_.insert(fmt::format("n{}", ids_.size() - 3));
+                return fmt::format("{{ type = \"warp2\", scale_m = {}, distance_m = {}{} }}", uniform(1, 900), uniform(0, 80), noise_coords(false));
+            }
+            default: return fmt::format("{{ type = \"const\", value = {} }}", uniform(-1e3, 1e3));
+        }
+    }
+
+    Mulberry32 r_;
+    std::vector<std::string> ids_;
+    std::set<std::string> warps_;
+};
+
+}  // namespace
+
+TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
+    const int graphs = 600;
+    int checked = 0;
+    for (int g = 0; g < graphs; ++g) {
+        RandomGraph random(1000 + g);
+        const std::string body = random.make(10);
+        Mulberry32 r(77 + g);
+        // A lattice of 9^3 samples; its box is the box the ranges are proven over.
+        const double spacing = std::pow(10.0, -1.0 + 5.0 * r.next()) / 10.0;  // boxes 10 cm to 10 km wide
+        const double far = std::pow(10.0, 6.0 * r.next());
+        const glm::i64vec3 origin(static_cast<std::int64_t>(((r.next() * 2 - 1) * far) / spacing),
+                                  static_cast<std::int64_t>(((r.next() * 2 - 1) * std::min(far, 5e3)) / spacing),
+                                  static_cast<std::int64_t>(((r.next() * 2 - 1) * far) / spacing));
+        const Lattice lattice{origin, {9, 9, 9}, spacing * 1.25};
+        const Box box = lattice.bounds();
+        std::vector<glm::dvec3> points;
+        for (int i = 0; i < 120; ++i)
+            points.emplace_back(box.lo.x + (box.hi.x - box.lo.x) * r.next(), box.lo.y + (box.hi.y - box.lo.y) * r.next(),
+                                box.lo.z + (box.hi.z - box.lo.z) * r.next());
+        // Each node in turn as the output: its values against the graph's proven range.
+        for (const std::string& output : random.outputs()) {
+            const auto alone = parse_graph(body + "[output]\nsdf = \"" + output + "\"\n", "random.toml");
+            const ValueRange range = alone->bounds(box);
+            std::vector<double> at_points(points.size());
+            alone->sample_points(points.data(), points.size(), at_points.data());
+            std::vector<float> on_lattice(lattice.count());
+            alone->sample_lattice(lattice, on_lattice.data());
+            for (std::size_t i = 0; i < points.size(); ++i)
+                ASSERT_TRUE(std::isnan(at_points[i]) || (at_points[i] >= range.lo && at_points[i] <= range.hi))
+                    << "graph " << g << " node " << output << " value " << at_points[i] << " outside [" << range.lo << ", " << range.hi
+                    << "]\n" << body;
+            for (std::size_t i = 0; i < on_lattice.size(); ++i) {
+                const double v = on_lattice[i];
+                const double slack = std::fabs(v) * 6e-8;  // the float the lattice stores
+                ASSERT_TRUE(std::isnan(v) || (v >= range.lo - slack && v <= range.hi + slack))
+                    << "graph " << g << " node " << output << " lattice value " << v << " outside [" << range.lo << ", " << range.hi
+                    << "]\n" << body;
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, graphs * 8);
+}

@@ -1,0 +1,110 @@
+// Bad graph files: one line each, "file:line: node 'ID': ...", naming what is wrong.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "isoterra/graph.hpp"
+
+using namespace isoterra;
+
+namespace {
+
+// The message parse_graph throws for `text`, or "" when it is accepted.
+std::string error_of(const std::string& text) {
+    try {
+        parse_graph(text, "g.toml");
+    } catch (const GraphError& e) {
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        return e.what();
+    }
+    return "";
+}
+
+std::string with_nodes(const std::string& nodes, const std::string& output = "sdf = \"out\"") {
+    return "format = 1\n[node]\n" + nodes + "\n[output]\n" + output + "\n";
+}
+
+void expect_error(const std::string& text, const std::string& expected) {
+    const std::string e = error_of(text);
+    EXPECT_NE(e.find(expected), std::string::npos) << "got: " << e << "\nexpected: " << expected;
+}
+
+}  // namespace
+
+TEST(GraphErrors, each_kind_names_the_file_line_node_and_problem) {
+    // line 3: the first node after "format" and "[node]"
+    expect_error(with_nodes("out = { type = \"blend\" }"), "g.toml:3: node 'out': unknown type 'blend' (known: x, y, z, const, add,");
+    expect_error(with_nodes("out = { type = \"add\", a = 1.0 }"), "g.toml:3: node 'out': missing input 'b'");
+    expect_error(with_nodes("out = { type = \"add\", a = 1.0, b = 2.0, c = 3.0 }"),
+                 "g.toml:3: node 'out': unknown input 'c' for a add node (a, b)");
+    expect_error(with_nodes("cave_b = { type = \"x\" }\nout = { type = \"neg\", in = \"cave_bb\" }"),
+                 "g.toml:4: node 'out': input 'in': unknown node 'cave_bb' (did you mean 'cave_b'?)");
+    expect_error(with_nodes("a = { type = \"neg\", in = \"b\" }\nb = { type = \"neg\", in = \"c\" }\nc = { type = \"neg\", in = \"a\" }\n"
+                            "out = { type = \"neg\", in = \"a\" }"),
+                 "node 'a': is part of a cycle: a -> b -> c -> a");
+    expect_error(with_nodes("h = { type = \"simplex3\", scale_m = 10.0 }\ng = { type = \"mul\", a = \"h\", b = 4.0 }\n"
+                            "out = { type = \"y\" }",
+                            "sdf = \"out\"\nground = \"g\""),
+                 "g.toml:3: node 'g': output 'ground' depends on y through node 'h' (g -> h)");
+    expect_error(with_nodes("out = { type = \"fbm2\", octaves = 40 }"), "g.toml:3: node 'out': input 'octaves': expected an integer in [1, 12], got 40");
+    expect_error(with_nodes("out = { type = \"simplex2\", scale_m = 0.0 }"),
+                 "node 'out': input 'scale_m': expected a number in [0.1, 10000000], got 0");
+    expect_error(with_nodes("out = { type = \"add\", a = nan, b = 1.0 }"), "input 'a': expected a node id or a finite number, got nan");
+    expect_error(with_nodes("out = { type = \"smoothstep\", in = 1.0, from = 2.0, to = 2.0 }"), "input 'to': must differ from 'from'");
+    expect_error(with_nodes("out = { type = \"curve\", in = 1.0, points = [[1.0, 0.0], [0.0, 1.0]] }"),
+                 "input 'points': expected a list of at least two [x, y] pairs");
+    expect_error(with_nodes("w = { type = \"warp2\", distance_m = 5.0 }\nout = { type = \"neg\", in = \"w\" }"),
+                 "input 'in': node 'w' has outputs x and z; name one ('w.x')");
+    expect_error(with_nodes("w = { type = \"x\" }\nout = { type = \"neg\", in = \"w.z\" }"), "node 'w' has one output");
+    expect_error(with_nodes("out = { type = \"x\" }", "sdf = \"nothing\""), "output 'sdf': unknown node 'nothing'");
+    expect_error(with_nodes("out = { type = \"x\" }", "ground = \"out\""), "g.toml: output 'sdf': missing");
+    expect_error("[node]\nout = { type = \"x\" }\n[output]\nsdf = \"out\"\n", "g.toml: key 'format': missing (format = 1)");
+    expect_error("format = 2\n[node]\nout = { type = \"x\" }\n[output]\nsdf = \"out\"\n", "g.toml:1: key 'format': this isoterra reads graph format 1, got 2");
+    expect_error(with_nodes("out = 3.0"), "g.toml:3: node 'out': expected a table with a type, got 3");
+    expect_error(with_nodes("out = { type = \"x\" }") + "[material]\nsnow_line = 3.0\n", "unknown material key 'snow_line'");
+    expect_error(with_nodes("out = { type = \"x\" }") + "[material]\nsnow_line_m = \"high\"\n", "key 'snow_line_m': expected a number");
+    expect_error(with_nodes("out = { type = \"x\" \n"), "g.toml:3:");  // TOML itself
+    expect_error(with_nodes("out = { type = \"x\" }") + "rivers = true\n", "unknown output 'rivers' (sdf, ground)");
+    // Deep nesting is refused before the TOML parser sees it.
+    expect_error(with_nodes("out = { type = \"x\", v = " + std::string(20000, '[') + std::string(20000, ']') + " }"), "nest");
+}
+
+TEST(GraphErrors, a_good_graph_is_accepted_with_its_header) {
+    const auto g = parse_graph(
+        "format = 1\nname = \"dunes\"\ndescription = \"sand\"\nseed = 99\n"
+        "[node.h]\ntype = \"fbm2\"\nscale_m = 80.0\n"
+        "[node.g]\ntype = \"mul\"\na = \"h\"\nb = 6.0\n"
+        "[node.out]\ntype = \"plane\"\nheight = \"g\"\n"
+        "[node.unused]\ntype = \"z\"\n"
+        "[output]\nsdf = \"out\"\nground = \"g\"\n"
+        "[material]\nsnow_line_m = 500.0\n",
+        "dunes.toml");
+    EXPECT_EQ(g->name(), "dunes");
+    EXPECT_EQ(g->description(), "sand");
+    EXPECT_EQ(g->file_seed(), 99u);
+    EXPECT_EQ(g->seed(), 99u);
+    EXPECT_EQ(g->node_count(), 3u);  // the unused node is not compiled
+    EXPECT_TRUE(g->has_ground());
+    EXPECT_EQ(g->material_rules().snow_line_m, 500.0);
+    // The ground output is the height where the plane's sdf is 0.
+    const double h = g->ground_height(12.0, -40.0);
+    EXPECT_NEAR(g->value({12.0, h, -40.0}), 0.0, 1e-12);
+    EXPECT_TRUE(is_graph_text("format = 1\n[node]\nout = { type = \"x\" }\n"));
+    EXPECT_TRUE(is_graph_text("format = 1\n[node.out]\ntype = \"x\"\n"));
+    EXPECT_FALSE(is_graph_text(builtin_preset_text("alpine")));
+}
+
+TEST(GraphErrors, load_graph_file_names_the_file) {
+    try {
+        load_graph_file("/nonexistent/g.toml");
+        FAIL();
+    } catch (const GraphError& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/g.toml: cannot open the graph file"), std::string::npos) << e.what();
+    }
+    try {
+        load_graph_file("/tmp");
+        FAIL();
+    } catch (const GraphError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a graph file"), std::string::npos) << e.what();
+    }
+}
