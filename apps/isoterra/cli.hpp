@@ -78,6 +78,7 @@ bool stderr_is_terminal();
 
 // One registration function per subcommand file.
 void register_presets(CLI::App& app);
+void register_graph(CLI::App& app);
 void register_sample(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_edit(CLI::App& app);

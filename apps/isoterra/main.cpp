@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
                "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
                "Limits and how they are tested: docs/reliability.md.");
     register_presets(app);
+    register_graph(app);
     register_sample(app);
     register_mesh(app);
     register_heightmap(app);
