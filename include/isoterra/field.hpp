@@ -194,7 +194,7 @@ inline double op_subtract(double a, double b) { return a > -b ? a : -b; }
 /// Returns max(a, b): where both are solid.
 inline double op_intersect(double a, double b) { return a > b ? a : b; }
 /// Returns the polynomial smooth minimum of a and b with blend width k metres (k > 0); it
-/// lies at most k/4 below min(a, b), and equals it where |a - b| >= k.
+/// lies at most k/4 below min(a, b), and is exactly it where |a - b| >= k.
 double smooth_min(double a, double b, double k);
 /// Returns the smooth union (smooth_min) of two solids, blend width k metres.
 inline double op_smooth_union(double a, double b, double k) { return smooth_min(a, b, k); }

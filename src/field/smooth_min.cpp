@@ -11,7 +11,9 @@ double smooth_min_weight(double a, double b, double k) {
 
 double smooth_min(double a, double b, double k) {
     const double h = smooth_min_weight(a, b, k);
-    return b + (a - b) * h - k * h * (1.0 - h);
+    // Where a is the minimum by k or more, a itself (b + (a - b) would round): the terrain's
+    // lattice path skips b there, so both paths give the same bits.
+    return h >= 1.0 ? a : b + (a - b) * h - k * h * (1.0 - h);
 }
 
 }  // namespace isoterra

@@ -62,8 +62,10 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
         case Op::add: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] + b[i]; return;
         case Op::sub: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] - b[i]; return;
         case Op::mul: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] * b[i]; return;
-        case Op::min: case Op::union_: for (std::size_t i = 0; i < n; ++i) out[i] = op_union(a[i], b[i]); return;
-        case Op::max: case Op::intersect: for (std::size_t i = 0; i < n; ++i) out[i] = op_intersect(a[i], b[i]); return;
+        case Op::min: for (std::size_t i = 0; i < n; ++i) out[i] = std::min(a[i], b[i]); return;
+        case Op::max: for (std::size_t i = 0; i < n; ++i) out[i] = std::max(a[i], b[i]); return;
+        case Op::union_: for (std::size_t i = 0; i < n; ++i) out[i] = op_union(a[i], b[i]); return;
+        case Op::intersect: for (std::size_t i = 0; i < n; ++i) out[i] = op_intersect(a[i], b[i]); return;
         case Op::subtract: for (std::size_t i = 0; i < n; ++i) out[i] = op_subtract(a[i], b[i]); return;
         case Op::neg: for (std::size_t i = 0; i < n; ++i) out[i] = -a[i]; return;
         case Op::abs: for (std::size_t i = 0; i < n; ++i) out[i] = std::fabs(a[i]); return;
