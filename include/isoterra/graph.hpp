@@ -73,6 +73,9 @@ std::unique_ptr<GraphField> load_graph_file(const std::string& path);
 /// Returns true when TOML `text` is a graph rather than a preset: a line opens a `[node]`
 /// or `[node.ID]` table or sets a `node` key (a preset has none).
 bool is_graph_text(const std::string& text);
+/// Returns `preset` written as a graph: its terrain node for node, the same bits on the
+/// point and lattice paths, the same materials (isoterra graph export).
+std::string preset_to_graph(const Preset& preset);
 /// Returns the node type names, in the docs' order.
 std::vector<std::string> graph_node_types();
 /// Returns the inputs and formula of each node type, one line each, for `graph types`.

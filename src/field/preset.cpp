@@ -133,16 +133,6 @@ const std::vector<Key>& keys() {
 #undef ISO_BOOL
 
 
-// A TOML basic string: quotes, backslashes and control characters escaped.
-std::string toml_quote(const std::string& s) {
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        else out += c;
-    }
-    return out + "\"";
-}
 
 [[noreturn]] void fail(const std::string& at, const std::string& key, const std::string& what) {
     throw PresetError(fmt::format("{}: key '{}': {}", at, key, what));
@@ -252,6 +242,17 @@ Preset builtin_preset(const std::string& name) {
 
 namespace detail {
 
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_quote(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
+        else out += c;
+    }
+    return out + "\"";
+}
+
 std::string toml_where(const std::string& source, const toml::node& node) {
     const auto line = node.source().begin.line;
     return line > 0 ? fmt::format("{}:{}", source, line) : source;
@@ -315,8 +316,8 @@ Preset load_preset_file(const std::string& path) {
 
 std::string preset_to_toml(const Preset& preset) {
     std::string out;
-    out += fmt::format("name = {}\n", toml_quote(preset.name));
-    out += fmt::format("description = {}\n", toml_quote(preset.description));
+    out += fmt::format("name = {}\n", detail::toml_quote(preset.name));
+    out += fmt::format("description = {}\n", detail::toml_quote(preset.description));
     out += fmt::format("seed = {}\n", preset.seed);
     for (const Key& k : keys()) {
         const double v = k.get_number(preset);

@@ -16,6 +16,8 @@ namespace isoterra::detail {
 /// Returns the bytes of the regular file `path` of at most `max_bytes`; throws PresetError
 /// "path: cannot open the WHAT file (reason)" and the like.
 std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes);
+/// Returns `s` as a TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_quote(const std::string& s);
 /// Returns "source:line" for a TOML node, or `source` when its line is unknown.
 std::string toml_where(const std::string& source, const toml::node& node);
 /// Returns a TOML value as a message shows it ("got 3", "got \"abc\"", "got an array").

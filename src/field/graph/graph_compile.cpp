@@ -123,8 +123,19 @@ void Compiler::read_header(const toml::table& root, Program& program) {
         } else if (key == "material") {
             const auto* t = node.as_table();
             if (!t) throw GraphError(fmt::format("{}: key 'material': expected a table, got {}", at, detail::toml_shown(node)));
+            // The preset's material keys, and how far below the ground open ground may lie
+            // (a preset derives it from its overhangs; a graph says it).
+            toml::table keys = *t;
+            if (const toml::node* reach = t->get("surface_reach_m")) {
+                double v = 0.0;
+                if (!number_of(*reach, v) || !std::isfinite(v) || v < 0.0 || v > 1e4)
+                    throw GraphError(fmt::format("{}: key 'surface_reach_m': expected a number in [0, 10000], got {}",
+                                                 detail::toml_where(source_, *reach), detail::toml_shown(*reach)));
+                program.materials.surface_reach_m = v;
+                keys.erase("surface_reach_m");
+            }
             try {
-                detail::read_material_keys(*t, source_, program.materials);
+                detail::read_material_keys(keys, source_, program.materials);
             } catch (const PresetError& e) {
                 throw GraphError(e.what());
             }
