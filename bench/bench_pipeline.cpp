@@ -7,6 +7,7 @@
 
 #include <noise.h>
 
+#include "isoterra/graph.hpp"
 #include "isoterra/mesh.hpp"
 
 namespace {
@@ -107,6 +108,35 @@ void BM_tutorial_chunk(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * grid.size());
 }
 BENCHMARK(BM_tutorial_chunk)->Unit(benchmark::kMillisecond);
+
+// The same chunk and points through the tutorial exported as a field graph (the same bits):
+// what the graph evaluator costs against the built-in function.
+void BM_tutorial_graph_chunk(benchmark::State& state) {
+    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto graph = parse_graph(preset_to_graph(builtin_preset("tutorial")), "tutorial graph");
+    Lattice chunk;
+    chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain->surface_height(26, 26))) - 16, 10};
+    chunk.size = {33, 33, 33};
+    std::vector<float> grid(chunk.count());
+    for (auto _ : state) {
+        graph->sample_lattice(chunk, grid.data());
+        benchmark::DoNotOptimize(grid.data());
+    }
+    state.SetItemsProcessed(state.iterations() * grid.size());
+}
+BENCHMARK(BM_tutorial_graph_chunk)->Unit(benchmark::kMillisecond);
+
+void BM_tutorial_graph_points(benchmark::State& state) {
+    const auto graph = parse_graph(preset_to_graph(builtin_preset("tutorial")), "tutorial graph");
+    const auto pts = random_points(4096);
+    std::vector<double> out(pts.size());
+    for (auto _ : state) {
+        graph->sample_points(pts.data(), pts.size(), out.data());
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * pts.size());
+}
+BENCHMARK(BM_tutorial_graph_points);
 
 // Meshing the six tutorial chunks of `isoterra bench`, sampled once beforehand.
 void BM_mesh(benchmark::State& state) {

@@ -1,4 +1,5 @@
-// `isoterra graph check FILE` and `isoterra graph types`: field graphs, checked and proven.
+// `isoterra graph check FILE`, `graph export PRESET` and `graph types`: field graphs,
+// checked, proven, and made from presets.
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -27,7 +28,7 @@ Box parse_box(const std::string& text) {
 }  // namespace
 
 void register_graph(CLI::App& app) {
-    auto* graph = app.add_subcommand("graph", "Field graphs (terrain written as nodes): check a graph file, list the node types");
+    auto* graph = app.add_subcommand("graph", "Field graphs (terrain written as nodes): check a graph file, export a preset as one, list the node types");
     graph->require_subcommand(1);
 
     auto* check = graph->add_subcommand("check", "Validate a graph file; print its node count and the proven range of its sdf over --box");
@@ -51,6 +52,20 @@ void register_graph(CLI::App& app) {
                    r.may_cross_zero() ? "" : (r.lo > 0.0 ? " (all air)" : " (all solid)"));
         if (per_node)
             for (const GraphNodeRange& n : g->node_ranges(box)) fmt::print("  {:<16} {:<16} [{}, {}]\n", n.id, n.type, n.range.lo, n.range.hi);
+    });
+
+    auto* exporter = graph->add_subcommand("export", "Print a preset as a graph: the same terrain, bit for bit (save it, edit it)");
+    static std::string preset_name, preset_path;
+    auto* name_flag = exporter->add_option("PRESET", preset_name, "Built-in preset (see `isoterra presets`)");
+    exporter->add_option("--config", preset_path, "A preset file instead of a built-in")->excludes(name_flag);
+    exporter->callback([] {
+        if (preset_name.empty() && preset_path.empty()) throw UsageError("graph export: name a built-in preset or give --config FILE");
+        try {
+            const Preset p = preset_path.empty() ? builtin_preset(preset_name) : load_preset_file(preset_path);
+            std::fputs(preset_to_graph(p).c_str(), stdout);
+        } catch (const PresetError& e) {
+            throw UsageError(e.what());
+        }
     });
 
     auto* types = graph->add_subcommand("types", "List the node types with their inputs (? = optional) and formulas");
