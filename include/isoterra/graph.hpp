@@ -49,7 +49,7 @@ public:
     /// Returns the proven range of every node over `box`, in the graph's order.
     std::vector<GraphNodeRange> node_ranges(const Box& box) const;
     /// Returns the ground output at (x, z); NaN when the graph has none.
-    double ground_height(double x, double z) const;
+    double ground_height(double x, double z) const override;
 
     const std::string& name() const;
     const std::string& description() const;
@@ -59,12 +59,42 @@ public:
     /// Nodes after compilation (constants folded), outputs included.
     std::size_t node_count() const;
     bool has_ground() const;
+    /// The same graph with another seed.
+    std::unique_ptr<GraphField> with_seed(std::uint32_t seed) const;
 
 private:
     std::shared_ptr<const graph::Program> program_;
     std::uint32_t seed_;
     NoiseSet noise_;
 };
+
+/// What a world is made from: a preset, or the text of a field graph; and its seed. The
+/// programs and the world file take either.
+struct TerrainSource {
+    Preset preset;      // when `graph` is empty
+    std::string graph;  // a field graph's TOML text, checked
+    std::string name;   // the preset's or the graph's name
+    std::uint32_t seed = 20261114;
+
+    bool is_graph() const { return !graph.empty(); }
+    /// The water level renderers draw: the preset's; a graph has none (-1e9).
+    double sea_level_m() const { return is_graph() ? -1e9 : preset.terrain.sea_level_m; }
+    /// Builds the field with `seed`. Throws GraphError only for text that was not checked.
+    std::shared_ptr<const Field> make_field() const;
+    /// The text to store (a world file's): the preset's TOML, or the graph's text with its
+    /// `seed` line set to `seed`; parse_terrain_source() reads it back to the same terrain.
+    std::string to_text() const;
+};
+
+/// Reads a preset or a graph (a graph has a [node] table) from TOML `text`; `source` names
+/// it in errors. Throws PresetError (a GraphError for a graph).
+TerrainSource parse_terrain_source(const std::string& text, const std::string& source);
+/// Reads a preset or graph file; throws PresetError naming the file.
+TerrainSource load_terrain_file(const std::string& path);
+/// A built-in preset as a terrain source; throws PresetError for an unknown name.
+TerrainSource builtin_terrain(const std::string& name);
+/// `preset` as a terrain source, with its own seed.
+TerrainSource terrain_of(const Preset& preset);
 
 /// Parses and compiles graph TOML `text`; `source` names it in errors. Throws GraphError.
 std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "isoterra/edit.hpp"
+#include "isoterra/graph.hpp"
 
 struct sqlite3;
 
@@ -50,15 +51,21 @@ public:
     /// holding that preset. Throws WorldFileError for a file that is not a good world file,
     /// WorldFileWriteError when the disk, memory or a lock held too long by another process
     /// failed it (a file it created is then removed again).
+    WorldFile(const std::string& path, const TerrainSource* terrain_for_new);
+    /// The same with a preset for a new file.
     WorldFile(const std::string& path, const Preset* preset_for_new);
+    /// Opens an existing world file only.
+    WorldFile(const std::string& path, std::nullptr_t) : WorldFile(path, static_cast<const TerrainSource*>(nullptr)) {}
     ~WorldFile();
     WorldFile(const WorldFile&) = delete;
     WorldFile& operator=(const WorldFile&) = delete;
 
     const std::string& path() const { return path_; }
     bool created() const { return created_; }
-    /// The preset (with its seed) the world was made with.
-    const Preset& preset() const { return preset_; }
+    /// The preset or graph (with its seed) the world was made with.
+    const TerrainSource& terrain() const { return terrain_; }
+    /// The preset the world was made with (a world made from a graph has none: defaults).
+    const Preset& preset() const { return terrain_.preset; }
     /// The operation log and how many of its ops are in effect, as read at open.
     const std::vector<EditOp>& ops() const { return ops_; }
     std::size_t applied() const { return applied_; }
@@ -72,14 +79,14 @@ public:
     void save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed);
 
 private:
-    void create(const Preset& preset);
+    void create(const TerrainSource& terrain);
     void remove_stale_temporaries() const;
     void load();
 
     std::string path_;
     bool created_ = false;
     sqlite3* db_ = nullptr;
-    Preset preset_;
+    TerrainSource terrain_;
     std::vector<EditOp> ops_;
     std::size_t applied_ = 0;
     ChunkDeltas deltas_;

@@ -1,4 +1,5 @@
 // The Field base: the batched defaults every field gets, and single-point helpers.
+#include <cmath>
 #include <vector>
 
 #include "isoterra/field.hpp"
@@ -53,5 +54,7 @@ glm::dvec3 Field::gradient(const glm::dvec3& p, double h) const {
     sample_points(pts, 6, v);
     return glm::dvec3(v[0] - v[1], v[2] - v[3], v[4] - v[5]) / (2.0 * h);
 }
+
+double Field::ground_height(double, double) const { return std::nan(""); }
 
 }  // namespace isoterra

@@ -122,12 +122,16 @@ CREATE TABLE deltas (
 
 }  // namespace
 
-WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new) : path_(path) {
+// (The temporary terrain lives until the delegated constructor returns.)
+WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new)
+    : WorldFile(path, preset_for_new ? std::make_unique<TerrainSource>(terrain_of(*preset_for_new)).get() : nullptr) {}
+
+WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_new) : path_(path) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) {
-        if (!preset_for_new) throw WorldFileError(fmt::format("{}: no such world file", path));
+        if (!terrain_for_new) throw WorldFileError(fmt::format("{}: no such world file", path));
         remove_stale_temporaries();
-        create(*preset_for_new);
+        create(*terrain_for_new);
         created_ = true;
     } else if (!S_ISREG(st.st_mode)) {
         throw WorldFileError(fmt::format("{}: not a world file (not a regular file)", path));
@@ -178,7 +182,7 @@ void WorldFile::remove_stale_temporaries() const {
 
 WorldFile::~WorldFile() { sqlite3_close(db_); }
 
-void WorldFile::create(const Preset& preset) {
+void WorldFile::create(const TerrainSource& terrain) {
     // Built under a temporary name and linked into place, so that a new world file is whole
     // or absent, and an existing one is never replaced.
     // It is written with a rollback journal and synchronous commits: when COMMIT returns,
@@ -198,7 +202,7 @@ void WorldFile::create(const Preset& preset) {
         exec(db, kSchema);
         {
             Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
-            const std::pair<const char*, std::string> rows[] = {{"preset", preset_to_toml(preset)}, {"applied", "0"}, {"generation", "0"}};
+            const std::pair<const char*, std::string> rows[] = {{"preset", terrain.to_text()}, {"applied", "0"}, {"generation", "0"}};
             for (const auto& [key, value] : rows) {
                 sqlite3_bind_text(put.get(), 1, key, -1, SQLITE_STATIC);
                 sqlite3_bind_text(put.get(), 2, value.c_str(), -1, SQLITE_TRANSIENT);
@@ -264,7 +268,7 @@ void WorldFile::load() {
             throw std::runtime_error("settings: the preset, the undo cursor or the generation is missing");
         generation_ = static_cast<std::int64_t>(count_of(generation_text, "generation"));
         try {
-            preset_ = parse_preset(preset_text, "stored preset");
+            terrain_ = parse_terrain_source(preset_text, "stored preset");
         } catch (const PresetError& e) {
             throw std::runtime_error(e.what());
         }

@@ -1,0 +1,78 @@
+// A world's terrain as a preset or a graph, read from and written to text, so that every
+// program and the world file take either without knowing which.
+#include <fmt/format.h>
+
+#include "../preset_parts.hpp"
+#include "isoterra/graph.hpp"
+
+namespace isoterra {
+namespace {
+
+// `text` with its top-level `seed = ...` line replaced by `seed = N`, or one added first.
+std::string with_seed_line(const std::string& text, std::uint32_t seed) {
+    const std::string line = fmt::format("seed = {}", seed);
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        std::size_t i = start;
+        while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
+        if (i < end && text[i] == '[') break;  // top-level keys come before the first table
+        if (text.compare(i, 4, "seed") == 0) {
+            std::size_t j = i + 4;
+            while (j < end && (text[j] == ' ' || text[j] == '\t')) ++j;
+            if (j < end && text[j] == '=') return text.substr(0, start) + line + text.substr(end);
+        }
+        start = end + 1;
+    }
+    return line + "\n" + text;
+}
+
+}  // namespace
+
+std::unique_ptr<GraphField> GraphField::with_seed(std::uint32_t seed) const { return std::make_unique<GraphField>(program_, seed); }
+
+std::shared_ptr<const Field> TerrainSource::make_field() const {
+    if (!is_graph()) return make_terrain(preset, seed);
+    return parse_graph(graph, name)->with_seed(seed);
+}
+
+std::string TerrainSource::to_text() const {
+    if (!is_graph()) {
+        Preset p = preset;
+        p.seed = seed;
+        return preset_to_toml(p);
+    }
+    const std::string text = with_seed_line(graph, seed);
+    if (parse_graph(text, name)->file_seed() != seed)  // a seed line this reader did not find
+        throw GraphError(fmt::format("{}: cannot set the graph's seed to {}", name, seed));
+    return text;
+}
+
+TerrainSource parse_terrain_source(const std::string& text, const std::string& source) {
+    TerrainSource t;
+    if (is_graph_text(text)) {
+        const auto g = parse_graph(text, source);
+        t.graph = text;
+        t.name = g->name();
+        t.seed = g->file_seed();
+    } else {
+        t = terrain_of(parse_preset(text, source));
+    }
+    return t;
+}
+
+TerrainSource load_terrain_file(const std::string& path) {
+    return parse_terrain_source(detail::read_small_file(path, "preset or graph", std::size_t{1} << 20), path);
+}
+
+TerrainSource builtin_terrain(const std::string& name) { return terrain_of(builtin_preset(name)); }
+
+TerrainSource terrain_of(const Preset& preset) {
+    TerrainSource t;
+    t.preset = preset;
+    t.name = preset.name;
+    t.seed = preset.seed;
+    return t;
+}
+
+}  // namespace isoterra
