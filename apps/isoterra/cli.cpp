@@ -14,7 +14,7 @@ namespace isoterra::app {
 
 void FieldOptions::add_to(CLI::App& cmd) {
     preset_flag = cmd.add_option("--preset", preset_name, "Built-in preset (see `isoterra presets`)");
-    config_flag = cmd.add_option("--config", config_path, "Preset file (TOML) instead of a built-in");
+    config_flag = cmd.add_option("--config", config_path, "Preset or field graph file (TOML) instead of a built-in");
     preset_flag->excludes(config_flag);
     seed_flag = cmd.add_option("--seed", seed, "World seed (default: the preset's)");
 }
@@ -23,25 +23,22 @@ bool FieldOptions::given() const {
     return (preset_flag && preset_flag->count() > 0) || (config_flag && config_flag->count() > 0) || (seed_flag && seed_flag->count() > 0);
 }
 
-Preset FieldOptions::load() const {
-    Preset preset;
+TerrainSource FieldOptions::load() const {
+    TerrainSource terrain;
     try {
-        preset = config_path.empty() ? builtin_preset(preset_name) : load_preset_file(config_path);
+        terrain = config_path.empty() ? builtin_terrain(preset_name) : load_terrain_file(config_path);
     } catch (const PresetError& e) {
         throw UsageError(e.what());
     }
     if (seed) {
         if (*seed < -2147483648LL || *seed > 4294967295LL)
             throw UsageError(fmt::format("--seed: expected an integer in [-2147483648, 4294967295], got {}", *seed));
-        preset.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(*seed));
+        terrain.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(*seed));
     }
-    return preset;
+    return terrain;
 }
 
-std::unique_ptr<TerrainField> FieldOptions::build() const {
-    const Preset preset = load();
-    return make_terrain(preset, preset.seed);
-}
+std::shared_ptr<const Field> FieldOptions::build() const { return load().make_field(); }
 
 void WorldOptions::add_to(CLI::App& cmd, int max_radius) {
     cmd.add_option("--radius", radius, "Chunks per ring of each level of detail (default 8)")->check(CLI::Range(1, max_radius));
@@ -85,7 +82,13 @@ void require_extension(const std::string& path, const std::string& extension, co
         throw UsageError(fmt::format("{}: '{}' does not end in {}", flag, path, extension));
 }
 
-glm::dvec3 starting_eye(const TerrainField& field) { return {0.0, field.surface_height(0.0, 40.0) + 40.0, 40.0}; }
+glm::dvec3 starting_eye(const Field& field) {
+    double ground = field.ground_height(0.0, 40.0);
+    // A field without a ground height: the highest solid sample of the column, 8 m apart.
+    for (double y = 4096.0; std::isnan(ground) && y >= -4096.0; y -= 8.0)
+        if (field.value({0.0, y, 40.0}) < 0.0) ground = y;
+    return {0.0, (std::isnan(ground) ? 0.0 : ground) + 40.0, 40.0};
+}
 
 namespace {
 

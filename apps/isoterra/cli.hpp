@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 
 #include "isoterra/field.hpp"
+#include "isoterra/graph.hpp"
 #include "isoterra/world.hpp"
 
 namespace isoterra::app {
@@ -39,10 +40,10 @@ struct FieldOptions {
     void add_to(CLI::App& cmd);
     /// True when --preset, --config or --seed was given.
     bool given() const;
-    /// Returns the chosen preset with the --seed override applied; throws UsageError.
-    Preset load() const;
-    /// Returns the terrain the options describe; throws UsageError.
-    std::unique_ptr<TerrainField> build() const;
+    /// Returns the chosen preset or graph with the --seed override applied; throws UsageError.
+    TerrainSource load() const;
+    /// Returns the field the options describe; throws UsageError.
+    std::shared_ptr<const Field> build() const;
 };
 
 /// --radius, --view-distance, --threads and --mesher, for every subcommand that streams a
@@ -66,7 +67,7 @@ Mesher mesher_flag(const std::string& name);
 /// Throws UsageError unless `path` ends in `extension` (".png"), naming `flag`.
 void require_extension(const std::string& path, const std::string& extension, const std::string& flag);
 /// Where the camera starts, as in the tutorial: 40 m above the ground at (0, 40), looking north.
-glm::dvec3 starting_eye(const TerrainField& field);
+glm::dvec3 starting_eye(const Field& field);
 
 /// Parses "X,Y,Z" for flag `flag`; throws UsageError naming the flag.
 glm::dvec3 parse_vec3(const std::string& text, const std::string& flag);

@@ -114,7 +114,10 @@ void register_bench(CLI::App& app) {
         ->check(CLI::Range(1, 1000));
     field_opt.add_to(*cmd);
     cmd->callback([] {
-        const Preset preset = field_opt.load();
+        const TerrainSource terrain_source = field_opt.load();
+        if (terrain_source.is_graph()) throw UsageError("bench: measures a preset's terrain; give --preset or a preset file");
+        Preset preset = terrain_source.preset;
+        preset.seed = terrain_source.seed;
         const NoiseSet noise(preset.seed);
         Mulberry32 rng(12345);
         std::vector<glm::dvec3> pts(4096);

@@ -52,7 +52,7 @@ void register_fly(CLI::App& app) {
     cmd->callback([] {
         const WorldSettings settings = opt.world.settings();
         const EditSession session(opt.field, opt.world_file.path);
-        const std::shared_ptr<const TerrainField> field = session.field();
+        const std::shared_ptr<const Field> field = session.field();
         const glm::dvec3 start = starting_eye(*field);
         const Path path = make_path(opt.path, start);
 
@@ -99,7 +99,7 @@ void register_fly(CLI::App& app) {
         const double total = seconds_since(Clock::now());
         const WorldCounts c = world.counts();
         nlohmann::ordered_json out;
-        out["preset"] = session.preset().name;
+        out["preset"] = session.terrain().name;
         out["radius"] = opt.world.radius;
         out["view_distance_m"] = settings.view_distance_m;
         out["lod_levels"] = world.levels();

@@ -38,10 +38,12 @@ void register_heightmap(CLI::App& app) {
         const glm::dvec2 a = grid.from;
         const int width = grid.width, height = grid.height;
         const auto terrain = opt.field.build();
+        if (std::isnan(terrain->ground_height(a.x, a.y)))
+            throw UsageError("heightmap: this field graph has no ground output ([output] ground = \"ID\")");
         std::vector<double> heights(static_cast<std::size_t>(width) * height);
         parallel_for(static_cast<std::size_t>(height), default_threads(), "heightmap rows", opt.quiet, [&](std::size_t r) {
             for (int c = 0; c < width; ++c)
-                heights[r * width + c] = terrain->surface_height(a.x + c * opt.step, a.y + static_cast<double>(r) * opt.step);
+                heights[r * width + c] = terrain->ground_height(a.x + c * opt.step, a.y + static_cast<double>(r) * opt.step);
         });
         const auto [lo_it, hi_it] = std::minmax_element(heights.begin(), heights.end());
         const double lo = *lo_it, hi = *hi_it;

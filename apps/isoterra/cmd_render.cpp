@@ -52,7 +52,7 @@ void register_render(CLI::App& app) {
         require_extension(opt.output, ".png", "-o");
         const WorldSettings settings = opt.world.settings();
         const EditSession session(opt.field, opt.world_file.path);
-        const std::shared_ptr<const TerrainField> field = session.field();
+        const std::shared_ptr<const Field> field = session.field();
 
         HeadlessGl gl(width, height);
         TerrainRenderer renderer;
@@ -69,7 +69,7 @@ void register_render(CLI::App& app) {
         Camera camera{eye, target, 60.0, 0.5, view * 1.5};
         DrawOptions draw;
         draw.fog_m = opt.fog_m < 0.0 ? view : opt.fog_m;
-        draw.sea_level_m = field->params().sea_level_m;
+        draw.sea_level_m = session.terrain().sea_level_m();
         draw.level_colours = opt.level_colours;
         renderer.draw(camera, width, height, draw);
         const std::vector<std::uint8_t> rgb = gl.read_rgb();

@@ -91,8 +91,9 @@ void register_view(CLI::App& app) {
         WorldSettings settings = opt.world.settings();
         if (!opt.screenshot.empty()) require_extension(opt.screenshot, ".png", "--screenshot");
         auto session = std::make_unique<EditSession>(opt.field, opt.world_file.path);
-        Preset preset = session->preset();
-        std::shared_ptr<const TerrainField> field = session->field();
+        const TerrainSource& terrain = session->terrain();
+        std::shared_ptr<const Field> field = session->field();
+        double sea_level_m = terrain.sea_level_m();
 
         if (!glfwInit()) throw Failure("view: no display (GLFW cannot start); use `isoterra render` instead");
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -136,10 +137,10 @@ void register_view(CLI::App& app) {
             float view_distance = static_cast<float>(settings.view_distance_m);
             double brush_radius = 4.0;
             std::string edit_status = session->has_file() ? "edits go to " + session->path() : "edits are not saved (no --world)";
-            int seed = static_cast<int>(preset.seed), preset_index = 0, radius = settings.view_radius;
+            int seed = static_cast<int>(terrain.seed), preset_index = 0, radius = settings.view_radius;
             const auto names = builtin_preset_names();
             for (std::size_t i = 0; i < names.size(); ++i)
-                if (names[i] == preset.name) preset_index = static_cast<int>(i);
+                if (!terrain.is_graph() && names[i] == terrain.name) preset_index = static_cast<int>(i);
             const auto restart = [&] {
                 // A new field: the old world and its meshes go, a new one streams in.
                 world.reset();
@@ -263,7 +264,7 @@ void register_view(CLI::App& app) {
                 scene.bind(std::max(1, width), std::max(1, height));
                 DrawOptions draw;
                 draw.fog_m = opt.fog_m < 0.0 ? settings.view_distance_m : opt.fog_m;
-                draw.sea_level_m = field->params().sea_level_m;
+                draw.sea_level_m = sea_level_m;
                 draw.wireframe = wireframe;
                 draw.level_colours = level_colours;
                 draw.time_s = clock_s;
@@ -315,10 +316,11 @@ void register_view(CLI::App& app) {
                 ImGui::End();
                 if (regenerate) {
                     // A new terrain: edits made on the old one do not carry over.
-                    preset = builtin_preset(names[static_cast<std::size_t>(preset_index)]);
-                    preset.seed = static_cast<std::uint32_t>(seed);
-                    session = std::make_unique<EditSession>(preset);
+                    TerrainSource chosen = builtin_terrain(names[static_cast<std::size_t>(preset_index)]);
+                    chosen.seed = static_cast<std::uint32_t>(seed);
+                    session = std::make_unique<EditSession>(chosen);
                     field = session->field();
+                    sea_level_m = chosen.sea_level_m();
                 }
                 if (regenerate || new_radius || new_distance) {
                     restart();

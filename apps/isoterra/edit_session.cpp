@@ -16,9 +16,9 @@ void WorldFileOption::add_to(CLI::App& cmd, bool required, bool creates) {
 
 namespace {
 
-std::unique_ptr<WorldFile> open_file(const std::string& path, const Preset* preset_for_new) {
+std::unique_ptr<WorldFile> open_file(const std::string& path, const TerrainSource* terrain_for_new) {
     try {
-        return std::make_unique<WorldFile>(path, preset_for_new);
+        return std::make_unique<WorldFile>(path, terrain_for_new);
     } catch (const WorldFileError& e) {
         throw UsageError(e.what());
     } catch (const WorldFileWriteError& e) {
@@ -33,18 +33,18 @@ EditSession::EditSession(const FieldOptions& field, const std::string& world_pat
         *this = EditSession(field.load());
         return;
     }
-    const Preset wanted = field.load();
+    const TerrainSource wanted = field.load();
     auto file = open_file(world_path, create ? &wanted : nullptr);
-    preset_ = file->preset();
-    if (!file->created() && field.given() && (wanted.name != preset_.name || wanted.seed != preset_.seed))
-        std::fprintf(stderr, "note: %s keeps its own preset '%s' (seed %u); --preset/--config/--seed ignored\n", world_path.c_str(),
-                     preset_.name.c_str(), preset_.seed);
-    field_ = make_terrain(preset_, preset_.seed);
+    terrain_ = file->terrain();
+    if (!file->created() && field.given() && (wanted.name != terrain_.name || wanted.seed != terrain_.seed))
+        std::fprintf(stderr, "note: %s keeps its own %s '%s' (seed %u); --preset/--config/--seed ignored\n", world_path.c_str(),
+                     terrain_.is_graph() ? "graph" : "preset", terrain_.name.c_str(), terrain_.seed);
+    field_ = terrain_.make_field();
     editor_ = std::make_unique<WorldEditor>(field_, std::move(file));
 }
 
-EditSession::EditSession(const Preset& preset)
-    : preset_(preset), field_(make_terrain(preset, preset.seed)), editor_(std::make_unique<WorldEditor>(field_, nullptr)) {}
+EditSession::EditSession(const TerrainSource& terrain)
+    : terrain_(terrain), field_(terrain.make_field()), editor_(std::make_unique<WorldEditor>(field_, nullptr)) {}
 
 Box EditSession::apply(const EditOp& op) {
     if (const std::string bad = validate_edit(op); !bad.empty()) throw UsageError(bad);

@@ -24,11 +24,12 @@ public:
     /// missing; an existing file keeps its own preset (a note says so when `field` named
     /// another). Throws UsageError for a bad file.
     EditSession(const FieldOptions& field, const std::string& world_path, bool create = true);
-    /// `preset` and no edits, no file (the viewer's preset and seed controls).
-    explicit EditSession(const Preset& preset);
+    /// `terrain` and no edits, no file (the viewer's preset and seed controls).
+    explicit EditSession(const TerrainSource& terrain);
 
-    const Preset& preset() const { return preset_; }
-    std::shared_ptr<const TerrainField> field() const { return field_; }
+    /// The preset or graph, with its seed.
+    const TerrainSource& terrain() const { return terrain_; }
+    std::shared_ptr<const Field> field() const { return field_; }
     /// A snapshot of the current deltas, for a World or a mesher.
     std::shared_ptr<const ChunkDeltas> deltas() const { return std::make_shared<const ChunkDeltas>(history().deltas()); }
     const EditHistory& history() const { return editor_->history(); }
@@ -46,8 +47,8 @@ public:
 
 private:
     std::string path_;
-    Preset preset_;
-    std::shared_ptr<const TerrainField> field_;
+    TerrainSource terrain_;
+    std::shared_ptr<const Field> field_;
     std::unique_ptr<WorldEditor> editor_;
 };
 

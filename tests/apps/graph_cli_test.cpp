@@ -41,3 +41,54 @@ TEST(GraphCli, types_lists_every_node_type_with_its_inputs) {
                              "curve            (in, points)"})
         EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
 }
+
+// `--config` takes a graph on every command: an exported preset gives exactly what the
+// preset gives (sample's text, mesh and heightmap bytes).
+TEST(GraphCli, an_exported_preset_samples_meshes_and_maps_exactly_as_the_preset) {
+    const std::string points = "0 0 0\n3.5 12.25 -8\n-1234.5 40 987.25\n250000 -30 -125000.5\n1e7 300 -2e7\n";
+    for (const std::string name : {"tutorial", "alpine", "islands"}) {
+        const auto exported = run_cli("graph export " + name);
+        ASSERT_EQ(exported.code, 0) << exported.err;
+        const std::string graph = fresh_path("exported_" + name + ".toml");
+        std::ofstream(graph) << exported.out;
+        const auto want = run_cli("sample --preset " + name, points);
+        const auto got = run_cli("sample --config " + graph, points);
+        ASSERT_EQ(got.code, 0) << got.err;
+        EXPECT_EQ(got.out, want.out) << name;
+        const std::string a = fresh_path("preset_" + name + ".glb"), b = fresh_path("graph_" + name + ".glb");
+        ASSERT_EQ(run_cli("mesh --preset " + name + " --from -40,-40,-40 --to 40,60,40 --quiet -o " + a).code, 0);
+        ASSERT_EQ(run_cli("mesh --config " + graph + " --from -40,-40,-40 --to 40,60,40 --quiet -o " + b).code, 0);
+        EXPECT_EQ(read_bytes(a), read_bytes(b)) << name;
+        EXPECT_GT(read_bytes(a).size(), 10000u);
+        const std::string ha = fresh_path("preset_" + name + ".png"), hb = fresh_path("graph_" + name + ".png");
+        ASSERT_EQ(run_cli("heightmap --preset " + name + " --from 0,0 --to 100,100 --step 2 -o " + ha).code, 0);
+        ASSERT_EQ(run_cli("heightmap --config " + graph + " --from 0,0 --to 100,100 --step 2 -o " + hb).code, 0);
+        EXPECT_EQ(read_bytes(ha), read_bytes(hb)) << name;
+    }
+}
+
+// A world file made from a graph stores the graph with its seed; edits, history and
+// sampling work on it, and a render of a user's graph shows terrain.
+TEST(GraphCli, a_world_file_keeps_a_graph_and_its_seed_and_graphs_render) {
+    const std::string world = fresh_path("graph_world.db");
+    std::remove(world.c_str());
+    ASSERT_EQ(run_cli("edit --world " + world + " --config " + kCorpus + "sphere_caves.toml --seed 5 sphere --at 0,20,0 --radius 6").code, 0);
+    const auto inside = run_cli("sample --world " + world, "0 20 0\n");
+    ASSERT_EQ(inside.code, 0) << inside.err;
+    EXPECT_NEAR(std::stod(inside.out), 6.0, 1e-6);  // the carve's centre: 6 m into the air it made
+    const auto note = run_cli("sample --world " + world + " --preset alpine", "0 20 0\n");
+    EXPECT_NE(note.err.find("keeps its own graph 'sphere caves' (seed 5)"), std::string::npos) << note.err;
+    const auto fly = run_cli("fly --world " + world + " --radius 2 --view-distance 200 --seconds 0 --json --quiet");
+    ASSERT_EQ(fly.code, 0) << fly.err;
+    EXPECT_NE(fly.out.find("\"preset\": \"sphere caves\""), std::string::npos) << fly.out;
+    const std::string png = fresh_path("plateau.png");
+    const auto render = run_cli("render --config " + kCorpus + "terraced_plateau.toml --eye 0,120,200 --target 0,20,0 --size 96x64 "
+                                "--view-distance 1000 -o " + png);
+    ASSERT_EQ(render.code, 0) << render.err;
+    EXPECT_NE(render.err.find("triangles"), std::string::npos) << render.err;
+    EXPECT_GT(read_bytes(png).size(), 1000u);
+    // A graph without a ground output has no heightmap.
+    const auto map = run_cli("heightmap --config " + kCorpus + "sphere_caves.toml --from 0,0 --to 10,10 --step 1 -o " + fresh_path("h.png"));
+    EXPECT_EQ(map.code, 2);
+    EXPECT_NE(map.err.find("no ground output"), std::string::npos) << map.err;
+}

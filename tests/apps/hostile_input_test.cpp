@@ -174,7 +174,7 @@ TEST(HostileInput, regions_and_points_past_the_worlds_edge_are_refused) {
 // Case 6: flags that are not what they should be are named.
 TEST(HostileInput, bad_flag_values_name_the_flag) {
     const std::string dir = fresh_folder("flags");
-    expect_one_line(run_cli("sample --config " + dir, "1 2 3\n"), 2, dir + ": not a preset file (not a regular file)");
+    expect_one_line(run_cli("sample --config " + dir, "1 2 3\n"), 2, dir + ": not a preset or graph file (not a regular file)");
     for (const char* step : {"nan", "-inf", "0", "1e-300", "abc"}) {
         expect_one_line(run_cli(std::string("heightmap --from 0,0 --to 10,10 --step ") + step + " -o " + dir + "/h.png"), 2, "--step");
         expect_one_line(run_cli(std::string("slice --at 0 --from 0,0 --to 10,10 --step ") + step + " -o " + dir + "/s.png"), 2, "--step");
