@@ -91,6 +91,7 @@ private:
     Operand resolve(const RawOperand& raw, const std::string& who);
     Operand read_output(const toml::table& output, const char* name, bool required);
     void order(const std::string& id, std::vector<std::string>& path);
+    std::string node_of(const std::string& reference) const;
 
     std::string source_;
     std::map<std::string, RawNode> raw_;
@@ -266,11 +267,8 @@ Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
         return op;
     }
     const std::string at = at_line(source_, raw.line);
-    std::string target = raw.reference, port;
-    if (const auto dot = raw.reference.rfind('.'); dot != std::string::npos && !raw_.count(raw.reference)) {
-        target = raw.reference.substr(0, dot);
-        port = raw.reference.substr(dot + 1);
-    }
+    const std::string target = node_of(raw.reference);
+    const std::string port = target.size() < raw.reference.size() ? raw.reference.substr(target.size() + 1) : "";
     const auto found = raw_.find(target);
     if (found == raw_.end()) {
         std::string best;
@@ -302,6 +300,12 @@ Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
     return op;
 }
 
+// The node a reference names: "id" itself, or the id of "id.port" (ids have no dots).
+std::string Compiler::node_of(const std::string& reference) const {
+    const auto dot = reference.rfind('.');
+    return raw_.count(reference) || dot == std::string::npos ? reference : reference.substr(0, dot);
+}
+
 void Compiler::order(const std::string& id, std::vector<std::string>& path) {
     const int state = state_[id];
     if (state == 2) return;
@@ -319,12 +323,8 @@ void Compiler::order(const std::string& id, std::vector<std::string>& path) {
     path.push_back(id);
     for (const RawOperand& in : raw.in) {
         if (!in.is_reference) continue;
-        std::string target = in.reference;
-        if (!raw_.count(target)) {
-            const auto dot = target.rfind('.');
-            if (dot != std::string::npos && raw_.count(target.substr(0, dot))) target = target.substr(0, dot);
-            else resolve(in, fmt::format("node '{}': input '{}'", id, in.input));  // throws: unknown node
-        }
+        const std::string target = node_of(in.reference);
+        if (!raw_.count(target)) resolve(in, fmt::format("node '{}': input '{}'", id, in.input));  // throws: unknown node
         order(target, path);
     }
     path.pop_back();
@@ -348,9 +348,7 @@ Operand Compiler::read_output(const toml::table& output, const char* name, bool 
     raw.reference = s->get();
     raw.line = static_cast<int>(value->source().begin.line);
     std::vector<std::string> path;
-    std::string target = raw.reference;
-    if (!raw_.count(target) && target.rfind('.') != std::string::npos) target = target.substr(0, target.rfind('.'));
-    if (raw_.count(target)) order(target, path);
+    if (const std::string target = node_of(raw.reference); raw_.count(target)) order(target, path);
     return resolve(raw, fmt::format("output '{}'", name));
 }
 
@@ -385,13 +383,11 @@ Program Compiler::compile(const toml::table& root) {
     std::function<void(const std::string&)> need = [&](const std::string& id) {
         if (!needed.insert(id).second) return;
         for (const RawOperand& in : raw_.at(id).in)
-            if (in.is_reference) need(raw_.count(in.reference) ? in.reference : in.reference.substr(0, in.reference.rfind('.')));
+            if (in.is_reference) need(node_of(in.reference));
     };
     for (const char* name : {"sdf", "ground"})
         if (const toml::node* v = output->as_table()->get(name); v && v->is_string()) {
-            const std::string r = v->as_string()->get();
-            if (raw_.count(r)) need(r);
-            else if (r.rfind('.') != std::string::npos && raw_.count(r.substr(0, r.rfind('.')))) need(r.substr(0, r.rfind('.')));
+            if (const std::string r = node_of(v->as_string()->get()); raw_.count(r)) need(r);
         }
     for (const std::string& id : ordered_) {
         if (!needed.count(id)) continue;
