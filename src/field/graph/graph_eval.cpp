@@ -151,24 +151,27 @@ class Workspace {
 public:
     Workspace(const Program& program, std::size_t lanes) : program_(program), lanes_(lanes) {
         buffers_.resize(program.nodes.size() * 3);
+        constants_.resize(program.nodes.size() * 3);
     }
     double* buffer(int node, int port) {
         std::vector<double>& b = buffers_[static_cast<std::size_t>(node) * 3 + static_cast<std::size_t>(port)];
         b.resize(lanes_);
         return b.data();
     }
-    // The lanes of an operand: its node's buffer, or the number repeated.
-    const double* operand(const Operand& op) {
+    // The lanes of input `i` of node `n`: its source's buffer, or the number repeated (filled
+    // once per workspace: a program's numbers never change).
+    const double* operand(int n, std::size_t i) {
+        const Operand& op = program_.nodes[static_cast<std::size_t>(n)].in[i];
         if (!op.is_constant()) return buffer(op.node, op.port);
-        constants_.emplace_back(lanes_, op.constant);
-        return constants_.back().data();
+        std::vector<double>& c = constants_[static_cast<std::size_t>(n) * 3 + i];
+        if (c.empty()) c.assign(lanes_, op.constant);
+        return c.data();
     }
-    void clear_constants() { constants_.clear(); }
     // Runs node `n` over the first `count` lanes.
     void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice) {
         const Node& node = program_.nodes[static_cast<std::size_t>(n)];
         Lanes l;
-        for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) l.in[i] = operand(node.in[i]);
+        for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) l.in[i] = operand(n, i);
         for (int port = 0; port < node.ports; ++port) l.out[port] = buffer(n, port);
         l.x = x, l.y = y, l.z = z;
         l.count = count;
@@ -238,7 +241,6 @@ void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3*
         for (const int node : order) work.run(node, noise, xs, ys, zs, n, false);
         const double* result = work.buffer(output.node, output.port);
         std::copy(result, result + n, out + start);
-        work.clear_constants();
     }
 }
 
@@ -318,7 +320,6 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
         const double* result = program.sdf.is_constant() ? nullptr : work.buffer(program.sdf.node, program.sdf.port);
         float* out = values + k * slab;
         for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<float>(result ? result[i] : program.sdf.constant);
-        work.clear_constants();
     }
 }
 
