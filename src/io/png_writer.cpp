@@ -21,17 +21,8 @@ void write_png(const std::string& path, int width, int height, int channels, int
     ihdr.color_type = channels == 3 ? SPNG_COLOR_TYPE_TRUECOLOR : SPNG_COLOR_TYPE_GRAYSCALE;
     spng_set_ihdr(ctx, &ihdr);
     const std::size_t bytes = static_cast<std::size_t>(width) * height * channels * (bit_depth / 8);
-    // SPNG_FMT_PNG takes the samples in PNG's own layout: 16-bit ones big-endian.
-    std::vector<std::uint8_t> big_endian;
-    if (bit_depth == 16) {
-        const auto* in = static_cast<const std::uint16_t*>(samples);
-        big_endian.resize(bytes);
-        for (std::size_t i = 0; i < bytes / 2; ++i) {
-            big_endian[2 * i] = static_cast<std::uint8_t>(in[i] >> 8);
-            big_endian[2 * i + 1] = static_cast<std::uint8_t>(in[i] & 0xff);
-        }
-        samples = big_endian.data();
-    }
+    // SPNG_FMT_PNG takes 16-bit samples in the host's byte order (only SPNG_FMT_RAW is
+    // big-endian) and writes them big-endian, as PNG stores them.
     int err = spng_encode_image(ctx, samples, bytes, SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
     if (err) {
         spng_ctx_free(ctx);
