@@ -47,6 +47,7 @@ void register_graph(CLI::App& app) {
         }
         fmt::print("{}: graph '{}', {} nodes, seed {}, ground output: {}\n", path, g->name(), g->node_count(), g->file_seed(),
                    g->has_ground() ? "yes" : "no");
+        for (const GraphRaster& raster : g->rasters()) fmt::print("reads {} (digest {})\n", raster.path, raster.digest);
         const ValueRange r = g->bounds(box);
         fmt::print("sdf over {},{},{} to {},{},{}: [{}, {}]{}\n", box.lo.x, box.lo.y, box.lo.z, box.hi.x, box.hi.y, box.hi.z, r.lo, r.hi,
                    r.may_cross_zero() ? "" : (r.lo > 0.0 ? " (all air)" : " (all solid)"));
@@ -61,6 +62,11 @@ void register_graph(CLI::App& app) {
     exporter->callback([] {
         if (preset_name.empty() && preset_path.empty()) throw UsageError("graph export: name a built-in preset or give --config FILE");
         try {
+            // A built-in graph is its own export.
+            if (preset_path.empty() && is_graph_text(builtin_preset_text(preset_name))) {
+                std::fputs(builtin_preset_text(preset_name).c_str(), stdout);
+                return;
+            }
             const Preset p = preset_path.empty() ? builtin_preset(preset_name) : load_preset_file(preset_path);
             std::fputs(preset_to_graph(p).c_str(), stdout);
         } catch (const PresetError& e) {

@@ -296,11 +296,12 @@ public:
 
 /// Parses preset TOML `text`; `source` names it in errors. Throws PresetError. Thread-safe.
 Preset parse_preset(const std::string& text, const std::string& source);
-/// Returns the built-in preset names, sorted. Thread-safe.
+/// Returns the built-in preset names, sorted: the presets/*.toml that are presets (the
+/// field graphs there: builtin_terrain_names() in graph.hpp). Thread-safe.
 std::vector<std::string> builtin_preset_names();
-/// Returns the TOML text of a built-in preset; throws PresetError for an unknown name.
+/// Returns the TOML text of a built-in preset or graph; throws PresetError for an unknown name.
 const std::string& builtin_preset_text(const std::string& name);
-/// Parses a built-in preset by name; throws PresetError for an unknown name.
+/// Parses a built-in preset by name; throws PresetError for an unknown name or a graph.
 Preset builtin_preset(const std::string& name);
 /// Reads and parses a preset file; throws PresetError naming the file on any problem.
 Preset load_preset_file(const std::string& path);

@@ -19,6 +19,18 @@ public:
     using PresetError::PresetError;
 };
 
+/// A `heightmap` node's raster that cannot be read, or not as the node places it.
+class RasterError : public GraphError {
+public:
+    using GraphError::GraphError;
+};
+
+/// A raster a graph reads: the path as resolved and a digest of its bytes.
+struct GraphRaster {
+    std::string path;
+    std::string digest;  // FNV-1a 64 of the file (hex)
+};
+
 /// The proven range of one node over a box (graph check, tests).
 struct GraphNodeRange {
     std::string id;
@@ -61,6 +73,8 @@ public:
     bool has_ground() const;
     /// The same graph with another seed.
     std::unique_ptr<GraphField> with_seed(std::uint32_t seed) const;
+    /// The rasters its `heightmap` nodes read, in the graph's order.
+    std::vector<GraphRaster> rasters() const;
 
 private:
     std::shared_ptr<const graph::Program> program_;
@@ -75,6 +89,8 @@ struct TerrainSource {
     std::string graph;  // a field graph's TOML text, checked
     std::string name;   // the preset's or the graph's name
     std::uint32_t seed = 20261114;
+    std::string directory;  // where a graph's heightmap files are ("": the working directory)
+    std::vector<GraphRaster> rasters;  // what a graph's heightmap nodes read, with digests
 
     bool is_graph() const { return !graph.empty(); }
     /// The water level renderers draw: the preset's; a graph has none (-1e9).
@@ -87,18 +103,25 @@ struct TerrainSource {
 };
 
 /// Reads a preset or a graph (a graph has a [node] table) from TOML `text`; `source` names
-/// it in errors. Throws PresetError (a GraphError for a graph).
-TerrainSource parse_terrain_source(const std::string& text, const std::string& source);
-/// Reads a preset or graph file; throws PresetError naming the file.
+/// it in errors, a graph's heightmap files are read relative to `directory`. Throws
+/// PresetError (a GraphError for a graph).
+TerrainSource parse_terrain_source(const std::string& text, const std::string& source, const std::string& directory = "");
+/// Reads a preset or graph file (heightmap files relative to its folder); throws
+/// PresetError naming the file.
 TerrainSource load_terrain_file(const std::string& path);
-/// A built-in preset as a terrain source; throws PresetError for an unknown name.
+/// A built-in preset or field graph (presets/*.toml) as a terrain source; throws
+/// PresetError for an unknown name.
 TerrainSource builtin_terrain(const std::string& name);
+/// The names of every built-in terrain, presets and graphs, sorted.
+std::vector<std::string> builtin_terrain_names();
 /// `preset` as a terrain source, with its own seed.
 TerrainSource terrain_of(const Preset& preset);
 
-/// Parses and compiles graph TOML `text`; `source` names it in errors. Throws GraphError.
-std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source);
-/// Reads, parses and compiles a graph file; throws GraphError naming the file.
+/// Parses and compiles graph TOML `text`; `source` names it in errors; `heightmap` files
+/// are read relative to `directory`. Throws GraphError (RasterError for a raster).
+std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source, const std::string& directory = "");
+/// Reads, parses and compiles a graph file, its heightmap files relative to its folder;
+/// throws GraphError naming the file.
 std::unique_ptr<GraphField> load_graph_file(const std::string& path);
 /// Returns true when TOML `text` is a graph rather than a preset: a line opens a `[node]`
 /// or `[node.ID]` table or sets a `node` key (a preset has none).

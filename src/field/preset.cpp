@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -15,6 +16,7 @@
 
 #include "isoterra/base.hpp"
 #include "isoterra/field.hpp"
+#include "isoterra/graph.hpp"
 #include "preset_parts.hpp"
 #include "toml_shape.hpp"
 
@@ -221,6 +223,13 @@ Preset parse_preset(const std::string& text, const std::string& file) {
 
 std::vector<std::string> builtin_preset_names() {
     std::vector<std::string> names;
+    for (const auto& [name, text] : embedded_presets())
+        if (!is_graph_text(text)) names.push_back(name);
+    return names;
+}
+
+std::vector<std::string> builtin_terrain_names() {
+    std::vector<std::string> names;
     for (const auto& [name, text] : embedded_presets()) names.push_back(name);
     return names;
 }
@@ -237,7 +246,10 @@ const std::string& builtin_preset_text(const std::string& name) {
 }
 
 Preset builtin_preset(const std::string& name) {
-    return parse_preset(builtin_preset_text(name), "presets/" + name + ".toml");
+    const std::string& text = builtin_preset_text(name);
+    if (is_graph_text(text))
+        throw PresetError(fmt::format("presets/{}.toml is a field graph, not a preset (builtin_terrain reads both)", name));
+    return parse_preset(text, "presets/" + name + ".toml");
 }
 
 namespace detail {
@@ -306,6 +318,12 @@ std::string read_small_file(const std::string& path, const char* what, std::size
     text << in.rdbuf();
     if (in.bad()) throw PresetError(fmt::format("{}: cannot read the {} file", path, what));
     return text.str();
+}
+
+std::string folder_of(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    return ec ? std::filesystem::path(path).parent_path().string() : absolute.parent_path().string();
 }
 
 }  // namespace detail

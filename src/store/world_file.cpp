@@ -202,7 +202,11 @@ void WorldFile::create(const TerrainSource& terrain) {
         exec(db, kSchema);
         {
             Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
-            const std::pair<const char*, std::string> rows[] = {{"preset", terrain.to_text()}, {"applied", "0"}, {"generation", "0"}};
+            // A graph's rasters are found where its file was, and must stay as they were.
+            std::string rasters;
+            for (const GraphRaster& r : terrain.rasters) rasters += r.digest + " " + r.path + "\n";
+            const std::pair<const char*, std::string> rows[] = {{"preset", terrain.to_text()}, {"applied", "0"}, {"generation", "0"},
+                                                                {"terrain_directory", terrain.directory}, {"rasters", rasters}};
             for (const auto& [key, value] : rows) {
                 sqlite3_bind_text(put.get(), 1, key, -1, SQLITE_STATIC);
                 sqlite3_bind_text(put.get(), 2, value.c_str(), -1, SQLITE_TRANSIENT);
@@ -254,11 +258,13 @@ void WorldFile::load() {
             const std::string result = column_text(check.get(), 0);
             if (result != "ok") throw std::runtime_error(result);
         }
-        std::string preset_text, applied_text, generation_text;
+        std::string preset_text, applied_text, generation_text, directory, rasters;
         {
             Statement s(db_, "SELECT key, value FROM settings");
             while (s.step()) {
                 const std::string key = column_text(s.get(), 0);
+                if (key == "terrain_directory") directory = column_text(s.get(), 1);
+                if (key == "rasters") rasters = column_text(s.get(), 1);
                 if (key == "preset") preset_text = column_text(s.get(), 1);
                 if (key == "applied") applied_text = column_text(s.get(), 1);
                 if (key == "generation") generation_text = column_text(s.get(), 1);
@@ -268,9 +274,24 @@ void WorldFile::load() {
             throw std::runtime_error("settings: the preset, the undo cursor or the generation is missing");
         generation_ = static_cast<std::int64_t>(count_of(generation_text, "generation"));
         try {
-            terrain_ = parse_terrain_source(preset_text, "stored preset");
+            terrain_ = parse_terrain_source(preset_text, "stored preset", directory);
+        } catch (const RasterError& e) {
+            throw WorldFileError(fmt::format("{}: its graph's raster: {}", path_, e.what()));
         } catch (const PresetError& e) {
             throw std::runtime_error(e.what());
+        }
+        std::string now;
+        for (const GraphRaster& r : terrain_.rasters) now += r.digest + " " + r.path + "\n";
+        if (now != rasters) {
+            const auto shown = [](std::string list) {
+                if (list.empty()) return std::string("none");
+                list.pop_back();
+                std::replace(list.begin(), list.end(), '\n', ';');
+                return text_excerpt(list, 200);
+            };
+            throw WorldFileError(fmt::format("{}: a raster its graph reads has changed since the world file was made (was: {}; now: {}); "
+                                             "its edits were made on the old one",
+                                             path_, shown(rasters), shown(now)));
         }
         {
             Statement s(db_, "SELECT seq, brush, mode, x, y, z, radius, strength FROM operations ORDER BY seq");
@@ -328,6 +349,8 @@ void WorldFile::load() {
                 }
             }
         }
+    } catch (const WorldFileError&) {
+        throw;  // said in full already
     } catch (const std::runtime_error& e) {
         unreadable(e.what());
     }

@@ -30,7 +30,7 @@ TEST(GraphCli, a_bad_graph_is_one_line_and_exit_2) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err, "isoterra: " + path + ":3: node 'out': unknown type 'ad' (known: x, y, z, const, add, sub, mul, min, max, neg, abs, "
                      "clamp, lerp, smoothstep, pow, remap, curve, terrace, hypot, plane, sphere, box, union, intersect, subtract, "
-                     "smooth_union, smooth_subtract, simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3)\n");
+                     "smooth_union, smooth_subtract, simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3, heightmap)\n");
     EXPECT_EQ(run_cli("graph check " + kCorpus + "sphere_caves.toml --box 1,1,1,0,0,0").code, 2);
 }
 

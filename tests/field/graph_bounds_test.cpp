@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <set>
 #include <string>
@@ -12,10 +13,28 @@
 #include <fmt/format.h>
 
 #include "isoterra/graph.hpp"
+#include "isoterra/io.hpp"
+#include "temp_files.hpp"
 
 using namespace isoterra;
 
 namespace {
+
+// A raster for heightmap nodes: 40 x 30 rough pixels, its sidecar placing it over
+// [-300, 300] x [-200, 250] m, heights -80..420 m; the folder the graphs read it from.
+std::string raster_folder() {
+    static const std::string dir = [] {
+        const std::string d = isoterra::test::fresh_folder("bounds_raster");
+        Mulberry32 r(99);
+        std::vector<std::uint16_t> pixels(40 * 30);
+        for (std::uint16_t& p : pixels) p = static_cast<std::uint16_t>(r.next_u32() & 0xffff);
+        write_png(d + "/rough.png", 40, 30, 1, 16, pixels.data());
+        std::ofstream(d + "/rough.json") << R"({"width": 40, "height": 30, "from_xz_m": [-300, -200], "to_xz_m": [300, 250],
+                                                 "min_height_m": -80, "max_height_m": 420})";
+        return d;
+    }();
+    return dir;
+}
 
 class RandomGraph {
 public:
@@ -65,7 +84,7 @@ private:
     }
     std::string node() {
         static const char* const binary[] = {"add", "sub", "mul", "min", "max", "hypot", "union", "intersect", "subtract"};
-        switch (r_.next_u32() % 22) {
+        switch (r_.next_u32() % 23) {
             case 0: case 1: return fmt::format("{{ type = \"{}\", a = {}, b = {} }}", binary[r_.next_u32() % 9], source(), source());
             case 2: return fmt::format("{{ type = \"{}\", in = {} }}", r_.next() < 0.5 ? "neg" : "abs", source());
             case 3: return fmt::format("{{ type = \"clamp\", in = {}, lo = {}, hi = {} }}", source(), source(), source());
@@ -102,6 +121,7 @@ private:
                 warps_.insert(fmt::format("n{}", ids_.size() - 3));
                 return fmt::format("{{ type = \"warp2\", scale_m = {}, distance_m = {}{} }}", uniform(1, 900), uniform(0, 80), noise_coords(false));
             }
+            case 21: return fmt::format("{{ type = \"heightmap\", file = \"rough.png\"{} }}", noise_coords(false));
             default: return fmt::format("{{ type = \"const\", value = {} }}", uniform(-1e3, 1e3));
         }
     }
@@ -134,7 +154,7 @@ TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
                                 box.lo.z + (box.hi.z - box.lo.z) * r.next());
         // Each node in turn as the output: its values against the graph's proven range.
         for (const std::string& output : random.outputs()) {
-            const auto alone = parse_graph(body + "[output]\nsdf = \"" + output + "\"\n", "random.toml");
+            const auto alone = parse_graph(body + "[output]\nsdf = \"" + output + "\"\n", "random.toml", raster_folder());
             const ValueRange range = alone->bounds(box);
             std::vector<double> at_points(points.size());
             alone->sample_points(points.data(), points.size(), at_points.data());

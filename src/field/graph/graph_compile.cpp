@@ -14,6 +14,7 @@
 #include "../toml_shape.hpp"
 #include "graph_eval.hpp"
 #include "graph_nodes.hpp"
+#include "height_raster.hpp"
 #include "isoterra/base.hpp"
 #include "isoterra/graph.hpp"
 
@@ -80,7 +81,7 @@ bool number_of(const toml::node& node, double& v) {
 
 class Compiler {
 public:
-    Compiler(const std::string& source) : source_(source) {}
+    Compiler(const std::string& source, const std::string& directory) : source_(source), directory_(directory) {}
 
     Program compile(const toml::table& root);
 
@@ -92,8 +93,10 @@ private:
     Operand read_output(const toml::table& output, const char* name, bool required);
     void order(const std::string& id, std::vector<std::string>& path);
     std::string node_of(const std::string& reference) const;
+    void read_raster(const toml::table& table, Node& node, const std::string& at);
 
     std::string source_;
+    std::string directory_;
     std::map<std::string, RawNode> raw_;
     std::vector<std::string> file_order_;
     std::map<std::string, int> index_;       // id -> position in program.nodes
@@ -214,6 +217,13 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
             node.shape.octaves = value ? static_cast<int>(i->get()) : static_cast<int>(spec.fallback);
             return;
         }
+        case InputKind::file: {
+            const auto* s = value->as_string();
+            if (!s || s->get().empty() || s->get().size() > 4096 || s->get().find('\0') != std::string::npos)
+                bad("a file name (a string, relative to the graph file)");
+            node.file = s->get();
+            return;
+        }
         case InputKind::lacunarity: node.shape.lacunarity = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;
         case InputKind::gain: node.shape.gain = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;
         case InputKind::amplitude: node.shape.amplitude = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;
@@ -256,7 +266,27 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
     if (node.op == Op::remap && node.number[0] == node.number[1]) fail(at, id, "input 'from': its two ends must differ");
     if (node.op == Op::simplex3 || node.op == Op::fbm3)
         if (std::isnan(node.number[1])) node.number[1] = node.number[0];  // vertical scale: the scale
+    if (node.op == Op::heightmap) read_raster(*table, node, detail::toml_where(source_, *table->get("file")));
     return raw;
+}
+
+// A heightmap node's raster, found relative to the graph file and read now: a graph that
+// compiles has every raster it needs.
+void Compiler::read_raster(const toml::table& table, Node& node, const std::string& at) {
+    RasterPlacement placement;
+    const auto given = [&](const char* key, std::size_t first) -> std::optional<glm::dvec2> {
+        if (!table.get(key)) return std::nullopt;
+        return glm::dvec2(node.number[first], node.number[first + 1]);
+    };
+    placement.from = given("from", 0), placement.to = given("to", 2), placement.heights = given("heights", 4);
+    if (placement.from.has_value() != placement.to.has_value())
+        fail(at, node.id, "inputs 'from' and 'to' go together: the first and the last pixel centres, [x, z] in metres");
+    const std::string path = node.file.front() == '/' || directory_.empty() ? node.file : directory_ + "/" + node.file;
+    try {
+        node.raster = load_height_raster(path, placement);
+    } catch (const RasterError& e) {
+        throw RasterError(fmt::format("{}: node '{}': {}", at, node.id, e.what()));
+    }
 }
 
 // `who` names the place in messages: "node 'ID': input 'b'" or "output 'sdf'".
@@ -415,7 +445,7 @@ void find_axes(Program& program) {
             case Op::z: axes = kZ; break;
             case Op::plane: axes |= kY; break;
             case Op::sphere: case Op::box: axes |= kXYZ; break;
-            case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::warp2:
+            case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::warp2: case Op::heightmap:
                 if (node.coordinate_default[0]) axes |= kX;
                 if (node.coordinate_default[1]) axes |= kZ;
                 break;
@@ -472,7 +502,7 @@ void fold_constants(Program& program) {
 
 }  // namespace
 
-Program compile_graph(const std::string& text, const std::string& file) {
+Program compile_graph(const std::string& text, const std::string& file, const std::string& directory) {
     const std::string source = text_excerpt(file, 200);
     try {
         detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
@@ -485,7 +515,8 @@ Program compile_graph(const std::string& text, const std::string& file) {
     } catch (const toml::parse_error& e) {
         throw GraphError(fmt::format("{}:{}: {}", source, e.source().begin.line, text_excerpt(std::string(e.description()), 200)));
     }
-    Program program = Compiler(source).compile(root);
+    Program program = Compiler(source, directory).compile(root);
+    program.directory = directory;
     find_axes(program);
     check_ground(program);
     fold_constants(program);

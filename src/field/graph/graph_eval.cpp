@@ -3,6 +3,7 @@
 // held to +-1e9 noise units (NaN: 0), the noise kernels' safe range; inside the world's
 // limits no coordinate comes near it.
 #include "graph_eval.hpp"
+#include "height_raster.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -130,6 +131,12 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
                 warp2(noise->noise2, p[0], p[1], wx, wz);
                 l.out[0][i] = wx, l.out[1][i] = wz;
             }
+            return;
+        }
+        case Op::heightmap: {
+            const double* xs = coordinate(node, l, 0, l.x);
+            const double* zs = coordinate(node, l, 1, l.z);
+            for (std::size_t i = 0; i < n; ++i) out[i] = node.raster->at(xs[i], zs[i]);
             return;
         }
         case Op::warp3: {

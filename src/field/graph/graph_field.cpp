@@ -7,6 +7,7 @@
 #include "graph_eval.hpp"
 #include "graph_intervals.hpp"
 #include "graph_nodes.hpp"
+#include "height_raster.hpp"
 #include "isoterra/graph.hpp"
 
 namespace isoterra {
@@ -91,8 +92,15 @@ std::size_t GraphField::node_count() const {
     return n;
 }
 
-std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source) {
-    auto program = std::make_shared<graph::Program>(graph::compile_graph(text, source));
+std::vector<GraphRaster> GraphField::rasters() const {
+    std::vector<GraphRaster> out;
+    for (const graph::Node& node : program_->nodes)
+        if (node.raster) out.push_back({node.raster->path, node.raster->digest});
+    return out;
+}
+
+std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source, const std::string& directory) {
+    auto program = std::make_shared<graph::Program>(graph::compile_graph(text, source, directory));
     if (program->name.empty()) program->name = source;
     const std::uint32_t seed = program->seed;
     return std::make_unique<GraphField>(std::move(program), seed);
@@ -105,7 +113,7 @@ std::unique_ptr<GraphField> load_graph_file(const std::string& path) {
     } catch (const PresetError& e) {
         throw GraphError(e.what());
     }
-    return parse_graph(text, path);
+    return parse_graph(text, path, detail::folder_of(path));
 }
 
 bool is_graph_text(const std::string& text) {

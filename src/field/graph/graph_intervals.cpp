@@ -4,6 +4,7 @@
 // falls outside by rounding. Noises: 2D ones by their proven slope (Simplex2::kLipschitz)
 // around the centre value, 3D ones by their value range (they have tiny jumps).
 #include "graph_intervals.hpp"
+#include "height_raster.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -196,6 +197,11 @@ std::vector<std::array<ValueRange, 3>> node_intervals(const Program& program, co
                 break;
             }
             case Op::ridge_profile: out[0] = ridge_range(a, p[0], p[1], p[2]); break;
+            case Op::heightmap: {
+                const ValueRange u = axis(0, bx), v = axis(1, bz);
+                out[0] = widen(node.raster->range(u.lo, u.hi, v.lo, v.hi));
+                break;
+            }
             case Op::warp2: case Op::warp3: {
                 // Each coordinate moves by noise (within [-1, 1]) times the distance.
                 const double d = p[1];

@@ -105,6 +105,12 @@ const std::vector<NodeType>& node_types() {
         {"warp3", Op::warp3, 3, "x,y,z",
          {coordinate("x"), coordinate("y"), coordinate("z"), scale("scale_m"), number("distance_m", true, 0, 0, 1e6)},
          "(x, y, z) moved by up to distance_m by 3D noise; outputs 'ID.x', 'ID.y' and 'ID.z'"},
+        {"heightmap", Op::heightmap, 1, "",
+         {{"file", InputKind::file, true, 0, 0, 0, false, false}, coordinate("x"), coordinate("z"),
+          point(InputKind::point2, "from", false), point(InputKind::point2, "to", false),
+          point(InputKind::point2, "heights", false, -1e7, 1e7)},
+         "the height in metres of a raster at (x, z), bilinear: a 16-bit PNG with its sidecar (from `isoterra heightmap`) "
+         "or a GeoTIFF; from/to: the first and last pixel centres [x, z], heights: [lowest, highest] of a PNG"},
     };
     return types;
 }

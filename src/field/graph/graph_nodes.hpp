@@ -18,6 +18,7 @@ enum class InputKind {
     knots,       // [[x, y], ...] -> Node::knots
     octaves,     // an integer -> Node::shape.octaves
     lacunarity, gain, amplitude,  // numbers -> Node::shape
+    file,        // a path, relative to the graph file -> Node::file
 };
 
 struct InputSpec {

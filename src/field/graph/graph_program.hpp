@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,10 @@ enum class Op : std::uint8_t {
     plane, sphere, box,
     union_, intersect, subtract, smooth_union, smooth_subtract,
     simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3,
+    heightmap,
 };
+
+struct HeightRaster;
 
 /// What a value depends on: bits for x, y and z.
 enum Axes : unsigned { kNone = 0, kX = 1, kY = 2, kZ = 4, kXZ = kX | kZ, kXYZ = kX | kY | kZ };
@@ -48,6 +52,8 @@ struct Node {
     std::vector<double> number;
     FbmShape shape{1, 1.0, 1.0, 1.0};
     std::vector<glm::dvec2> knots;  // curve
+    std::string file;                            // heightmap: as the file wrote it
+    std::shared_ptr<const HeightRaster> raster;  // heightmap: read when compiled
     bool folded = false;            // a constant, read by its users as a number: not run
 };
 
@@ -58,11 +64,13 @@ struct Program {
     Operand ground;  // node < 0 and constant NaN: none
     bool has_ground = false;
     std::string name, description, source;
+    std::string directory;  // where heightmap files are found ("": the working directory)
     std::uint32_t seed = 20261114;
     MaterialRules materials;
 };
 
-/// Parses and compiles graph TOML; throws GraphError. (graph_compile.cpp)
-Program compile_graph(const std::string& text, const std::string& source);
+/// Parses and compiles graph TOML, reading `heightmap` files relative to `directory`;
+/// throws GraphError (a RasterError for a raster that cannot be read). (graph_compile.cpp)
+Program compile_graph(const std::string& text, const std::string& source, const std::string& directory);
 
 }  // namespace isoterra::graph

@@ -33,7 +33,7 @@ std::unique_ptr<GraphField> GraphField::with_seed(std::uint32_t seed) const { re
 
 std::shared_ptr<const Field> TerrainSource::make_field() const {
     if (!is_graph()) return make_terrain(preset, seed);
-    return parse_graph(graph, name)->with_seed(seed);
+    return parse_graph(graph, name, directory)->with_seed(seed);
 }
 
 std::string TerrainSource::to_text() const {
@@ -43,16 +43,18 @@ std::string TerrainSource::to_text() const {
         return preset_to_toml(p);
     }
     const std::string text = with_seed_line(graph, seed);
-    if (parse_graph(text, name)->file_seed() != seed)  // a seed line this reader did not find
+    if (parse_graph(text, name, directory)->file_seed() != seed)  // a seed line this reader did not find
         throw GraphError(fmt::format("{}: cannot set the graph's seed to {}", name, seed));
     return text;
 }
 
-TerrainSource parse_terrain_source(const std::string& text, const std::string& source) {
+TerrainSource parse_terrain_source(const std::string& text, const std::string& source, const std::string& directory) {
     TerrainSource t;
     if (is_graph_text(text)) {
-        const auto g = parse_graph(text, source);
+        const auto g = parse_graph(text, source, directory);
         t.graph = text;
+        t.directory = directory;
+        t.rasters = g->rasters();
         t.name = g->name();
         t.seed = g->file_seed();
     } else {
@@ -62,10 +64,14 @@ TerrainSource parse_terrain_source(const std::string& text, const std::string& s
 }
 
 TerrainSource load_terrain_file(const std::string& path) {
-    return parse_terrain_source(detail::read_small_file(path, "preset or graph", std::size_t{1} << 20), path);
+    return parse_terrain_source(detail::read_small_file(path, "preset or graph", std::size_t{1} << 20), path, detail::folder_of(path));
 }
 
-TerrainSource builtin_terrain(const std::string& name) { return terrain_of(builtin_preset(name)); }
+TerrainSource builtin_terrain(const std::string& name) {
+    const std::string& text = builtin_preset_text(name);
+    if (!is_graph_text(text)) return terrain_of(builtin_preset(name));
+    return parse_terrain_source(text, "presets/" + name + ".toml");
+}
 
 TerrainSource terrain_of(const Preset& preset) {
     TerrainSource t;

@@ -1,0 +1,100 @@
+// Height rasters: reading a file (PNG here or through GDAL), its digest, and the bilinear
+// height and its range over a rectangle. The range of a bilinear patch lies within its four
+// corner pixels, so the pixels under a rectangle (one more on each side) bound it.
+#include "height_raster.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "../preset_parts.hpp"
+
+namespace isoterra::graph {
+namespace {
+
+std::string fnv1a(const std::string& bytes, std::uint64_t h = 0xcbf29ce484222325ull) {
+    for (const unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
+    return fmt::format("{:016x}", h);
+}
+
+bool ends_with(const std::string& s, const char* tail) {
+    const std::string t(tail);
+    if (s.size() < t.size()) return false;
+    return std::equal(t.rbegin(), t.rend(), s.rbegin(), [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+}
+
+// Where `v` falls among `n` pixel centres spread from `a` to `b`: a pixel index, fractional.
+double pixel_of(double v, double a, double b, int n) {
+    if (n < 2 || a == b) return 0.0;
+    return std::clamp((v - a) / (b - a) * (n - 1), 0.0, static_cast<double>(n - 1));
+}
+
+}  // namespace
+
+double HeightRaster::at(double x, double z) const {
+    const double u = pixel_of(x, from.x, to.x, width), v = pixel_of(z, from.y, to.y, height);
+    if (std::isnan(u) || std::isnan(v)) return std::nan("");
+    const int i = std::min(static_cast<int>(u), std::max(width - 2, 0)), j = std::min(static_cast<int>(v), std::max(height - 2, 0));
+    const int i1 = std::min(i + 1, width - 1), j1 = std::min(j + 1, height - 1);
+    const double s = u - i, t = v - j;
+    const auto h = [&](int c, int r) { return static_cast<double>(heights[static_cast<std::size_t>(r) * width + c]); };
+    const double top = h(i, j) + (h(i1, j) - h(i, j)) * s;
+    const double bottom = h(i, j1) + (h(i1, j1) - h(i, j1)) * s;
+    return top + (bottom - top) * t;
+}
+
+ValueRange HeightRaster::range(double x0, double x1, double z0, double z1) const {
+    const ValueRange all{static_cast<double>(lowest), static_cast<double>(highest)};
+    if (!(std::isfinite(x0) && std::isfinite(x1) && std::isfinite(z0) && std::isfinite(z1))) return all;
+    const double ua = pixel_of(x0, from.x, to.x, width), ub = pixel_of(x1, from.x, to.x, width);
+    const double va = pixel_of(z0, from.y, to.y, height), vb = pixel_of(z1, from.y, to.y, height);
+    const int c0 = static_cast<int>(std::floor(std::min(ua, ub))), c1 = static_cast<int>(std::ceil(std::max(ua, ub)));
+    const int r0 = static_cast<int>(std::floor(std::min(va, vb))), r1 = static_cast<int>(std::ceil(std::max(va, vb)));
+    // A window too large to scan cheaply takes the whole raster's range.
+    if (static_cast<double>(c1 - c0 + 1) * (r1 - r0 + 1) > 65536.0) return all;
+    float lo = highest, hi = lowest;
+    for (int r = r0; r <= r1; ++r)
+        for (int c = c0; c <= c1; ++c) {
+            const float h = heights[static_cast<std::size_t>(r) * width + c];
+            lo = std::min(lo, h), hi = std::max(hi, h);
+        }
+    return {static_cast<double>(lo), static_cast<double>(hi)};
+}
+
+std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, const RasterPlacement& placement) {
+    auto raster = std::make_shared<HeightRaster>();
+    raster->path = path;
+    try {
+        if (ends_with(path, ".png")) {
+            const std::string bytes = detail::read_small_file(path, "raster", std::size_t{1} << 30);
+            read_png_raster(path, bytes, placement, *raster);
+            raster->digest = fnv1a(bytes);
+        } else {
+            // GDAL reads the file itself; the digest still covers its bytes.
+            raster->digest = fnv1a(detail::read_small_file(path, "raster", std::size_t{1} << 30));
+            read_gdal_raster(path, placement, *raster);
+        }
+    } catch (const RasterError&) {
+        throw;
+    } catch (const PresetError& e) {
+        throw RasterError(e.what());
+    }
+    if (placement.from) raster->from = *placement.from;
+    if (placement.to) raster->to = *placement.to;
+    if (raster->width < 1 || raster->height < 1 || raster->heights.size() != static_cast<std::size_t>(raster->width) * raster->height)
+        throw RasterError(fmt::format("{}: the raster has no pixels", path));
+    if (!(std::isfinite(raster->from.x) && std::isfinite(raster->from.y) && std::isfinite(raster->to.x) && std::isfinite(raster->to.y)) ||
+        std::fabs(raster->from.x) > 1e9 || std::fabs(raster->from.y) > 1e9 || std::fabs(raster->to.x) > 1e9 || std::fabs(raster->to.y) > 1e9)
+        throw RasterError(fmt::format("{}: its extent is not within +-1e9 m", path));
+    if ((raster->width > 1 && raster->from.x == raster->to.x) || (raster->height > 1 && raster->from.y == raster->to.y))
+        throw RasterError(fmt::format("{}: its extent has no width or no depth", path));
+    const auto [lo, hi] = std::minmax_element(raster->heights.begin(), raster->heights.end());
+    raster->lowest = *lo, raster->highest = *hi;
+    if (!std::isfinite(raster->lowest) || !std::isfinite(raster->highest) || std::fabs(raster->lowest) > 1e7 ||
+        std::fabs(raster->highest) > 1e7)
+        throw RasterError(fmt::format("{}: heights must be finite and within +-1e7 m", path));
+    return raster;
+}
+
+}  // namespace isoterra::graph
