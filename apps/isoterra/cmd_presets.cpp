@@ -8,17 +8,17 @@
 namespace isoterra::app {
 
 void register_presets(CLI::App& app) {
-    auto* list = app.add_subcommand("presets", "List the built-in presets, one line each");
+    auto* list = app.add_subcommand("presets", "List the built-in presets and field graphs, one line each");
     list->callback([] {
-        for (const std::string& name : builtin_preset_names()) {
-            const Preset p = builtin_preset(name);
-            fmt::print("{:<10} {}\n", name, p.description);
+        for (const std::string& name : builtin_terrain_names()) {
+            const TerrainSource t = builtin_terrain(name);
+            fmt::print("{:<10} {}\n", name, t.is_graph() ? parse_graph(t.graph, name)->description() : t.preset.description);
         }
     });
 
-    auto* preset = app.add_subcommand("preset", "Show a built-in preset");
+    auto* preset = app.add_subcommand("preset", "Show a built-in preset or field graph");
     preset->require_subcommand(1);
-    auto* show = preset->add_subcommand("show", "Print a built-in preset as TOML (save it, edit it, use --config)");
+    auto* show = preset->add_subcommand("show", "Print a built-in preset or graph as TOML (save it, edit it, use --config)");
     static std::string name;
     show->add_option("NAME", name, "Preset name")->required();
     show->callback([] {

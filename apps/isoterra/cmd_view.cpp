@@ -138,9 +138,9 @@ void register_view(CLI::App& app) {
             double brush_radius = 4.0;
             std::string edit_status = session->has_file() ? "edits go to " + session->path() : "edits are not saved (no --world)";
             int seed = static_cast<int>(terrain.seed), preset_index = 0, radius = settings.view_radius;
-            const auto names = builtin_preset_names();
+            const auto names = builtin_terrain_names();
             for (std::size_t i = 0; i < names.size(); ++i)
-                if (!terrain.is_graph() && names[i] == terrain.name) preset_index = static_cast<int>(i);
+                if (names[i] == terrain.name) preset_index = static_cast<int>(i);
             const auto restart = [&] {
                 // A new field: the old world and its meshes go, a new one streams in.
                 world.reset();

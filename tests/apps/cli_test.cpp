@@ -9,6 +9,7 @@
 using namespace isoterra;
 
 #include "run_cli.hpp"
+#include "temp_files.hpp"
 
 using isoterra::test::run_cli;
 using isoterra::test::count_lines;
@@ -16,8 +17,23 @@ using isoterra::test::count_lines;
 TEST(Cli, presets_lists_one_line_each) {
     const auto r = run_cli("presets");
     EXPECT_EQ(r.code, 0);
-    EXPECT_EQ(count_lines(r.out), 3);
+    EXPECT_EQ(count_lines(r.out), 4);
     EXPECT_NE(r.out.find("tutorial"), std::string::npos);
+    EXPECT_NE(r.out.find("canyons    A terraced plateau cut by meandering canyons"), std::string::npos) << r.out;
+}
+
+// The built-in graph works wherever a preset name does, and exports as itself.
+TEST(Cli, the_builtin_canyons_graph_samples_and_exports_as_itself) {
+    const auto shown = run_cli("preset show canyons");
+    ASSERT_EQ(shown.code, 0);
+    EXPECT_EQ(run_cli("graph export canyons").out, shown.out);
+    const std::string copy = isoterra::test::fresh_path("canyons_copy.toml");
+    std::ofstream(copy) << shown.out;
+    const std::string points = "0 50 0\n120.5 80 -33\n-900 20 4000\n";
+    const auto builtin = run_cli("sample --preset canyons", points);
+    ASSERT_EQ(builtin.code, 0) << builtin.err;
+    EXPECT_EQ(count_lines(builtin.out), 3);
+    EXPECT_EQ(run_cli("sample --config " + copy, points).out, builtin.out);
 }
 
 TEST(Cli, preset_show_prints_toml_that_loads_back) {
