@@ -42,6 +42,13 @@ namespace graph {
 struct Program;
 }
 
+/// What the lattice path skipped: of the samples of 3D noises (simplex3 of the position),
+/// those a min, max or CSG node proved unneeded.
+struct GraphSkipCount {
+    std::size_t noise_samples = 0;
+    std::size_t skipped = 0;
+};
+
 /// A field defined by a graph. Immutable; every call is thread-safe.
 class GraphField final : public Field {
 public:
@@ -73,6 +80,8 @@ public:
     bool has_ground() const;
     /// The same graph with another seed.
     std::unique_ptr<GraphField> with_seed(std::uint32_t seed) const;
+    /// Samples `lattice` as sample_lattice() does and counts the noise samples it skipped.
+    GraphSkipCount count_skipped(const Lattice& lattice) const;
     /// The rasters its `heightmap` nodes read, in the graph's order.
     std::vector<GraphRaster> rasters() const;
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -52,6 +53,7 @@ public:
         return "format = 1\nseed = " + std::to_string(r_.next_u32() % 1000) + "\n[node]\n" + nodes;
     }
     // Every node as an output can name it: a warp's two outputs, the others' one.
+    bool is_warp(const std::string& id) const { return warps_.count(id) > 0; }
     std::vector<std::string> outputs() const {
         std::vector<std::string> out;
         for (const std::string& id : ids_) {
@@ -164,6 +166,26 @@ TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
                 ASSERT_TRUE(std::isnan(at_points[i]) || (at_points[i] >= range.lo && at_points[i] <= range.hi))
                     << "graph " << g << " node " << output << " value " << at_points[i] << " outside [" << range.lo << ", " << range.hi
                     << "]\n" << body;
+            // Gated noises (skipped where a min, max or CSG node is decided by its other side)
+            // change no bit: a second path from every node to the output, changing no value,
+            // keeps anything from being skipped.
+            {
+                std::string keep = body;
+                std::string chain = output;
+                for (std::size_t n = 0; n < 10; ++n) {
+                    const std::string id = fmt::format("n{}", n);
+                    if (random.is_warp(id)) continue;
+                    keep += fmt::format("low{} = {{ type = \"sub\", a = \"{}\", b = 1e300 }}\n", n, id);
+                    keep += fmt::format("keep{} = {{ type = \"max\", a = \"{}\", b = \"low{}\" }}\n", n, chain, n);
+                    chain = fmt::format("keep{}", n);
+                }
+                const auto ungated = parse_graph(keep + "[output]\nsdf = \"" + chain + "\"\n", "ungated.toml", raster_folder());
+                std::vector<float> reference(lattice.count());
+                ungated->sample_lattice(lattice, reference.data());
+                for (std::size_t i = 0; i < on_lattice.size(); ++i)
+                    ASSERT_TRUE(std::memcmp(&on_lattice[i], &reference[i], sizeof(float)) == 0 || (std::isnan(on_lattice[i]) && std::isnan(reference[i])))
+                        << "graph " << g << " node " << output << " gated " << on_lattice[i] << " ungated " << reference[i] << "\n" << body;
+            }
             for (std::size_t i = 0; i < on_lattice.size(); ++i) {
                 const double v = on_lattice[i];
                 const double slack = std::fabs(v) * 6e-8;  // the float the lattice stores

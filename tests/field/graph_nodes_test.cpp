@@ -174,3 +174,19 @@ TEST(GraphNodes, the_lattice_path_matches_the_point_path) {
     for (std::size_t n = 0; n < points.size(); ++n)  // single-precision 3D noise times 4 m
         ASSERT_NEAR(lattice_values[n], point_values[n], 1e-4 + 1e-6 * std::fabs(point_values[n])) << n;
 }
+
+// A node that depends on nothing but reads a noise of constant coordinates is not folded
+// into a number before the noise has a value (it once read the noise as 0).
+TEST(GraphNodes, arithmetic_on_a_noise_at_a_fixed_point_reads_the_noise) {
+    const auto noise = graph_of("out = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }");
+    const auto doubled = graph_of("n = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }\nout = { type = \"mul\", a = \"n\", b = 2.0 }");
+    const std::vector<glm::dvec3> points = {{0, 0, 0}, {100, -5, 3}};
+    const double n = values(*noise, points)[0];
+    ASSERT_NE(n, 0.0);
+    EXPECT_EQ(values(*noise, points)[1], n);
+    EXPECT_EQ(values(*doubled, points)[0], 2.0 * n);
+    const Lattice lattice{{0, 0, 0}, {3, 3, 3}, 1.0};
+    std::vector<float> grid(lattice.count());
+    doubled->sample_lattice(lattice, grid.data());
+    for (const float v : grid) EXPECT_EQ(v, static_cast<float>(2.0 * n));
+}

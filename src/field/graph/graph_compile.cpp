@@ -13,6 +13,7 @@
 #include "../preset_parts.hpp"
 #include "../toml_shape.hpp"
 #include "graph_eval.hpp"
+#include "graph_gates.hpp"
 #include "graph_nodes.hpp"
 #include "height_raster.hpp"
 #include "isoterra/base.hpp"
@@ -492,7 +493,10 @@ void fold_constants(Program& program) {
     for (std::size_t n = 0; n < program.nodes.size(); ++n) {
         Node& node = program.nodes[n];
         for (Operand& in : node.in) rewrite(in);
-        if (node.axes != kNone || node.ports != 1 || is_noise(node.op)) continue;
+        // Only nodes whose inputs are all numbers by now: a noise of constant coordinates
+        // depends on nothing either, but is not folded, and its users read its lanes.
+        const bool all_numbers = std::all_of(node.in.begin(), node.in.end(), [](const Operand& in) { return in.is_constant(); });
+        if (node.axes != kNone || node.ports != 1 || is_noise(node.op) || !all_numbers) continue;
         folded[n] = evaluate_constant(node);
         is_folded[n] = node.folded = true;
     }
@@ -520,6 +524,7 @@ Program compile_graph(const std::string& text, const std::string& file, const st
     find_axes(program);
     check_ground(program);
     fold_constants(program);
+    find_gates(program);
     return program;
 }
 

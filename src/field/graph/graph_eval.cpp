@@ -3,6 +3,8 @@
 // held to +-1e9 noise units (NaN: 0), the noise kernels' safe range; inside the world's
 // limits no coordinate comes near it.
 #include "graph_eval.hpp"
+#include "graph_gates.hpp"
+#include "graph_intervals.hpp"
 #include "height_raster.hpp"
 
 #include <algorithm>
@@ -263,7 +265,7 @@ void run_columns(const Program& program, const NoiseSet& noise, const double* xs
     std::copy(result, result + count, out);
 }
 
-void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, float* ground) {
+void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, float* ground, LatticeStats* stats) {
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
     const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
     const std::size_t ncol = nx * nz, slab = nx * ny;
@@ -287,27 +289,72 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
         const double* g = program.ground.is_constant() ? nullptr : column_work.buffer(program.ground.node, program.ground.port);
         for (std::size_t c = 0; c < ncol; ++c) ground[c] = static_cast<float>(g ? g[c] : program.ground.constant);
     }
-    // 3D noises of the raw position: the whole lattice at once on the lattice kernel.
-    std::vector<std::vector<float>> lattice_noise(program.nodes.size());
-    for (const int n : samples) {
+    // Gated noises (graph_gates.hpp): thresholds from the ranges over this lattice; the
+    // nodes that read them run after the rest of each slab, so the deciding sides are there.
+    std::vector<int> gate_of(program.nodes.size(), -1);
+    std::vector<double> thresholds;
+    if (!program.gates.empty()) {
+        const auto ranges = node_intervals(program, noise, lattice.bounds());
+        for (std::size_t g = 0; g < program.gates.size(); ++g) {
+            thresholds.push_back(gate_threshold(program, program.gates[g], ranges));
+            if (!std::isnan(thresholds.back())) gate_of[static_cast<std::size_t>(program.gates[g].noise)] = static_cast<int>(g);
+        }
+        std::vector<bool> late(program.nodes.size(), false);
+        for (const int n : samples) {
+            late[static_cast<std::size_t>(n)] = gate_of[static_cast<std::size_t>(n)] >= 0;
+            for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
+                if (!in.is_constant() && late[static_cast<std::size_t>(in.node)]) late[static_cast<std::size_t>(n)] = true;
+        }
+        std::stable_partition(samples.begin(), samples.end(), [&](int n) { return !late[static_cast<std::size_t>(n)]; });
+    }
+    // 3D noises of the raw position, ungated: the whole lattice at once on the lattice kernel.
+    // Kept per thread: a chunk a call, and 144 KB a noise is more than malloc reuses.
+    thread_local std::vector<float> noise_store;
+    std::vector<float*> lattice_noise(program.nodes.size(), nullptr);
+    const auto whole_lattice = [&](int n) {
         const Node& node = program.nodes[static_cast<std::size_t>(n)];
-        if (node.op != Op::simplex3 || !node.coordinate_default[0] || !node.coordinate_default[1] || !node.coordinate_default[2])
-            continue;
-        NoiseLattice nl{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(node.number[0], node.number[1], node.number[0]),
-                        glm::dvec3(node.number[2], node.number[3], node.number[4])};
-        lattice_noise[static_cast<std::size_t>(n)].resize(lattice.count());
-        noise.noise3.lattice_fast(nl, lattice_noise[static_cast<std::size_t>(n)].data());
+        return node.op == Op::simplex3 && node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2] &&
+               gate_of[static_cast<std::size_t>(n)] < 0;
+    };
+    const std::size_t stored = static_cast<std::size_t>(std::count_if(samples.begin(), samples.end(), whole_lattice));
+    if (noise_store.size() < stored * lattice.count()) noise_store.resize(stored * lattice.count());
+    float* next_store = noise_store.data();
+    const auto noise_lattice = [&](const Node& node) {
+        return NoiseLattice{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(node.number[0], node.number[1], node.number[0]),
+                            glm::dvec3(node.number[2], node.number[3], node.number[4])};
+    };
+    for (const int n : samples) {
+        if (!whole_lattice(n)) continue;
+        lattice_noise[static_cast<std::size_t>(n)] = next_store;
+        next_store += lattice.count();
+        noise.noise3.lattice_fast(noise_lattice(program.nodes[static_cast<std::size_t>(n)]), lattice_noise[static_cast<std::size_t>(n)]);
     }
     // The rest per z-slab: y rows of x, the columns' values repeated along y.
     Workspace work(program, slab);
     std::vector<double> sx(slab), sy(slab), sz(slab);
+    std::vector<float> gate(slab), gated_noise(slab);
+    // The column values the per-sample nodes read (or that are the sdf), repeated along y.
+    std::vector<bool> read_per_sample(program.nodes.size(), false);
+    for (const int n : samples)
+        for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
+            if (!in.is_constant()) read_per_sample[static_cast<std::size_t>(in.node)] = true;
+    for (const Gate& g : program.gates) {
+        const Operand& other = program.nodes[static_cast<std::size_t>(g.guard)].in[static_cast<std::size_t>(1 - g.side)];
+        read_per_sample[static_cast<std::size_t>(other.node)] = true;
+    }
+    if (!program.sdf.is_constant()) read_per_sample[static_cast<std::size_t>(program.sdf.node)] = true;
+    std::vector<int> spread_columns;
+    for (const int n : columns)
+        if (read_per_sample[static_cast<std::size_t>(n)]) spread_columns.push_back(n);
+    // x and y are the same in every slab (a position's coordinates are computed apart).
+    for (std::size_t j = 0; j < ny; ++j)
+        for (std::size_t i = 0; i < nx; ++i) {
+            const glm::dvec3 p = lattice.position(static_cast<int>(i), static_cast<int>(j), 0);
+            sx[j * nx + i] = p.x, sy[j * nx + i] = p.y;
+        }
     for (std::size_t k = 0; k < nz; ++k) {
-        for (std::size_t j = 0; j < ny; ++j)
-            for (std::size_t i = 0; i < nx; ++i) {
-                const glm::dvec3 p = lattice.position(static_cast<int>(i), static_cast<int>(j), static_cast<int>(k));
-                sx[j * nx + i] = p.x, sy[j * nx + i] = p.y, sz[j * nx + i] = p.z;
-            }
-        for (const int n : columns) {
+        std::fill(sz.begin(), sz.end(), lattice.position(0, 0, static_cast<int>(k)).z);
+        for (const int n : spread_columns) {
             const Node& node = program.nodes[static_cast<std::size_t>(n)];
             for (int port = 0; port < node.ports; ++port) {
                 const double* c = column_work.buffer(n, port) + k * nx;
@@ -316,10 +363,29 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
             }
         }
         for (const int n : samples) {
-            if (!lattice_noise[static_cast<std::size_t>(n)].empty()) {
-                const float* f = lattice_noise[static_cast<std::size_t>(n)].data() + k * slab;
+            if (lattice_noise[static_cast<std::size_t>(n)]) {
+                const float* f = lattice_noise[static_cast<std::size_t>(n)] + k * slab;
                 double* out = work.buffer(n, 0);
                 for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(f[i]);
+                continue;
+            }
+            if (const int g = gate_of[static_cast<std::size_t>(n)]; g >= 0) {
+                // This slab of the noise, skipped where the guard's other side decides alone.
+                const Gate& gt = program.gates[static_cast<std::size_t>(g)];
+                const Operand& other = program.nodes[static_cast<std::size_t>(gt.guard)].in[static_cast<std::size_t>(1 - gt.side)];
+                gate_values(program, gt, thresholds[static_cast<std::size_t>(g)], work.buffer(other.node, other.port), gate.data(), slab);
+                NoiseLattice nl = noise_lattice(program.nodes[static_cast<std::size_t>(n)]);
+                nl.origin.z += static_cast<std::int64_t>(k);
+                nl.size.z = 1;
+                nl.gate = gate.data();
+                nl.gate_below = 0.0f;
+                noise.noise3.lattice_fast(nl, gated_noise.data());
+                double* out = work.buffer(n, 0);
+                for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(gated_noise[i]);
+                if (stats) {
+                    stats->gated_samples += slab;
+                    for (std::size_t i = 0; i < slab; ++i) stats->skipped_samples += gate[i] < 0.0f;
+                }
                 continue;
             }
             work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);

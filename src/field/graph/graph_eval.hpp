@@ -23,9 +23,16 @@ void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3*
 /// Writes `output`, which depends on x and z only, at `count` columns.
 void run_columns(const Program& program, const NoiseSet& noise, const double* xs, const double* zs, std::size_t count,
                  const Operand& output, double* out);
+/// What gating saved on a lattice: samples of gated noises, and those skipped.
+struct LatticeStats {
+    std::size_t gated_samples = 0, skipped_samples = 0;
+};
+
 /// Writes the sdf over `lattice` (floats, x fastest) and, when `ground` is not null and the
 /// graph has a ground output, the ground per column. The lattice path: 3D noises of the raw
-/// position in single precision (Simplex3::lattice_fast), hypot as sqrt(a a + b b).
-void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, float* ground);
+/// position in single precision (Simplex3::lattice_fast), hypot as sqrt(a a + b b), gated
+/// noises skipped where they cannot matter (graph_gates.hpp); `stats` counts them.
+void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, float* ground,
+                 LatticeStats* stats = nullptr);
 
 }  // namespace isoterra::graph

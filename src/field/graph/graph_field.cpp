@@ -92,6 +92,17 @@ std::size_t GraphField::node_count() const {
     return n;
 }
 
+GraphSkipCount GraphField::count_skipped(const Lattice& lattice) const {
+    std::vector<float> values(lattice.count());
+    graph::LatticeStats stats;
+    graph::run_lattice(*program_, noise_, lattice, values.data(), nullptr, &stats);
+    std::size_t noises = 0;
+    for (const graph::Node& node : program_->nodes)
+        noises += node.op == graph::Op::simplex3 && !node.folded && node.coordinate_default[0] && node.coordinate_default[1] &&
+                  node.coordinate_default[2];
+    return {noises * lattice.count(), stats.skipped_samples};
+}
+
 std::vector<GraphRaster> GraphField::rasters() const {
     std::vector<GraphRaster> out;
     for (const graph::Node& node : program_->nodes)

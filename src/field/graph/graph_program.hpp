@@ -57,12 +57,21 @@ struct Node {
     bool folded = false;            // a constant, read by its users as a number: not run
 };
 
+/// A lattice noise needed only where node `guard`'s other input does not decide it alone:
+/// `noise` reaches the sdf only through input `side` of `guard`.
+struct Gate {
+    int noise = -1;
+    int guard = -1;
+    int side = 0;  // 0: input a, 1: input b
+};
+
 /// The compiled graph: nodes in dependency order, the outputs, what the file said about itself.
 struct Program {
     std::vector<Node> nodes;
     Operand sdf;
     Operand ground;  // node < 0 and constant NaN: none
     bool has_ground = false;
+    std::vector<Gate> gates;  // graph_gates.hpp
     std::string name, description, source;
     std::string directory;  // where heightmap files are found ("": the working directory)
     std::uint32_t seed = 20261114;

@@ -1,0 +1,133 @@
+// Gates: which lattice noises one side of a min, max or CSG node holds alone (found once,
+// when the graph compiles), and per lattice the threshold and per sample the gate value.
+// Each rule asks for the deciding side to win by a margin that rounding cannot undo, so a
+// skipped noise never changes a bit of the result.
+#include "graph_gates.hpp"
+
+#include <cmath>
+
+namespace isoterra::graph {
+namespace {
+
+bool is_guard(Op op) {
+    switch (op) {
+        case Op::min: case Op::max: case Op::union_: case Op::intersect: case Op::subtract: case Op::smooth_union: case Op::smooth_subtract:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool is_lattice_noise(const Node& node) {
+    return node.op == Op::simplex3 && !node.folded && node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2];
+}
+
+// The nodes the sdf needs when input `slot` of node `cut` is not followed (cut < 0: none cut).
+std::vector<bool> needed_without(const Program& program, int cut, int slot) {
+    std::vector<bool> need(program.nodes.size(), false);
+    if (!program.sdf.is_constant()) need[static_cast<std::size_t>(program.sdf.node)] = true;
+    for (std::size_t n = program.nodes.size(); n-- > 0;) {
+        if (!need[n]) continue;
+        const Node& node = program.nodes[n];
+        for (std::size_t i = 0; i < node.in.size(); ++i)
+            if (!node.in[i].is_constant() && !(static_cast<int>(n) == cut && static_cast<int>(i) == slot))
+                need[static_cast<std::size_t>(node.in[i].node)] = true;
+    }
+    return need;
+}
+
+// Nodes that read, directly or not, a noise some gate skips.
+std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& gates) {
+    std::vector<bool> reads(program.nodes.size(), false);
+    for (const Gate& g : gates) reads[static_cast<std::size_t>(g.noise)] = true;
+    for (std::size_t n = 0; n < program.nodes.size(); ++n)
+        for (const Operand& in : program.nodes[n].in)
+            if (!in.is_constant() && reads[static_cast<std::size_t>(in.node)]) reads[n] = true;
+    return reads;
+}
+
+}  // namespace
+
+void find_gates(Program& program) {
+    const std::vector<bool> needed = needed_without(program, -1, 0);
+    std::vector<Gate> gates;
+    std::vector<bool> gated(program.nodes.size(), false);
+    // The nearest guard first: nodes come in dependency order.
+    for (std::size_t m = 0; m < program.nodes.size(); ++m) {
+        const Node& guard = program.nodes[m];
+        if (!needed[m] || !is_guard(guard.op) || guard.in[0].is_constant() || guard.in[1].is_constant()) continue;
+        for (int side = 0; side < 2; ++side) {
+            const std::vector<bool> still = needed_without(program, static_cast<int>(m), side);
+            for (std::size_t n = 0; n < program.nodes.size(); ++n)
+                if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n])) {
+                    gates.push_back({static_cast<int>(n), static_cast<int>(m), side});
+                    gated[n] = true;
+                }
+        }
+    }
+    // The deciding side is computed before the noise it gates: it must not read a gated noise.
+    for (bool changed = true; changed;) {
+        changed = false;
+        const std::vector<bool> reads = reads_gated(program, gates);
+        for (std::size_t g = 0; g < gates.size(); ++g) {
+            const Operand& other = program.nodes[static_cast<std::size_t>(gates[g].guard)].in[static_cast<std::size_t>(1 - gates[g].side)];
+            if (reads[static_cast<std::size_t>(other.node)]) {
+                gates.erase(gates.begin() + static_cast<std::ptrdiff_t>(g));
+                changed = true;
+                break;
+            }
+        }
+    }
+    program.gates = std::move(gates);
+}
+
+double gate_threshold(const Program& program, const Gate& gate, const std::vector<std::array<ValueRange, 3>>& ranges) {
+    const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
+    const Operand& side = guard.in[static_cast<std::size_t>(gate.side)];
+    const ValueRange r = ranges[static_cast<std::size_t>(side.node)][static_cast<std::size_t>(side.port)];
+    double t = NAN;
+    switch (guard.op) {
+        case Op::min: case Op::union_: t = r.lo; break;        // the other wins where it is below the side
+        case Op::max: case Op::intersect: t = r.hi; break;     // ... above it
+        case Op::subtract: t = gate.side == 1 ? -r.lo : -r.hi; break;  // max(a, -b)
+        case Op::smooth_union: t = r.lo - guard.number[0]; break;     // ... below it by k
+        case Op::smooth_subtract: t = gate.side == 1 ? r.lo - guard.number[0] : -r.hi - guard.number[0]; break;
+        default: break;
+    }
+    return std::isfinite(t) ? t : NAN;
+}
+
+void gate_values(const Program& program, const Gate& gate, double t, const double* other, float* out, std::size_t count) {
+    const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
+    // Below 0 only where the other side decides the guard: a difference of two doubles has
+    // the sign of the true difference, and a float of it is below 0 only if it is.
+    switch (guard.op) {
+        case Op::min: case Op::union_:
+            for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(other[i] - t);
+            return;
+        case Op::max: case Op::intersect:
+            for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(t - other[i]);
+            return;
+        case Op::subtract:
+            // b gated: a > -lo(b); a gated: b < -hi(a).
+            if (gate.side == 1) for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(t - other[i]);
+            else for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(other[i] - t);
+            return;
+        case Op::smooth_union: case Op::smooth_subtract: {
+            // smooth_min(a, b, k) is a itself where b - a >= k (and b where a - b >= k): asked
+            // with a margin of 1e-9 of the numbers involved, rounding cannot make it a blend.
+            const double k = guard.number[0];
+            const double sign = guard.op == Op::smooth_subtract && gate.side == 1 ? -1.0 : 1.0;  // -a is the smooth_min's input
+            for (std::size_t i = 0; i < count; ++i) {
+                const double v = sign * other[i];
+                out[i] = static_cast<float>(v - t + 1e-9 * (std::fabs(v) + std::fabs(t) + k));
+            }
+            return;
+        }
+        default:
+            for (std::size_t i = 0; i < count; ++i) out[i] = 1.0f;
+            return;
+    }
+}
+
+}  // namespace isoterra::graph
