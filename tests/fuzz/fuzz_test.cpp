@@ -1,5 +1,5 @@
-// Seeded fuzzing of everything that reads a user's bytes: the preset parser, the points
-// parser, the delta decoder and the world-file reader. Each target starts from its corpus in
+// Seeded fuzzing of everything that reads a user's bytes: the preset and graph parsers, the
+// heightmap raster reader, the points parser, the delta decoder and the world-file reader. Each target starts from its corpus in
 // tests/fuzz/corpus/ (and the built-in presets) and runs mutated inputs for a bounded time
 // (ISOTERRA_FUZZ_SECONDS per target, default 10). Every input must be accepted whole or
 // refused with the target's own error, in one line; what is accepted must make sense.
@@ -159,6 +159,42 @@ TEST(Fuzz, graph_parser) {
     });
     std::printf("graphs: %zu accepted, %zu refused\n", accepted, refused);
     EXPECT_GT(accepted, 3u);
+    EXPECT_GT(refused, 10u);
+}
+
+// A heightmap node's raster: the PNG decoder and the sidecar reader. An input is the PNG's
+// bytes, a "--sidecar--" line, then the sidecar's JSON; both are written beside a graph
+// that reads them.
+TEST(Fuzz, heightmap_raster_reader) {
+    const std::string dir = test::fresh_folder("fuzz_heightmap");
+    const std::string marker = "\n--sidecar--\n";
+    const std::vector<std::string> words = {"\"width\": ", "\"height\": ", "\"from_xz_m\": [", "\"min_height_m\": ", "1e308", "-0",
+                                            "[]", "null", "IDAT", "IHDR", "\xff\xff\xff\xff", "\x00\x00\x00\x10", marker};
+    std::size_t accepted = 0, refused = 0;
+    run_target("heightmap", corpus("heightmap"), words, [&](const std::string& input) {
+        const std::size_t at = input.find(marker);
+        std::ofstream(dir + "/h.png", std::ios::binary) << input.substr(0, at);
+        std::ofstream(dir + "/h.json", std::ios::binary) << (at == std::string::npos ? "" : input.substr(at + marker.size()));
+        std::unique_ptr<GraphField> graph;
+        try {
+            graph = parse_graph("format = 1\n[node]\nh = { type = \"heightmap\", file = \"h.png\" }\n[output]\nsdf = \"h\"\nground = \"h\"\n",
+                                "fuzz.toml", dir);
+        } catch (const RasterError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 2000, input);
+            return;
+        }
+        ++accepted;
+        // What is accepted gives finite heights within its proven range, near and far.
+        const Box box{{-1e6, 0, -1e6}, {1e6, 1, 1e6}};
+        const ValueRange r = graph->bounds(box);
+        const glm::dvec3 points[] = {{0, 0, 0}, {1.5, 0, 2.25}, {-1e6, 0, 1e6}, {3, 0, -1}};
+        double values[4];
+        graph->sample_points(points, 4, values);
+        for (const double v : values) EXPECT_TRUE(std::isfinite(v) && v >= r.lo && v <= r.hi) << v << " [" << r.lo << ", " << r.hi << "]";
+    });
+    std::printf("heightmaps: %zu accepted, %zu refused\n", accepted, refused);
+    EXPECT_GT(accepted, 2u);
     EXPECT_GT(refused, 10u);
 }
 
