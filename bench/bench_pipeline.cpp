@@ -2,6 +2,8 @@
 // Run: build/bench/isoterra_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -128,6 +130,33 @@ void BM_tutorial_graph_chunk(benchmark::State& state) {
     state.counters["noise_skipped_pct"] = 100.0 * static_cast<double>(skipped.skipped) / static_cast<double>(skipped.noise_samples);
 }
 BENCHMARK(BM_tutorial_graph_chunk)->Unit(benchmark::kMillisecond);
+
+// The graph against the built-in, timed in pairs: each iteration samples the chunk with one
+// and then the other, so that a shared machine's changing speed slows both alike; the
+// counter is the median of the pairs' ratios (graph time / built-in time).
+void BM_tutorial_graph_over_builtin(benchmark::State& state) {
+    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto graph = parse_graph(preset_to_graph(builtin_preset("tutorial")), "tutorial graph");
+    Lattice chunk;
+    chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain->surface_height(26, 26))) - 16, 10};
+    chunk.size = {33, 33, 33};
+    std::vector<float> grid(chunk.count());
+    std::vector<double> ratios;
+    using clock = std::chrono::steady_clock;
+    for (auto _ : state) {
+        const auto t0 = clock::now();
+        terrain->sample_lattice(chunk, grid.data());
+        benchmark::DoNotOptimize(grid.data());
+        const auto t1 = clock::now();
+        graph->sample_lattice(chunk, grid.data());
+        benchmark::DoNotOptimize(grid.data());
+        const auto t2 = clock::now();
+        ratios.push_back(std::chrono::duration<double>(t2 - t1).count() / std::chrono::duration<double>(t1 - t0).count());
+    }
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    state.counters["graph_over_builtin"] = ratios[ratios.size() / 2];
+}
+BENCHMARK(BM_tutorial_graph_over_builtin)->Unit(benchmark::kMillisecond);
 
 void BM_tutorial_graph_points(benchmark::State& state) {
     const auto graph = parse_graph(preset_to_graph(builtin_preset("tutorial")), "tutorial graph");
