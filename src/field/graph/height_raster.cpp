@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+
+#include <sys/stat.h>
 
 #include <fmt/format.h>
 
@@ -62,7 +66,16 @@ ValueRange HeightRaster::range(double x0, double x1, double z0, double z1) const
     return {static_cast<double>(lo), static_cast<double>(hi)};
 }
 
-std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, const RasterPlacement& placement) {
+namespace {
+
+// The file as it stands: device, inode, size and change time ("" when it cannot be stat'ed).
+std::string identity(const std::string& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return "";
+    return fmt::format("{}:{}:{}:{}.{}", st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, const RasterPlacement& placement) {
     auto raster = std::make_shared<HeightRaster>();
     raster->path = path;
     try {
@@ -94,6 +107,29 @@ std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, 
     if (!std::isfinite(raster->lowest) || !std::isfinite(raster->highest) || std::fabs(raster->lowest) > 1e7 ||
         std::fabs(raster->highest) > 1e7)
         throw RasterError(fmt::format("{}: heights must be finite and within +-1e7 m", path));
+    return raster;
+}
+
+}  // namespace
+
+std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, const RasterPlacement& placement) {
+    // A graph is compiled more than once (checked, stored, built): a raster that is still
+    // held, unchanged on disk, with the same placement, is shared instead of read again.
+    static std::mutex mutex;
+    static std::map<std::string, std::weak_ptr<const HeightRaster>> held;
+    const auto pair = [](const std::optional<glm::dvec2>& v) { return v ? fmt::format("{},{}", v->x, v->y) : std::string("-"); };
+    const std::string sidecar = ends_with(path, ".png") ? identity(path.substr(0, path.size() - 4) + ".json") : "";
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", path, identity(path), sidecar, pair(placement.from), pair(placement.to),
+                                        pair(placement.heights));
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (const auto it = held.find(key); it != held.end())
+            if (auto raster = it->second.lock()) return raster;
+    }
+    auto raster = read_height_raster(path, placement);
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = held.begin(); it != held.end();) it = it->second.expired() ? held.erase(it) : std::next(it);
+    held[key] = raster;
     return raster;
 }
 
