@@ -23,6 +23,13 @@ namespace {
 
 constexpr std::int32_t kApplicationId = 0x49534f54;  // "ISOT"
 
+// A graph's rasters as the settings row holds them: "digest path" a line.
+std::string raster_rows(const std::vector<GraphRaster>& rasters) {
+    std::string rows;
+    for (const GraphRaster& r : rasters) rows += r.digest + " " + r.path + "\n";
+    return rows;
+}
+
 // One prepared statement, finalized on scope exit.
 class Statement {
 public:
@@ -203,10 +210,11 @@ void WorldFile::create(const TerrainSource& terrain) {
         {
             Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
             // A graph's rasters are found where its file was, and must stay as they were.
-            std::string rasters;
-            for (const GraphRaster& r : terrain.rasters) rasters += r.digest + " " + r.path + "\n";
-            const std::pair<const char*, std::string> rows[] = {{"preset", terrain.to_text()}, {"applied", "0"}, {"generation", "0"},
-                                                                {"terrain_directory", terrain.directory}, {"rasters", rasters}};
+            const std::pair<const char*, std::string> rows[] = {{"preset", terrain.to_text()},
+                                                                {"applied", "0"},
+                                                                {"generation", "0"},
+                                                                {"terrain_directory", terrain.directory},
+                                                                {"rasters", raster_rows(terrain.rasters)}};
             for (const auto& [key, value] : rows) {
                 sqlite3_bind_text(put.get(), 1, key, -1, SQLITE_STATIC);
                 sqlite3_bind_text(put.get(), 2, value.c_str(), -1, SQLITE_TRANSIENT);
@@ -280,9 +288,7 @@ void WorldFile::load() {
         } catch (const PresetError& e) {
             throw std::runtime_error(e.what());
         }
-        std::string now;
-        for (const GraphRaster& r : terrain_.rasters) now += r.digest + " " + r.path + "\n";
-        if (now != rasters) {
+        if (const std::string now = raster_rows(terrain_.rasters); now != rasters) {
             const auto shown = [](std::string list) {
                 if (list.empty()) return std::string("none");
                 list.pop_back();

@@ -197,14 +197,9 @@ private:
 
 bool is_column(const Node& node) { return !(node.axes & kY); }
 
-// The nodes `output` needs, among those for which `take` holds: their indices in order.
+// The nodes `output` needs that are run (not folded), in order.
 std::vector<int> needed_by(const Program& program, const Operand& output) {
-    std::vector<bool> need(program.nodes.size(), false);
-    if (!output.is_constant()) need[static_cast<std::size_t>(output.node)] = true;
-    for (std::size_t n = program.nodes.size(); n-- > 0;)
-        if (need[n])
-            for (const Operand& in : program.nodes[n].in)
-                if (!in.is_constant()) need[static_cast<std::size_t>(in.node)] = true;
+    const std::vector<bool> need = needed_mask(program, output);
     std::vector<int> list;
     for (std::size_t n = 0; n < need.size(); ++n)
         if (need[n] && !program.nodes[n].folded) list.push_back(static_cast<int>(n));
@@ -212,6 +207,19 @@ std::vector<int> needed_by(const Program& program, const Operand& output) {
 }
 
 }  // namespace
+
+std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut, int slot) {
+    std::vector<bool> need(program.nodes.size(), false);
+    if (!output.is_constant()) need[static_cast<std::size_t>(output.node)] = true;
+    for (std::size_t n = program.nodes.size(); n-- > 0;) {
+        if (!need[n]) continue;
+        const Node& node = program.nodes[n];
+        for (std::size_t i = 0; i < node.in.size(); ++i)
+            if (!node.in[i].is_constant() && !(static_cast<int>(n) == cut && static_cast<int>(i) == slot))
+                need[static_cast<std::size_t>(node.in[i].node)] = true;
+    }
+    return need;
+}
 
 bool is_noise(Op op) {
     switch (op) {
@@ -295,16 +303,14 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     std::vector<double> thresholds;
     if (!program.gates.empty()) {
         const auto ranges = node_intervals(program, noise, lattice.bounds());
+        std::vector<Gate> active;
         for (std::size_t g = 0; g < program.gates.size(); ++g) {
             thresholds.push_back(gate_threshold(program, program.gates[g], ranges));
-            if (!std::isnan(thresholds.back())) gate_of[static_cast<std::size_t>(program.gates[g].noise)] = static_cast<int>(g);
+            if (std::isnan(thresholds.back())) continue;
+            gate_of[static_cast<std::size_t>(program.gates[g].noise)] = static_cast<int>(g);
+            active.push_back(program.gates[g]);
         }
-        std::vector<bool> late(program.nodes.size(), false);
-        for (const int n : samples) {
-            late[static_cast<std::size_t>(n)] = gate_of[static_cast<std::size_t>(n)] >= 0;
-            for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
-                if (!in.is_constant() && late[static_cast<std::size_t>(in.node)]) late[static_cast<std::size_t>(n)] = true;
-        }
+        const std::vector<bool> late = reads_gated(program, active);
         std::stable_partition(samples.begin(), samples.end(), [&](int n) { return !late[static_cast<std::size_t>(n)]; });
     }
     // 3D noises of the raw position, ungated: the whole lattice at once on the lattice kernel.
@@ -312,9 +318,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     thread_local std::vector<float> noise_store;
     std::vector<float*> lattice_noise(program.nodes.size(), nullptr);
     const auto whole_lattice = [&](int n) {
-        const Node& node = program.nodes[static_cast<std::size_t>(n)];
-        return node.op == Op::simplex3 && node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2] &&
-               gate_of[static_cast<std::size_t>(n)] < 0;
+        return is_lattice_noise(program.nodes[static_cast<std::size_t>(n)]) && gate_of[static_cast<std::size_t>(n)] < 0;
     };
     const std::size_t stored = static_cast<std::size_t>(std::count_if(samples.begin(), samples.end(), whole_lattice));
     if (noise_store.size() < stored * lattice.count()) noise_store.resize(stored * lattice.count());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include <glm/vec3.hpp>
 
@@ -16,6 +17,10 @@ namespace isoterra::graph {
 bool is_noise(Op op);
 /// Returns the value of a node whose inputs are all numbers and that reads no position or noise.
 double evaluate_constant(const Node& node);
+
+/// The nodes `output` needs, as a mask over the program's nodes; with `cut` >= 0, without
+/// following input `slot` of node `cut` (what would still be needed if that input were not).
+std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut = -1, int slot = 0);
 
 /// Writes `output` at `count` points (double precision, the point path).
 void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count,

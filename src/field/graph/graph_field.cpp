@@ -97,9 +97,7 @@ GraphSkipCount GraphField::count_skipped(const Lattice& lattice) const {
     graph::LatticeStats stats;
     graph::run_lattice(*program_, noise_, lattice, values.data(), nullptr, &stats);
     std::size_t noises = 0;
-    for (const graph::Node& node : program_->nodes)
-        noises += node.op == graph::Op::simplex3 && !node.folded && node.coordinate_default[0] && node.coordinate_default[1] &&
-                  node.coordinate_default[2];
+    for (const graph::Node& node : program_->nodes) noises += graph::is_lattice_noise(node);
     return {noises * lattice.count(), stats.skipped_samples};
 }
 

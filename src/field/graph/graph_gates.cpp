@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "graph_eval.hpp"
+
 namespace isoterra::graph {
 namespace {
 
@@ -18,25 +20,8 @@ bool is_guard(Op op) {
     }
 }
 
-bool is_lattice_noise(const Node& node) {
-    return node.op == Op::simplex3 && !node.folded && node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2];
-}
+}  // namespace
 
-// The nodes the sdf needs when input `slot` of node `cut` is not followed (cut < 0: none cut).
-std::vector<bool> needed_without(const Program& program, int cut, int slot) {
-    std::vector<bool> need(program.nodes.size(), false);
-    if (!program.sdf.is_constant()) need[static_cast<std::size_t>(program.sdf.node)] = true;
-    for (std::size_t n = program.nodes.size(); n-- > 0;) {
-        if (!need[n]) continue;
-        const Node& node = program.nodes[n];
-        for (std::size_t i = 0; i < node.in.size(); ++i)
-            if (!node.in[i].is_constant() && !(static_cast<int>(n) == cut && static_cast<int>(i) == slot))
-                need[static_cast<std::size_t>(node.in[i].node)] = true;
-    }
-    return need;
-}
-
-// Nodes that read, directly or not, a noise some gate skips.
 std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& gates) {
     std::vector<bool> reads(program.nodes.size(), false);
     for (const Gate& g : gates) reads[static_cast<std::size_t>(g.noise)] = true;
@@ -46,10 +31,8 @@ std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& g
     return reads;
 }
 
-}  // namespace
-
 void find_gates(Program& program) {
-    const std::vector<bool> needed = needed_without(program, -1, 0);
+    const std::vector<bool> needed = needed_mask(program, program.sdf);
     std::vector<Gate> gates;
     std::vector<bool> gated(program.nodes.size(), false);
     // The nearest guard first: nodes come in dependency order.
@@ -57,7 +40,7 @@ void find_gates(Program& program) {
         const Node& guard = program.nodes[m];
         if (!needed[m] || !is_guard(guard.op) || guard.in[0].is_constant() || guard.in[1].is_constant()) continue;
         for (int side = 0; side < 2; ++side) {
-            const std::vector<bool> still = needed_without(program, static_cast<int>(m), side);
+            const std::vector<bool> still = needed_mask(program, program.sdf, static_cast<int>(m), side);
             for (std::size_t n = 0; n < program.nodes.size(); ++n)
                 if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n])) {
                     gates.push_back({static_cast<int>(n), static_cast<int>(m), side});

@@ -17,6 +17,9 @@ namespace isoterra::graph {
 /// Finds the gates of `program`'s lattice noises (Program::gates); run by the compiler.
 void find_gates(Program& program);
 
+/// The nodes that read, directly or not, a noise one of `gates` skips (they run after it).
+std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& gates);
+
 /// The number the other side is compared with over a lattice, from the nodes' ranges
 /// there; NaN when the ranges decide nothing (the noise is then computed everywhere).
 double gate_threshold(const Program& program, const Gate& gate, const std::vector<std::array<ValueRange, 3>>& ranges);

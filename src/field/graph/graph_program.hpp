@@ -57,6 +57,13 @@ struct Node {
     bool folded = false;            // a constant, read by its users as a number: not run
 };
 
+/// True for a 3D noise of the raw position: run on the lattice kernel (Simplex3::lattice_fast)
+/// on the lattice path, and the kind of node a gate can skip.
+inline bool is_lattice_noise(const Node& node) {
+    return node.op == Op::simplex3 && !node.folded && node.coordinate_default[0] && node.coordinate_default[1] &&
+           node.coordinate_default[2];
+}
+
 /// A lattice noise needed only where node `guard`'s other input does not decide it alone:
 /// `noise` reaches the sdf only through input `side` of `guard`.
 struct Gate {

@@ -34,40 +34,6 @@ double pixel_of(double v, double a, double b, int n) {
     return std::clamp((v - a) / (b - a) * (n - 1), 0.0, static_cast<double>(n - 1));
 }
 
-}  // namespace
-
-double HeightRaster::at(double x, double z) const {
-    const double u = pixel_of(x, from.x, to.x, width), v = pixel_of(z, from.y, to.y, height);
-    if (std::isnan(u) || std::isnan(v)) return std::nan("");
-    const int i = std::min(static_cast<int>(u), std::max(width - 2, 0)), j = std::min(static_cast<int>(v), std::max(height - 2, 0));
-    const int i1 = std::min(i + 1, width - 1), j1 = std::min(j + 1, height - 1);
-    const double s = u - i, t = v - j;
-    const auto h = [&](int c, int r) { return static_cast<double>(heights[static_cast<std::size_t>(r) * width + c]); };
-    const double top = h(i, j) + (h(i1, j) - h(i, j)) * s;
-    const double bottom = h(i, j1) + (h(i1, j1) - h(i, j1)) * s;
-    return top + (bottom - top) * t;
-}
-
-ValueRange HeightRaster::range(double x0, double x1, double z0, double z1) const {
-    const ValueRange all{static_cast<double>(lowest), static_cast<double>(highest)};
-    if (!(std::isfinite(x0) && std::isfinite(x1) && std::isfinite(z0) && std::isfinite(z1))) return all;
-    const double ua = pixel_of(x0, from.x, to.x, width), ub = pixel_of(x1, from.x, to.x, width);
-    const double va = pixel_of(z0, from.y, to.y, height), vb = pixel_of(z1, from.y, to.y, height);
-    const int c0 = static_cast<int>(std::floor(std::min(ua, ub))), c1 = static_cast<int>(std::ceil(std::max(ua, ub)));
-    const int r0 = static_cast<int>(std::floor(std::min(va, vb))), r1 = static_cast<int>(std::ceil(std::max(va, vb)));
-    // A window too large to scan cheaply takes the whole raster's range.
-    if (static_cast<double>(c1 - c0 + 1) * (r1 - r0 + 1) > 65536.0) return all;
-    float lo = highest, hi = lowest;
-    for (int r = r0; r <= r1; ++r)
-        for (int c = c0; c <= c1; ++c) {
-            const float h = heights[static_cast<std::size_t>(r) * width + c];
-            lo = std::min(lo, h), hi = std::max(hi, h);
-        }
-    return {static_cast<double>(lo), static_cast<double>(hi)};
-}
-
-namespace {
-
 // The file as it stands: device, inode, size and change time ("" when it cannot be stat'ed).
 std::string identity(const std::string& path) {
     struct stat st;
@@ -111,6 +77,36 @@ std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, 
 }
 
 }  // namespace
+
+double HeightRaster::at(double x, double z) const {
+    const double u = pixel_of(x, from.x, to.x, width), v = pixel_of(z, from.y, to.y, height);
+    if (std::isnan(u) || std::isnan(v)) return std::nan("");
+    const int i = std::min(static_cast<int>(u), std::max(width - 2, 0)), j = std::min(static_cast<int>(v), std::max(height - 2, 0));
+    const int i1 = std::min(i + 1, width - 1), j1 = std::min(j + 1, height - 1);
+    const double s = u - i, t = v - j;
+    const auto h = [&](int c, int r) { return static_cast<double>(heights[static_cast<std::size_t>(r) * width + c]); };
+    const double top = h(i, j) + (h(i1, j) - h(i, j)) * s;
+    const double bottom = h(i, j1) + (h(i1, j1) - h(i, j1)) * s;
+    return top + (bottom - top) * t;
+}
+
+ValueRange HeightRaster::range(double x0, double x1, double z0, double z1) const {
+    const ValueRange all{static_cast<double>(lowest), static_cast<double>(highest)};
+    if (!(std::isfinite(x0) && std::isfinite(x1) && std::isfinite(z0) && std::isfinite(z1))) return all;
+    const double ua = pixel_of(x0, from.x, to.x, width), ub = pixel_of(x1, from.x, to.x, width);
+    const double va = pixel_of(z0, from.y, to.y, height), vb = pixel_of(z1, from.y, to.y, height);
+    const int c0 = static_cast<int>(std::floor(std::min(ua, ub))), c1 = static_cast<int>(std::ceil(std::max(ua, ub)));
+    const int r0 = static_cast<int>(std::floor(std::min(va, vb))), r1 = static_cast<int>(std::ceil(std::max(va, vb)));
+    // A window too large to scan cheaply takes the whole raster's range.
+    if (static_cast<double>(c1 - c0 + 1) * (r1 - r0 + 1) > 65536.0) return all;
+    float lo = highest, hi = lowest;
+    for (int r = r0; r <= r1; ++r)
+        for (int c = c0; c <= c1; ++c) {
+            const float h = heights[static_cast<std::size_t>(r) * width + c];
+            lo = std::min(lo, h), hi = std::max(hi, h);
+        }
+    return {static_cast<double>(lo), static_cast<double>(hi)};
+}
 
 std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, const RasterPlacement& placement) {
     // A graph is compiled more than once (checked, stored, built): a raster that is still
