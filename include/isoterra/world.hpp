@@ -110,9 +110,36 @@ struct WorldSettings {
     double view_distance_m = 8000;  // the world reaches this far (x and z) from the focus
     int levels = 0;                 // levels of detail; 0: as many as the view distance needs
     int lowest_layer = -2;          // the world's floor: solid below lowest_layer * 32 m
-    int threads = 0;                // workers; 0 = hardware threads - 1, at least 1
+    int threads = 0;                // workers; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
     Mesher mesher = Mesher::marching_cubes;
 };
+
+/// One piece of a World's work: survey a column (the chunk layers that can hold ground, and
+/// its ground range) or sample and mesh a chunk. A World whose workers are the owner's
+/// (threads < 0: a web page's Web Workers) hands them out through take_job(); the owner runs
+/// them with run_world_job, anywhere the same field and edits are at hand, and returns the
+/// result through finish_job().
+struct WorldJob {
+    bool survey = false;
+    ChunkCoord coord;                  // the chunk; for a survey the column (x, z, lod)
+    std::uint64_t version = 0;
+    Mesher mesher = Mesher::marching_cubes;
+    double distance = 0.0;             // from the focus when it was queued
+    ValueRange ground;                 // chunk jobs: the column's ground range, from its survey
+    int lowest_layer = -2;             // the world's floor
+};
+struct WorldJobResult {
+    int bottom = 0, top = -1;          // a survey's chunk layers
+    ValueRange ground;                 // a survey's ground range
+    std::shared_ptr<const LatticeColumns> lattice_columns;  // a survey's per-column work, if the field shares it
+    bool built = false;                // a chunk job: false when its bounds proved it empty or full
+    MeshBuffers mesh;                  // a chunk job's mesh (empty when not built)
+};
+/// Runs `job` over `field` + `deltas` (null: no edits) exactly as a World's own workers do.
+/// `columns`: the column's per-column work from its survey, when at hand. Thread-safe for
+/// distinct `out`.
+void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
+                   const LatticeColumns* columns = nullptr);
 
 /// What deliver() hands the owner for one chunk: a new mesh (empty if the chunk has no
 /// surface), a change of whether it is drawn or of its neighbours' levels, or the news that
@@ -168,6 +195,11 @@ public:
     /// at another level is complete swap here, all at once. Returns how many updates it
     /// handed. Owner's thread.
     std::size_t deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink);
+    /// With the owner's workers (threads < 0): takes the nearest job still wanted; false when
+    /// there is none now. Every job taken must come back through finish_job. Owner's thread.
+    bool take_job(WorldJob& job);
+    /// Hands back the result of a job from take_job (run_world_job's). Owner's thread.
+    void finish_job(const WorldJob& job, WorldJobResult result);
     /// Returns the counts now. Thread-safe.
     WorldCounts counts() const;
     /// Returns true when every wanted column is shown at its current version and nothing
@@ -198,13 +230,6 @@ private:
         bool shown = false;
         Neighbourhood neighbours;     // as shown
     };
-    struct Job {
-        bool survey;
-        ChunkCoord coord;             // a chunk, or for a survey the column (x, z, level)
-        std::uint64_t version;
-        Mesher mesher;
-        double distance;
-    };
     struct Finished {
         ChunkCoord coord;
         std::uint64_t version;
@@ -213,10 +238,9 @@ private:
     };
 
     void work();
-    void survey(const LodColumn& c, Mesher mesher, Column& out) const;
-    /// Samples and meshes a chunk into `done`; returns false when its bounds proved it empty.
-    bool build_chunk(const Job& job, const Column& column, const std::shared_ptr<const ChunkDeltas>& deltas,
-                     Finished& done) const;
+    /// Takes the nearest job still wanted; `columns` gets its column's per-column work.
+    bool take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns);
+    void finish_job_locked(const WorldJob& job, WorldJobResult&& result);
     void queue_jobs_locked();
     void add_chunks_locked(const LodColumn& c, Column& column);
     void invalidate_locked(const Box& box);
@@ -244,7 +268,7 @@ private:
     LodColumnSet shown_;
     std::unordered_map<ChunkCoord, Chunk, ChunkKey> chunks_;
     std::uint64_t next_version_ = 0;
-    std::vector<Job> jobs_;  // nearest last, for pop_back
+    std::vector<WorldJob> jobs_;  // nearest last, for pop_back
     std::deque<Finished> finished_;
     WorldCounts counts_;
     std::vector<std::thread> workers_;

@@ -74,10 +74,87 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
     update_core_range(out);
 }
 
+namespace {
+
+// The ground heights at the column's own lattice columns: a chunk of this level samples
+// nothing else, so the bounds of every chunk of the column follow from them exactly. A
+// field that shares its per-column work gives them with it, for the chunks to reuse.
+void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out) {
+    const LodColumn c{job.coord.lod, job.coord.x, job.coord.z};
+    const Padding pad = mesher_padding(job.mesher);
+    out.lattice_columns = field.columns_of(chunk_lattice({c.x, 0, c.z, c.level}, pad));
+    std::vector<float> heights(static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1));
+    bool has_ground = false;
+    if (out.lattice_columns && !out.lattice_columns->height.empty()) {
+        const LatticeColumns& lc = *out.lattice_columns;
+        for (int k = 0; k <= kChunkSize; ++k)
+            for (int i = 0; i <= kChunkSize; ++i)
+                heights[static_cast<std::size_t>(k) * (kChunkSize + 1) + i] =
+                    static_cast<float>(lc.height[static_cast<std::size_t>(k + pad.lo) * lc.size.x + i + pad.lo]);
+        has_ground = true;
+    } else {
+        Lattice lat;
+        lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
+        lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
+        lat.spacing_m = std::ldexp(1.0, c.level);
+        has_ground = field.ground_heights(lat, heights.data());
+    }
+    if (has_ground) {
+        const auto [lo, hi] = std::minmax_element(heights.begin(), heights.end());
+        // Floats of the double heights: a centimetre covers their rounding.
+        const double bend = field.ground_bend() + 0.01 + 1e-6 * std::max(std::fabs(*lo), std::fabs(*hi));
+        out.ground = {*lo - bend, *hi + bend};
+    }
+    // The chunks from the floor up to the highest whose samples can be solid. Over ground
+    // the field only grows upwards, so the first chunk that is all air ends the column; a
+    // field without a ground height is searched up to a ceiling.
+    const double size = c.size_m(), floor_m = job.lowest_layer * double(kChunkSize);
+    constexpr double kCeiling = 4096.0;
+    out.bottom = static_cast<int>(std::floor(floor_m / size));
+    out.top = out.bottom;
+    const double x0 = c.x * size, z0 = c.z * size;
+    for (int y = out.bottom; y * size < kCeiling; ++y) {
+        const ValueRange r = field.bounds_with_ground({{x0, y * size, z0}, {x0 + size, (y + 1) * size, z0 + size}}, out.ground);
+        if (r.lo <= 0.0) out.top = y;
+        else if (has_ground) break;
+    }
+}
+
+// Samples and meshes a chunk; leaves `built` false when its bounds prove it empty or full.
+void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
+                 const LatticeColumns* columns) {
+    thread_local ChunkSamples samples;
+    thread_local MeshScratch scratch;
+    const ChunkCoord& c = job.coord;
+    const double floor_m = job.lowest_layer * double(kChunkSize);
+    // The column's ground range over its samples tells, without sampling, whether the chunk
+    // can hold a surface at all.
+    const glm::dvec3 lo = c.origin_m(), hi = lo + kChunkSize * c.spacing_m();
+    ValueRange range = field.bounds_with_ground({lo, hi}, job.ground);
+    if (deltas) {
+        const ValueRange d = deltas->range(c.read_box());
+        range = {range.lo + d.lo, range.hi + d.hi};
+    }
+    range = {std::min(range.lo, double(world_floor_value(lo.y, floor_m))), std::min(range.hi, double(world_floor_value(hi.y, floor_m)))};
+    out.built = !(range.lo > 0.0 || range.hi <= 0.0);
+    if (!out.built) return;
+    sample_world_chunk(field, deltas, c, job.mesher, floor_m, samples, true, columns);
+    // The world's columns meet other levels across x and z only.
+    mesh_chunk(job.mesher, samples, field.material_rules(), scratch, out.mesh, kWorldTransitionSides);
+}
+
+}  // namespace
+
+void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
+                   const LatticeColumns* columns) {
+    if (job.survey) survey_column(field, job, out);
+    else build_chunk(field, deltas, job, out, columns);
+}
+
 World::World(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
     : field_(std::move(field)), deltas_(std::move(deltas)), settings_(settings), mesher_(settings.mesher) {
     int n = settings_.threads;
-    if (n <= 0) n = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+    if (n == 0) n = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     settings_.threads = n;
     lod_.chunks_per_ring = std::max(2, settings_.view_radius);
     lod_.view_distance_m = settings_.view_distance_m;
@@ -125,49 +202,6 @@ int World::edited_top(const LodColumn& c) const {
     return top;
 }
 
-void World::survey(const LodColumn& c, Mesher mesher, Column& out) const {
-    // The ground heights at the column's own lattice columns: a chunk of this level samples
-    // nothing else, so the bounds of every chunk of the column follow from them exactly. A
-    // field that shares its per-column work gives them with it, for the chunks to reuse.
-    const Padding pad = mesher_padding(mesher);
-    out.lattice_columns = field_->columns_of(chunk_lattice({c.x, 0, c.z, c.level}, pad));
-    std::vector<float> heights(static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1));
-    bool has_ground = false;
-    if (out.lattice_columns && !out.lattice_columns->height.empty()) {
-        const LatticeColumns& lc = *out.lattice_columns;
-        for (int k = 0; k <= kChunkSize; ++k)
-            for (int i = 0; i <= kChunkSize; ++i)
-                heights[static_cast<std::size_t>(k) * (kChunkSize + 1) + i] =
-                    static_cast<float>(lc.height[static_cast<std::size_t>(k + pad.lo) * lc.size.x + i + pad.lo]);
-        has_ground = true;
-    } else {
-        Lattice lat;
-        lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
-        lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
-        lat.spacing_m = std::ldexp(1.0, c.level);
-        has_ground = field_->ground_heights(lat, heights.data());
-    }
-    if (has_ground) {
-        const auto [lo, hi] = std::minmax_element(heights.begin(), heights.end());
-        // Floats of the double heights: a centimetre covers their rounding.
-        const double bend = field_->ground_bend() + 0.01 + 1e-6 * std::max(std::fabs(*lo), std::fabs(*hi));
-        out.ground = {*lo - bend, *hi + bend};
-    }
-    // The chunks from the floor up to the highest whose samples can be solid. Over ground
-    // the field only grows upwards, so the first chunk that is all air ends the column; a
-    // field without a ground height is searched up to a ceiling.
-    const double size = c.size_m(), floor_m = settings_.lowest_layer * double(kChunkSize);
-    constexpr double kCeiling = 4096.0;
-    out.bottom = static_cast<int>(std::floor(floor_m / size));
-    out.top = out.bottom;
-    const double x0 = c.x * size, z0 = c.z * size;
-    for (int y = out.bottom; y * size < kCeiling; ++y) {
-        const ValueRange r = field_->bounds_with_ground({{x0, y * size, z0}, {x0 + size, (y + 1) * size, z0 + size}}, out.ground);
-        if (r.lo <= 0.0) out.top = y;
-        else if (has_ground) break;
-    }
-}
-
 void World::add_chunks_locked(const LodColumn& c, Column& column) {
     column.top = std::max(column.top, edited_top(c));
     for (int y = column.bottom; y <= column.top; ++y) {
@@ -176,7 +210,7 @@ void World::add_chunks_locked(const LodColumn& c, Column& column) {
         if (!fresh) continue;
         // Taken next: its column was surveyed nearest first. The next frame sorts it in.
         const glm::dvec3 lo = coord.origin_m();
-        jobs_.push_back({false, coord, it->second.version, mesher_, distance_to({lo, lo + kChunkSize * coord.spacing_m()})});
+        jobs_.push_back({false, coord, it->second.version, mesher_, distance_to({lo, lo + kChunkSize * coord.spacing_m()}), {}, 0});
     }
     wake_.notify_all();
 }
@@ -260,17 +294,17 @@ void World::queue_jobs_locked() {
         auto h = heights_.find(c);
         const ValueRange height = h != heights_.end() ? h->second : ValueRange{0.0, 0.0};
         const Box box{{c.x * s, height.lo, c.z * s}, {(c.x + 1) * s, height.hi, (c.z + 1) * s}};
-        jobs_.push_back({true, {c.x, 0, c.z, c.level}, 0, mesher_, distance_to(box)});
+        jobs_.push_back({true, {c.x, 0, c.z, c.level}, 0, mesher_, distance_to(box), {}, 0});
     }
     for (const auto& [c, chunk] : chunks_)
         if (static_cast<std::int64_t>(chunk.version) != chunk.handed && chunk.pending < 0) {
             const glm::dvec3 lo = c.origin_m();
-            jobs_.push_back({false, c, chunk.version, mesher_, distance_to({lo, lo + kChunkSize * c.spacing_m()})});
+            jobs_.push_back({false, c, chunk.version, mesher_, distance_to({lo, lo + kChunkSize * c.spacing_m()}), {}, 0});
         }
     // Nearest last, so that workers pop the nearest; finer levels first at equal distance
     // (an edit's own chunks before the coarser ones over it), then surveys, then by
     // coordinate, for a repeatable order.
-    std::sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) {
+    std::sort(jobs_.begin(), jobs_.end(), [](const WorldJob& a, const WorldJob& b) {
         if (a.distance != b.distance) return a.distance > b.distance;
         if (a.coord.lod != b.coord.lod) return a.coord.lod > b.coord.lod;
         if (a.survey != b.survey) return b.survey;
@@ -279,26 +313,59 @@ void World::queue_jobs_locked() {
     if (!jobs_.empty()) wake_.notify_all();
 }
 
-bool World::build_chunk(const Job& job, const Column& column, const std::shared_ptr<const ChunkDeltas>& deltas,
-                        Finished& done) const {
-    thread_local ChunkSamples samples;
-    thread_local MeshScratch scratch;
-    const ChunkCoord& c = job.coord;
-    const double floor_m = settings_.lowest_layer * double(kChunkSize);
-    // The column's ground range over its samples tells, without sampling, whether the chunk
-    // can hold a surface at all.
-    const glm::dvec3 lo = c.origin_m(), hi = lo + kChunkSize * c.spacing_m();
-    ValueRange range = field_->bounds_with_ground({lo, hi}, column.ground);
-    if (deltas) {
-        const ValueRange d = deltas->range(c.read_box());
-        range = {range.lo + d.lo, range.hi + d.hi};
+bool World::take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns) {
+    // The job list is rebuilt every frame, but a column or chunk may have gone or changed since.
+    while (!jobs_.empty()) {
+        job = jobs_.back();
+        jobs_.pop_back();
+        job.lowest_layer = settings_.lowest_layer;
+        if (job.survey) {
+            auto it = columns_.find({job.coord.lod, job.coord.x, job.coord.z});
+            if (it == columns_.end() || it->second.surveyed || it->second.surveying) continue;
+            it->second.surveying = true;
+            job.mesher = mesher_;
+        } else {
+            auto it = chunks_.find(job.coord);
+            if (it == chunks_.end() || it->second.version != job.version || it->second.pending >= 0) continue;
+            it->second.pending = static_cast<std::int64_t>(job.version);
+            const Column& column = columns_.at({job.coord.lod, job.coord.x, job.coord.z});
+            job.ground = column.ground;
+            columns = column.lattice_columns;
+        }
+        ++counts_.building;
+        return true;
     }
-    range = {std::min(range.lo, double(world_floor_value(lo.y, floor_m))), std::min(range.hi, double(world_floor_value(hi.y, floor_m)))};
-    if (range.lo > 0.0 || range.hi <= 0.0) return false;
-    sample_world_chunk(*field_, deltas.get(), c, job.mesher, floor_m, samples, true, column.lattice_columns.get());
-    // The world's columns meet other levels across x and z only.
-    mesh_chunk(job.mesher, samples, field_->material_rules(), scratch, done.mesh, kWorldTransitionSides);
-    return true;
+    return false;
+}
+
+void World::finish_job_locked(const WorldJob& job, WorldJobResult&& result) {
+    --counts_.building;
+    if (job.survey) {
+        auto it = columns_.find({job.coord.lod, job.coord.x, job.coord.z});
+        if (it == columns_.end()) return;
+        Column& column = it->second;
+        column.surveying = false;
+        column.surveyed = true;
+        column.bottom = result.bottom;
+        column.top = result.top;
+        column.ground = result.ground;
+        column.lattice_columns = std::move(result.lattice_columns);
+        add_chunks_locked(it->first, column);
+        return;
+    }
+    ++(result.built ? counts_.built : counts_.skipped);
+    finished_.push_back({job.coord, job.version, false, std::move(result.mesh)});
+}
+
+bool World::take_job(WorldJob& job) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::shared_ptr<const LatticeColumns> columns;
+    return take_job_locked(job, columns);
+}
+
+void World::finish_job(const WorldJob& job, WorldJobResult result) {
+    std::lock_guard<std::mutex> lock(mu_);
+    finish_job_locked(job, std::move(result));
 }
 
 void World::work() {
@@ -306,46 +373,15 @@ void World::work() {
     for (;;) {
         wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
         if (stopping_) return;
-        const Job job = jobs_.back();
-        jobs_.pop_back();
-        if (job.survey) {
-            const LodColumn c{job.coord.lod, job.coord.x, job.coord.z};
-            auto it = columns_.find(c);
-            if (it == columns_.end() || it->second.surveyed || it->second.surveying) continue;
-            it->second.surveying = true;
-            ++counts_.building;
-            Column result;
-            const Mesher mesher = mesher_;
-            lock.unlock();
-            survey(c, mesher, result);
-            lock.lock();
-            --counts_.building;
-            it = columns_.find(c);
-            if (it == columns_.end()) continue;
-            Column& column = it->second;
-            column.surveying = false;
-            column.surveyed = true;
-            column.bottom = result.bottom;
-            column.top = result.top;
-            column.ground = result.ground;
-            column.lattice_columns = std::move(result.lattice_columns);
-            add_chunks_locked(c, column);
-            continue;
-        }
-        // The job list is rebuilt every frame, but a chunk may have gone or changed since.
-        auto it = chunks_.find(job.coord);
-        if (it == chunks_.end() || it->second.version != job.version || it->second.pending >= 0) continue;
-        it->second.pending = static_cast<std::int64_t>(job.version);
-        ++counts_.building;
-        const Column column = columns_.at({job.coord.lod, job.coord.x, job.coord.z});
+        WorldJob job;
+        std::shared_ptr<const LatticeColumns> columns;
+        if (!take_job_locked(job, columns)) continue;
         const std::shared_ptr<const ChunkDeltas> deltas = deltas_;
         lock.unlock();
-        Finished done{job.coord, job.version, false, {}};
-        const bool built = build_chunk(job, column, deltas, done);
+        WorldJobResult result;
+        run_world_job(*field_, deltas.get(), job, result, columns.get());
         lock.lock();
-        --counts_.building;
-        ++(built ? counts_.built : counts_.skipped);
-        finished_.push_back(std::move(done));
+        finish_job_locked(job, std::move(result));
     }
 }
 

@@ -105,10 +105,10 @@ TEST(World, switching_the_mesher_rebuilds_every_chunk_once_and_keeps_old_meshes_
     EXPECT_EQ(w.counts().built + w.counts().skipped - built, w.counts().loaded);
 }
 
-TEST(World, meshes_and_levels_are_identical_with_1_2_and_8_threads) {
+TEST(World, meshes_and_levels_are_identical_with_1_2_and_8_threads_and_the_owners_workers) {
     std::map<Key, MeshBuffers> reference;
     LodColumnSet reference_columns;
-    for (const int threads : {1, 2, 8}) {
+    for (const int threads : {1, 2, 8, -1}) {
         World w(tutorial(), settings(4, 600.0, 0, threads));
         Owner owner;
         settle(w, owner, glm::dvec3(-700, 40, 900));
