@@ -77,6 +77,9 @@ public:
     /// removed where the history holds none). Throws WorldFileWriteError, and refuses when
     /// another process saved to the file since this one opened or last saved it.
     void save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed);
+    /// Copies what the write-ahead log holds into the file itself, so that the file's bytes
+    /// alone are the world (a web page keeps and exports them). Throws WorldFileWriteError.
+    void checkpoint();
 
 private:
     void create(const TerrainSource& terrain);

@@ -17,7 +17,6 @@ namespace {
 // (du, dv, 1), sample = 3 dv + du; half-resolution corners 9..12 at t = 0 carry the values
 // of samples 0, 2, 6, 8. Edges 0..5 run along du (id = 2 dv + du), 6..11 along dv
 // (id = 6 + 2 du + dv), 12..15 are the half-resolution edges 9-10, 11-12, 9-11, 10-12.
-constexpr int kCellEdges = 16;
 
 detail::ContourCell transition_cell() {
     detail::ContourCell cell;

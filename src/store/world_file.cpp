@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "isoterra/io.hpp"
+#include "isoterra/base.hpp"
 #include "isoterra/store.hpp"
 
 namespace isoterra {
@@ -225,8 +225,17 @@ void WorldFile::create(const TerrainSource& terrain) {
         exec(db, "COMMIT");
         if (sqlite3_close(db) != SQLITE_OK) throw std::runtime_error(reason(db));
         db = nullptr;
-        if (::link(tmp.c_str(), path_.c_str()) != 0) throw std::runtime_error(std::strerror(errno));
-        std::remove(tmp.c_str());
+        if (::link(tmp.c_str(), path_.c_str()) == 0) {
+            std::remove(tmp.c_str());
+        } else {
+            // A file system without hard links (FAT, a web page's memory file system) gets
+            // a rename once the name is seen free: only a creator racing on such a file
+            // system could then replace another's new, still empty world.
+            const int e = errno;
+            const bool no_links = e == EPERM || e == EMLINK || e == ENOSYS || e == EOPNOTSUPP;
+            if (!no_links || ::access(path_.c_str(), F_OK) == 0) throw std::runtime_error(std::strerror(no_links ? EEXIST : e));
+            if (::rename(tmp.c_str(), path_.c_str()) != 0) throw std::runtime_error(std::strerror(errno));
+        }
     } catch (const std::exception& e) {
         const std::string why = db ? reason(db) : e.what();
         sqlite3_close(db);
@@ -367,6 +376,11 @@ void WorldFile::load() {
         if (locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long; try again", path_));
         throw WorldFileWriteError(fmt::format("{}: cannot open for writing: {}", path_, reason(db_)));
     }
+}
+
+void WorldFile::checkpoint() {
+    if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr) != SQLITE_OK)
+        throw WorldFileWriteError(fmt::format("{}: {}", path_, reason(db_)));
 }
 
 void WorldFile::save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed) {

@@ -1,17 +1,22 @@
 // Height rasters from PNG: grey, 16 or 8 bits, placed by the JSON sidecar that
 // `isoterra heightmap` writes beside it (same name, .json) or by the node's own `from`,
-// `to` and `heights`.
+// `to` and `heights`. Built without libspng (the browser build), such nodes say so.
 #include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#ifdef ISOTERRA_HAS_SPNG
 #include <spng.h>
+#endif
 
 #include "../preset_parts.hpp"
 #include "height_raster.hpp"
 
 namespace isoterra::graph {
+
+#ifdef ISOTERRA_HAS_SPNG
+
 namespace {
 
 struct Sidecar {
@@ -100,5 +105,13 @@ void read_png_raster(const std::string& path, const std::string& bytes, const Ra
         raster.heights[i] = static_cast<float>(heights.x + v / top * (heights.y - heights.x));
     }
 }
+
+#else
+
+void read_png_raster(const std::string& path, const std::string&, const RasterPlacement&, HeightRaster&) {
+    throw RasterError(fmt::format("{}: this isoterra was built without libspng and reads no PNG heightmaps (the web page reads no files a graph names)", path));
+}
+
+#endif
 
 }  // namespace isoterra::graph

@@ -1,0 +1,51 @@
+# The browser build's dependencies. Emscripten sees no system libraries, so the header-only
+# ones come from the system's include folder (the same versions the native build uses), and
+# SQLite and zstd are compiled from the C sources their npm packages ship, pinned by
+# web/package-lock.json (`npm ci --ignore-scripts` in web/ fetches them).
+enable_language(C)
+set(web_modules "${PROJECT_SOURCE_DIR}/web/node_modules")
+set(sqlite_dir "${web_modules}/better-sqlite3/deps/sqlite3")
+set(zstd_dir "${web_modules}/zstd-napi/deps/zstd/lib")
+if(NOT EXISTS "${sqlite_dir}/sqlite3.c" OR NOT EXISTS "${zstd_dir}/zstd.h")
+  message(FATAL_ERROR "isoterra web: SQLite and zstd sources missing; run `npm ci --ignore-scripts` in web/ (scripts/web.sh does)")
+endif()
+
+# The library throws one-line errors that the page's calls catch.
+add_compile_options(-fexceptions)
+add_link_options(-fexceptions)
+
+# Only the header-only libraries, not the whole of /usr/include (its C library is not ours).
+set(system_headers "${PROJECT_BINARY_DIR}/system-headers")
+file(MAKE_DIRECTORY "${system_headers}")
+foreach(lib glm fmt toml++ nlohmann)
+  if(NOT EXISTS "/usr/include/${lib}")
+    message(FATAL_ERROR "isoterra web: /usr/include/${lib} missing; install the native build's -dev packages")
+  endif()
+  file(CREATE_LINK "/usr/include/${lib}" "${system_headers}/${lib}" SYMBOLIC)
+endforeach()
+add_library(web_header_libraries INTERFACE)
+target_include_directories(web_header_libraries SYSTEM INTERFACE "${system_headers}")
+target_compile_definitions(web_header_libraries INTERFACE FMT_HEADER_ONLY=1)
+foreach(name glm::glm fmt::fmt tomlplusplus::tomlplusplus nlohmann_json::nlohmann_json Threads::Threads)
+  add_library(${name} ALIAS web_header_libraries)
+endforeach()
+
+# SQLite: one connection per page, so no threads; exclusive locking lets WAL work without
+# shared memory (the world file switches to WAL).
+add_library(web_sqlite STATIC "${sqlite_dir}/sqlite3.c")
+target_include_directories(web_sqlite SYSTEM PUBLIC "${sqlite_dir}")
+target_compile_definitions(web_sqlite PRIVATE SQLITE_THREADSAFE=0 SQLITE_DEFAULT_LOCKING_MODE=1
+                           SQLITE_OMIT_LOAD_EXTENSION SQLITE_OMIT_DEPRECATED SQLITE_DQS=0)
+target_compile_options(web_sqlite PRIVATE -Oz -w)
+add_library(SQLite::SQLite3 ALIAS web_sqlite)
+
+file(GLOB zstd_sources "${zstd_dir}/common/*.c" "${zstd_dir}/compress/*.c" "${zstd_dir}/decompress/*.c")
+add_library(web_zstd STATIC ${zstd_sources})
+target_include_directories(web_zstd SYSTEM PUBLIC "${zstd_dir}")
+target_compile_definitions(web_zstd PRIVATE ZSTD_DISABLE_ASM ZSTD_MULTITHREAD=0 ZSTD_LEGACY_SUPPORT=0)
+target_compile_options(web_zstd PRIVATE -O2 -w)
+add_library(PkgConfig::ZSTD ALIAS web_zstd)
+
+# heightmap nodes' PNG reader (libspng) and GDAL are not in the page: such nodes say so.
+add_library(PkgConfig::SPNG ALIAS web_header_libraries)
+set(ISOTERRA_WITH_GDAL OFF)
