@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev xvfb xauth xdotool
+  emscripten chromium
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -29,4 +30,9 @@ fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$here/tools/gltf-validator/node_modules/gltf-validator" ]; then
   (cd "$here/tools/gltf-validator" && npm ci --silent --no-audit --no-fund)
+fi
+# The web page's packages (Babylon.js, Vite, playwright-core; SQLite's and zstd's sources),
+# pinned by web/package-lock.json; no install scripts run.
+if [ ! -d "$here/web/node_modules/@babylonjs/core" ]; then
+  (cd "$here/web" && npm ci --ignore-scripts --silent --no-audit --no-fund)
 fi

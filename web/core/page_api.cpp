@@ -1,0 +1,484 @@
+// What the web page calls in its WebAssembly instances (embind). One build, two roles:
+// the page's own instance holds the terrain, the world file with the edit history, and the
+// World (with the owner's workers: it hands out jobs); each Web Worker's instance holds the
+// same terrain and a mirror of the edits, and runs the jobs. Errors come back as one line
+// of text, never as a C++ exception crossing into JavaScript.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "isoterra/store.hpp"
+#include "isoterra/world.hpp"
+#include "mesh_bytes.hpp"
+
+namespace isoterra::web {
+namespace {
+
+using emscripten::val;
+
+// ---- shared by both roles -------------------------------------------------------------
+
+/// A job as JavaScript holds it (an embind value object).
+struct JobJs {
+    bool survey = false;
+    int x = 0, y = 0, z = 0, lod = 0;
+    double version = 0;
+    int mesher = 0;
+    double distance = 0, ground_lo = 0, ground_hi = 0;
+    int lowest_layer = -2;
+};
+
+JobJs to_js(const WorldJob& j) {
+    return {j.survey, j.coord.x, j.coord.y, j.coord.z, j.coord.lod, static_cast<double>(j.version), static_cast<int>(j.mesher),
+            j.distance, j.ground.lo, j.ground.hi, j.lowest_layer};
+}
+
+WorldJob from_js(const JobJs& j) {
+    WorldJob w;
+    w.survey = j.survey;
+    w.coord = {j.x, j.y, j.z, j.lod};
+    w.version = static_cast<std::uint64_t>(j.version);
+    w.mesher = static_cast<Mesher>(j.mesher);
+    w.distance = j.distance;
+    w.ground = {j.ground_lo, j.ground_hi};
+    w.lowest_layer = j.lowest_layer;
+    return w;
+}
+
+/// A survey's or chunk's result as JavaScript holds it; a chunk's mesh travels as bytes.
+struct ResultJs {
+    int bottom = 0, top = -1;
+    double ground_lo = 0, ground_hi = 0;
+    bool built = false;
+};
+
+/// Reads an edit op from JSON text: {"brush", "mode", "at": [x, y, z], "radius", "strength"?}.
+/// Returns "" or what is wrong.
+std::string parse_op(const std::string& text, EditOp& op) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return "an edit must be a JSON object";
+    const auto text_of = [&](const char* key, const char* fallback) {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string(it == j.end() ? fallback : "?");
+    };
+    if (!parse_brush_kind(text_of("brush", "sphere"), op.kind)) return "unknown brush '" + text_of("brush", "") + "'";
+    if (!parse_brush_mode(text_of("mode", "carve"), op.mode)) return "unknown mode '" + text_of("mode", "") + "'";
+    const auto at = j.find("at");
+    if (at == j.end() || !at->is_array() || at->size() != 3 || !(*at)[0].is_number() || !(*at)[1].is_number() ||
+        !(*at)[2].is_number())
+        return "an edit needs 'at': [x, y, z]";
+    op.centre = {(*at)[0].get<double>(), (*at)[1].get<double>(), (*at)[2].get<double>()};
+    const auto radius = j.find("radius");
+    if (radius != j.end()) {
+        if (!radius->is_number()) return "'radius' must be a number";
+        op.radius_m = radius->get<double>();
+    }
+    const auto strength = j.find("strength");
+    if (strength != j.end() && !strength->is_null()) {
+        if (!strength->is_number()) return "'strength' must be a number";
+        op.strength_m = strength->get<double>();
+    }
+    return validate_edit(op);
+}
+
+nlohmann::json op_json(const EditOp& op) {
+    nlohmann::json j = {{"brush", brush_name(op.kind)}, {"mode", brush_mode_name(op.mode)},
+                        {"at", {op.centre.x, op.centre.y, op.centre.z}}, {"radius", op.radius_m}};
+    if (std::isfinite(op.strength_m)) j["strength"] = op.strength_m;
+    return j;
+}
+
+std::string error_json(const std::string& message) { return nlohmann::json{{"error", message}}.dump(); }
+
+std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// ---- the page's instance ----------------------------------------------------------------
+
+struct Shown {
+    MeshBuffers mesh;
+    bool drawn = false;           // the page holds this mesh drawn with `neighbours`
+    Neighbourhood neighbours;
+};
+
+struct Page {
+    TerrainSource terrain;
+    std::shared_ptr<const Field> field;
+    std::unique_ptr<WorldEditor> editor;
+    std::unique_ptr<World> world;
+    std::unordered_map<ChunkCoord, Shown, ChunkKey> chunks;
+    std::vector<DrawnArrays> drawn;  // from the last deliver()
+    std::string file_bytes;
+};
+Page page;
+
+/// The text of a built-in terrain with `seed` (the world file's form), or {"error"}.
+std::string builtin_terrain_text(const std::string& name, double seed) {
+    try {
+        TerrainSource t = builtin_terrain(name);
+        if (!(seed >= 0 && seed <= 4294967295.0 && seed == std::floor(seed))) return error_json("seed must be a whole number from 0 to 4294967295");
+        t.seed = static_cast<std::uint32_t>(seed);
+        return nlohmann::json{{"text", t.to_text()}}.dump();
+    } catch (const std::exception& e) {
+        return error_json(e.what());
+    }
+}
+
+/// A dropped preset or graph file's text with `seed` (negative: the file's own), or {"error"}.
+std::string terrain_text_of_file(const std::string& text, const std::string& file_name, double seed) {
+    try {
+        TerrainSource t = parse_terrain_source(text, file_name);
+        if (seed >= 0) {
+            if (!(seed <= 4294967295.0 && seed == std::floor(seed))) return error_json("seed must be a whole number from 0 to 4294967295");
+            t.seed = static_cast<std::uint32_t>(seed);
+        }
+        if (!t.rasters.empty()) return error_json(file_name + ": heightmap nodes read files the page cannot reach");
+        // The field is built here, so a graph that cannot be compiled fails now, not in a worker.
+        t.make_field();
+        return nlohmann::json{{"text", t.to_text()}, {"name", t.name}, {"seed", t.seed}}.dump();
+    } catch (const std::exception& e) {
+        return error_json(e.what());
+    }
+}
+
+std::string builtin_names() { return nlohmann::json(builtin_terrain_names()).dump(); }
+
+/// Opens the world file at `path` (MEMFS), creating it from `terrain_text` when it does not
+/// exist and the text is given. Returns {"terrain", "name", "seed", "sea_level", "ops",
+/// "applied"} or {"error"}. On an error the world open before stays open.
+std::string open_world(const std::string& terrain_text, const std::string& path) {
+    try {
+        std::unique_ptr<TerrainSource> wanted;
+        if (!terrain_text.empty()) wanted = std::make_unique<TerrainSource>(parse_terrain_source(terrain_text, "terrain"));
+        auto file = std::make_unique<WorldFile>(path, wanted.get());
+        TerrainSource terrain = file->terrain();
+        auto field = terrain.make_field();
+        auto editor = std::make_unique<WorldEditor>(field, std::move(file));
+        page.world.reset();
+        page.chunks.clear();
+        page.editor = std::move(editor);
+        page.field = std::move(field);
+        page.terrain = std::move(terrain);
+        nlohmann::json ops = nlohmann::json::array();
+        for (const EditOp& op : page.editor->history().ops()) ops.push_back(op_json(op));
+        return nlohmann::json{{"terrain", page.terrain.to_text()},
+                              {"name", page.terrain.name},
+                              {"seed", page.terrain.seed},
+                              {"graph", page.terrain.is_graph()},
+                              {"sea_level", page.terrain.sea_level_m()},
+                              {"ops", ops},
+                              {"applied", page.editor->history().applied()}}
+            .dump();
+    } catch (const std::exception& e) {
+        return error_json(e.what());
+    }
+}
+
+/// Starts a World over the open terrain and its edits; its jobs go to the page's workers.
+std::string start_world(double view_distance_m, int radius, const std::string& mesher_name) {
+    if (!page.editor) return error_json("no world is open");
+    WorldSettings s;
+    if (!parse_mesher(mesher_name, s.mesher)) return error_json("unknown mesher '" + mesher_name + "'");
+    if (!(view_distance_m >= 32 && view_distance_m <= 65536)) return error_json("view distance must be from 32 to 65536 m");
+    if (radius < 2 || radius > 32) return error_json("radius must be from 2 to 32 chunks");
+    s.view_distance_m = view_distance_m;
+    s.view_radius = radius;
+    s.threads = -1;
+    page.world.reset();
+    page.chunks.clear();
+    page.world = std::make_unique<World>(page.field, s, std::make_shared<const ChunkDeltas>(page.editor->history().deltas()));
+    return nlohmann::json{{"levels", page.world->levels()}}.dump();
+}
+
+void set_focus(double x, double y, double z) {
+    if (page.world) page.world->set_focus({x, y, z});
+}
+
+val take_job() {
+    WorldJob job;
+    if (!page.world || !page.world->take_job(job)) return val::null();
+    return val(to_js(job));
+}
+
+/// Hands back a worker's result; a chunk's mesh as pack_mesh bytes. False for bytes that
+/// are not a mesh (the job then counts as built empty).
+bool finish_job(const JobJs& job, const ResultJs& r, const std::string& mesh_bytes) {
+    if (!page.world) return true;
+    WorldJobResult result;
+    result.bottom = r.bottom;
+    result.top = r.top;
+    result.ground = {r.ground_lo, r.ground_hi};
+    result.built = r.built;
+    bool ok = true;
+    if (r.built && !mesh_bytes.empty())
+        ok = unpack_mesh(reinterpret_cast<const std::uint8_t*>(mesh_bytes.data()), mesh_bytes.size(), result.mesh);
+    if (!ok) result.mesh.clear();
+    page.world->finish_job(from_js(job), std::move(result));
+    return ok;
+}
+
+std::string chunk_key(const ChunkCoord& c) { return fmt::format("{},{},{},{}", c.lod, c.x, c.y, c.z); }
+
+/// Hands finished meshes and changes of what to draw, within `budget_ms`: a list of
+/// {"key", "drop"} or {"key", "visible", "draw": index of drawn_*() or -1}.
+std::string deliver(double budget_ms) {
+    nlohmann::json out = nlohmann::json::array();
+    page.drawn.clear();
+    if (!page.world) return out.dump();
+    page.world->deliver(budget_ms, [&](const ChunkUpdate& u) {
+        const std::string key = chunk_key(u.coord);
+        if (u.dropped) {
+            page.chunks.erase(u.coord);
+            out.push_back({{"key", key}, {"drop", true}});
+            return;
+        }
+        Shown& s = page.chunks[u.coord];
+        if (u.mesh) {
+            s.mesh = *u.mesh;
+            s.drawn = false;
+        }
+        int draw = -1;
+        if (u.visible && (!s.drawn || !(s.neighbours == u.neighbours))) {
+            page.drawn.emplace_back();
+            drawn_arrays(s.mesh, u.neighbours, page.drawn.back());
+            s.drawn = true;
+            s.neighbours = u.neighbours;
+            draw = static_cast<int>(page.drawn.size()) - 1;
+        }
+        out.push_back({{"key", key}, {"visible", u.visible}, {"draw", draw}});
+    });
+    return out.dump();
+}
+
+val drawn_array(int i, const std::string& which) {
+    if (i < 0 || i >= static_cast<int>(page.drawn.size())) return val::null();
+    const DrawnArrays& d = page.drawn[static_cast<std::size_t>(i)];
+    using emscripten::typed_memory_view;
+    if (which == "positions") return val(typed_memory_view(d.positions.size(), d.positions.data()));
+    if (which == "normals") return val(typed_memory_view(d.normals.size(), d.normals.data()));
+    if (which == "materials") return val(typed_memory_view(d.materials.size(), d.materials.data()));
+    if (which == "indices") return val(typed_memory_view(d.indices.size(), d.indices.data()));
+    if (which == "origin") return val(typed_memory_view(3, &d.origin.x));
+    return val::null();
+}
+
+std::string world_counts() {
+    if (!page.world) return "{}";
+    const WorldCounts c = page.world->counts();
+    return nlohmann::json{{"loaded", c.loaded}, {"waiting", c.waiting}, {"building", c.building}, {"built", c.built},
+                          {"skipped", c.skipped}, {"shown_per_level", c.shown_per_level},
+                          {"settled", page.world->settled()}}
+        .dump();
+}
+
+std::string set_mesher(const std::string& name) {
+    Mesher m;
+    if (!parse_mesher(name, m)) return "unknown mesher '" + name + "'";
+    if (page.world) page.world->set_mesher(m);
+    return "";
+}
+
+/// The field with edits at one point, double precision, as `isoterra sample` gives it.
+double sample(double x, double y, double z) {
+    if (!page.editor) return std::nan("");
+    const glm::dvec3 p{x, y, z};
+    double v = 0.0;
+    sample_edited(*page.field, page.editor->history().deltas(), &p, 1, &v);
+    return v;
+}
+
+/// The first ground along a ray, or null.
+val cast_ray(double ox, double oy, double oz, double dx, double dy, double dz, double max_m) {
+    if (!page.editor) return val::null();
+    glm::dvec3 d{dx, dy, dz};
+    const double n = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(n > 0)) return val::null();
+    glm::dvec3 hit;
+    if (!ray_cast(*page.field, page.editor->history().deltas(), {ox, oy, oz}, d / n, max_m, hit)) return val::null();
+    val out = val::array();
+    out.call<void>("push", hit.x);
+    out.call<void>("push", hit.y);
+    out.call<void>("push", hit.z);
+    return out;
+}
+
+std::string edited(const Box& box) {
+    if (page.world) page.world->set_edits(std::make_shared<const ChunkDeltas>(page.editor->history().deltas()), box);
+    return nlohmann::json{{"applied", page.editor->history().applied()}, {"ops", page.editor->history().ops().size()}}.dump();
+}
+
+/// Applies an edit (JSON, see parse_op) and saves it; {"applied", "ops"} or {"error"}.
+std::string edit(const std::string& op_text) {
+    if (!page.editor) return error_json("no world is open");
+    EditOp op;
+    if (const std::string bad = parse_op(op_text, op); !bad.empty()) return error_json(bad);
+    try {
+        return edited(page.editor->apply(op));
+    } catch (const std::exception& e) {
+        return error_json(e.what());
+    }
+}
+
+/// Undoes (forward = false) or redoes the last edit; {"changed": false} when there was none.
+std::string walk(bool forward) {
+    if (!page.editor) return error_json("no world is open");
+    try {
+        Box box;
+        const bool changed = forward ? page.editor->redo(box) : page.editor->undo(box);
+        if (!changed) return nlohmann::json{{"changed", false}}.dump();
+        nlohmann::json j = nlohmann::json::parse(edited(box));
+        j["changed"] = true;
+        return j.dump();
+    } catch (const std::exception& e) {
+        return error_json(e.what());
+    }
+}
+std::string undo() { return walk(false); }
+std::string redo() { return walk(true); }
+
+/// The world's operation log as `isoterra history` describes it: {"ops": [...], "applied"}.
+std::string history() {
+    if (!page.editor) return error_json("no world is open");
+    nlohmann::json ops = nlohmann::json::array();
+    for (const EditOp& op : page.editor->history().ops()) ops.push_back(describe_edit(op));
+    return nlohmann::json{{"ops", ops}, {"applied", page.editor->history().applied()}}.dump();
+}
+
+/// The open world file's bytes (the log copied in first), or null.
+val world_file_bytes() {
+    if (!page.editor || !page.editor->file()) return val::null();
+    try {
+        page.editor->file()->checkpoint();
+    } catch (const std::exception&) {
+        return val::null();
+    }
+    page.file_bytes = read_bytes(page.editor->file()->path());
+    return val(emscripten::typed_memory_view(page.file_bytes.size(), reinterpret_cast<const std::uint8_t*>(page.file_bytes.data())));
+}
+
+// ---- a worker's instance ------------------------------------------------------------------
+
+struct Worker {
+    std::shared_ptr<const Field> field;
+    std::unique_ptr<EditHistory> history;
+    std::vector<std::uint8_t> mesh_bytes;
+};
+Worker worker;
+
+/// Builds the terrain from its text and the edits from the op log (JSON list) up to `applied`.
+std::string worker_open(const std::string& terrain_text, const std::string& ops_text, double applied) {
+    try {
+        const TerrainSource t = parse_terrain_source(terrain_text, "terrain");
+        auto field = t.make_field();
+        const nlohmann::json list = nlohmann::json::parse(ops_text, nullptr, false);
+        if (list.is_discarded() || !list.is_array()) return "the op log must be a JSON list";
+        std::vector<EditOp> ops;
+        for (const auto& item : list) {
+            EditOp op;
+            if (const std::string bad = parse_op(item.dump(), op); !bad.empty()) return bad;
+            ops.push_back(op);
+        }
+        const auto n = static_cast<std::size_t>(applied);
+        if (!(applied >= 0) || n > ops.size()) return "applied is outside the op log";
+        ChunkDeltas deltas = replay_edits(*field, ops, n);
+        worker.history = std::make_unique<EditHistory>(field, std::move(ops), n, std::move(deltas));
+        worker.field = std::move(field);
+        return "";
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+}
+
+std::string worker_edit(const std::string& op_text) {
+    if (!worker.history) return "no terrain";
+    EditOp op;
+    if (const std::string bad = parse_op(op_text, op); !bad.empty()) return bad;
+    worker.history->apply(op);
+    return "";
+}
+
+bool worker_walk(bool forward) {
+    if (!worker.history) return false;
+    std::vector<ChunkCoord> changed;
+    Box box;
+    return forward ? worker.history->redo(changed, box) : worker.history->undo(changed, box);
+}
+
+ResultJs worker_run(const JobJs& job) {
+    ResultJs r;
+    worker.mesh_bytes.clear();
+    if (!worker.field) return r;
+    WorldJobResult result;
+    run_world_job(*worker.field, &worker.history->deltas(), from_js(job), result);
+    r.bottom = result.bottom;
+    r.top = result.top;
+    r.ground_lo = result.ground.lo;
+    r.ground_hi = result.ground.hi;
+    r.built = result.built;
+    if (result.built) pack_mesh(result.mesh, worker.mesh_bytes);
+    return r;
+}
+
+val worker_mesh_bytes() { return val(emscripten::typed_memory_view(worker.mesh_bytes.size(), worker.mesh_bytes.data())); }
+
+}  // namespace
+}  // namespace isoterra::web
+
+EMSCRIPTEN_BINDINGS(isoterra_page) {
+    using namespace emscripten;
+    using namespace isoterra::web;
+    value_object<JobJs>("Job")
+        .field("survey", &JobJs::survey)
+        .field("x", &JobJs::x)
+        .field("y", &JobJs::y)
+        .field("z", &JobJs::z)
+        .field("lod", &JobJs::lod)
+        .field("version", &JobJs::version)
+        .field("mesher", &JobJs::mesher)
+        .field("distance", &JobJs::distance)
+        .field("ground_lo", &JobJs::ground_lo)
+        .field("ground_hi", &JobJs::ground_hi)
+        .field("lowest_layer", &JobJs::lowest_layer);
+    value_object<ResultJs>("Result")
+        .field("bottom", &ResultJs::bottom)
+        .field("top", &ResultJs::top)
+        .field("ground_lo", &ResultJs::ground_lo)
+        .field("ground_hi", &ResultJs::ground_hi)
+        .field("built", &ResultJs::built);
+    function("builtin_names", &builtin_names);
+    function("builtin_terrain_text", &builtin_terrain_text);
+    function("terrain_text_of_file", &terrain_text_of_file);
+    function("open_world", &open_world);
+    function("start_world", &start_world);
+    function("set_focus", &set_focus);
+    function("take_job", &take_job);
+    function("finish_job", &finish_job);
+    function("deliver", &deliver);
+    function("drawn_array", &drawn_array);
+    function("world_counts", &world_counts);
+    function("set_mesher", &set_mesher);
+    function("sample", &sample);
+    function("cast_ray", &cast_ray);
+    function("edit", &edit);
+    function("undo", &undo);
+    function("redo", &redo);
+    function("history", &history);
+    function("world_file_bytes", &world_file_bytes);
+    function("worker_open", &worker_open);
+    function("worker_edit", &worker_edit);
+    function("worker_walk", &worker_walk);
+    function("worker_run", &worker_run);
+    function("worker_mesh_bytes", &worker_mesh_bytes);
+}

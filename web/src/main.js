@@ -1,0 +1,368 @@
+// The isoterra page: the C++ core in WebAssembly streams the world around the camera in Web
+// Workers, Babylon.js draws it, clicks edit it, and the edits are kept in the browser as a
+// world file that `isoterra --world` reads. `window.isoterra` is the interface tests use.
+import { loadCore, checked } from './core.js';
+import { Streamer } from './streaming.js';
+import { TerrainView } from './terrain_view.js';
+import { Flight } from './fly.js';
+import { readParams } from './url_params.js';
+import { loadWorld, saveWorld, loadLast, saveLast } from './world_store.js';
+
+const kDefaults = { preset: 'tutorial', seed: 20261114, view: 8000, mesher: 'marching-cubes', radius: 8 };
+const kUploadBudgetMs = 6;  // per frame, for handing meshes to the GPU
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  const line = String(message).split('\n')[0];
+  $('error').textContent = line;
+  $('error').hidden = false;
+  console.warn(`isoterra: ${line}`);
+}
+function clearError() { $('error').hidden = true; }
+
+let resolveReady, rejectReady;
+const api = {
+  ready: new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; }),
+};
+window.isoterra = api;
+
+async function main() {
+  const started = performance.now();
+  const core = await loadCore();
+  const presets = JSON.parse(core.builtin_names());
+  const { params, problems } = readParams(location.search, presets);
+  if (problems.length) showError(problems.join('; '));
+
+  const workers = Math.max(1, (navigator.hardwareConcurrency || 2) - 1);
+  const streamer = new Streamer(core, workers);
+  const view = new TerrainView($('view'));
+  const flight = new Flight($('view'), view.camera);
+  await streamer.ready;
+  try {
+    core.FS.mkdir('/worlds');
+  } catch { /* there already */ }
+
+  const state = {
+    key: '', name: '', seed: params.seed ?? kDefaults.seed, terrain: null,
+    view: params.view ?? kDefaults.view, mesher: params.mesher ?? kDefaults.mesher,
+    firstViewMs: null, frameMs: 0, worldStarted: 0,
+  };
+
+  // ---- worlds: open, persist, import, export --------------------------------------------
+  const pathOf = (key) => `/worlds/${key.replace(/[^A-Za-z0-9_.@-]/g, '_')}.db`;
+
+  async function persist() {
+    const bytes = core.world_file_bytes();
+    if (!bytes) throw new Error('the world file could not be read back');
+    await saveWorld(state.key, bytes.slice());
+  }
+
+  // Opens (or makes) the world of a terrain: `terrainText` from builtin_terrain_text or a
+  // dropped file; the edits kept for its key come back with it.
+  async function openTerrain(key, terrainText, droppedText) {
+    const path = pathOf(key);
+    const kept = await loadWorld(key);
+    try { core.FS.unlink(path); } catch { /* none */ }
+    if (kept) core.FS.writeFile(path, kept);
+    let opened;
+    try {
+      opened = checked(core.open_world(terrainText, path));
+    } catch (e) {
+      if (!kept) throw e;
+      // What the browser kept is no world file any more: start the terrain afresh.
+      showError(`the edits kept for ${key} could not be read (${e.message}); starting without them`);
+      core.FS.unlink(path);
+      opened = checked(core.open_world(terrainText, path));
+    }
+    await adopt(key, opened, droppedText);
+  }
+
+  // Takes an opened world: workers, World, panel.
+  async function adopt(key, opened, droppedText) {
+    state.key = key;
+    state.name = opened.name;
+    state.seed = opened.seed;
+    streamer.open(opened.terrain, opened.ops, opened.applied);
+    restartWorld();
+    await persist();
+    await saveLast({ key, terrain: droppedText ?? null, name: opened.name, seed: opened.seed });
+    const select = $('preset');
+    if (![...select.options].some((o) => o.value === opened.name)) select.add(new Option(`${opened.name} (file)`, opened.name));
+    select.value = opened.name;
+    $('seed').value = opened.seed;
+  }
+
+  function restartWorld() {
+    view.clear();
+    view.setFog(state.view);
+    checked(JSON.stringify(streamer.start(state.view, kDefaults.radius, state.mesher)));
+    state.worldStarted = performance.now();
+    state.firstViewMs = null;
+  }
+
+  async function openBuiltin(name, seed) {
+    const { text } = checked(core.builtin_terrain_text(name, seed));
+    await openTerrain(`${name}@${seed}`, text, null);
+  }
+
+  async function openDroppedTerrain(text, fileName) {
+    const seedField = Number($('seed').value);
+    const t = checked(core.terrain_text_of_file(text, fileName, -1));
+    const seed = Number.isInteger(seedField) && seedField >= 0 ? seedField : t.seed;
+    const withSeed = checked(core.terrain_text_of_file(text, fileName, seed));
+    await openTerrain(`file:${withSeed.name}@${seed}`, withSeed.text, text);
+  }
+
+  async function importWorldFile(bytes) {
+    const path = '/worlds/incoming.db';
+    try { core.FS.unlink(path); } catch { /* none */ }
+    core.FS.writeFile(path, bytes);
+    const opened = checked(core.open_world('', path));  // throws (and keeps the open world) when it is no world file
+    const builtin = presets.includes(opened.name) && !opened.graph;
+    const key = builtin ? `${opened.name}@${opened.seed}` : `file:${opened.name}@${opened.seed}`;
+    await adopt(key, opened, builtin ? null : opened.terrain);
+  }
+
+  function exportWorld() {
+    const bytes = core.world_file_bytes();
+    if (!bytes) throw new Error('no world file is open');
+    return bytes.slice();
+  }
+
+  // ---- editing ------------------------------------------------------------------------
+  let editing = Promise.resolve();
+  function edit(op) {
+    const run = async () => {
+      const result = checked(core.edit(JSON.stringify(op)));
+      streamer.edit(op);
+      await persist();
+      return result;
+    };
+    editing = editing.then(run, run);
+    return editing;
+  }
+  function walk(forward) {
+    const run = async () => {
+      const result = checked(forward ? core.redo() : core.undo());
+      if (result.changed) {
+        streamer.walk(forward);
+        await persist();
+      }
+      return result.changed;
+    };
+    editing = editing.then(run, run);
+    return editing;
+  }
+
+  function brushAt(x, y, mode) {
+    const { origin, direction } = view.rayThrough(x, y);
+    const hit = core.cast_ray(origin.x, origin.y, origin.z, direction.x, direction.y, direction.z, state.view);
+    if (!hit) return null;
+    const radius = Number($('radius').value);
+    return edit({ brush: $('brush').value, mode, at: hit, radius }).catch((e) => showError(e.message));
+  }
+
+  // ---- the panel and the input ----------------------------------------------------------
+  const presetSelect = $('preset');
+  for (const p of presets) presetSelect.add(new Option(p, p));
+  $('view-distance').value = state.view;
+  $('mesher').value = state.mesher;
+  const guarded = (f) => async (...args) => {
+    try {
+      clearError();
+      await f(...args);
+    } catch (e) {
+      showError(e.message);
+    }
+  };
+  presetSelect.addEventListener('change', guarded(() => openBuiltin(presetSelect.value, Number($('seed').value))));
+  $('seed').addEventListener('change', guarded(async () => {
+    const s = $('seed').value;
+    if (!/^\d+$/.test(s) || Number(s) > 4294967295) throw new Error(`seed '${s}' must be a whole number from 0 to 4294967295`);
+    const last = await loadLast();
+    if (last?.terrain && last.name === presetSelect.value) await openDroppedTerrain(last.terrain, last.name);
+    else await openBuiltin(presetSelect.value, Number(s));
+  }));
+  $('mesher').addEventListener('change', guarded(() => {
+    state.mesher = $('mesher').value;
+    const bad = core.set_mesher(state.mesher);
+    if (bad) throw new Error(bad);
+  }));
+  $('view-distance').addEventListener('change', guarded(() => {
+    const v = Number($('view-distance').value);
+    if (!(v >= 32 && v <= 65536)) throw new Error(`view distance ${$('view-distance').value} must be from 32 to 65536 m`);
+    state.view = v;
+    restartWorld();
+  }));
+  $('undo').addEventListener('click', guarded(() => walk(false)));
+  $('redo').addEventListener('click', guarded(() => walk(true)));
+  $('export').addEventListener('click', guarded(() => {
+    const blob = new Blob([exportWorld()], { type: 'application/vnd.sqlite3' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${state.name}-${state.seed}.db`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }));
+  async function openFile(file) {
+    if (file.size > 256 * 1024 * 1024) throw new Error(`${file.name}: larger than 256 MB`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const head = new TextDecoder().decode(bytes.slice(0, 16));
+    if (head.startsWith('SQLite format 3')) await importWorldFile(bytes);
+    else if (/\.toml$/i.test(file.name)) await openDroppedTerrain(new TextDecoder().decode(bytes), file.name);
+    else throw new Error(`${file.name}: neither a world file (.db) nor a preset or graph (.toml)`);
+  }
+  $('open-file').addEventListener('change', guarded(async () => {
+    const file = $('open-file').files[0];
+    $('open-file').value = '';
+    if (file) await openFile(file);
+  }));
+  document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dragging'); });
+  document.addEventListener('dragleave', () => document.body.classList.remove('dragging'));
+  document.addEventListener('drop', guarded(async (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dragging');
+    const file = e.dataTransfer?.files?.[0];
+    if (file) await openFile(file);
+  }));
+
+  const canvas = $('view');
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+  canvas.addEventListener('pointerdown', (e) => {
+    if (e.button !== 0 && e.button !== 2) return;
+    const mode = e.button === 2 ? 'add' : 'carve';
+    if (document.pointerLockElement === canvas) brushAt(canvas.clientWidth / 2, canvas.clientHeight / 2, mode);
+    else brushAt(e.offsetX, e.offsetY, mode);
+  });
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.ctrlKey && (e.code === 'KeyZ' || e.code === 'KeyY')) {
+      e.preventDefault();
+      guarded(() => walk(e.code === 'KeyY' || e.shiftKey))();
+    } else if (e.code === 'KeyF') {
+      if (document.pointerLockElement === canvas) document.exitPointerLock();
+      else canvas.requestPointerLock();
+    }
+  });
+  document.addEventListener('pointerlockchange', () => {
+    document.body.classList.toggle('flying', document.pointerLockElement === canvas);
+  });
+
+  // ---- the first world: the URL's, else what was open last, else the default -----------
+  const last = await loadLast();
+  try {
+    if (params.preset || params.seed !== undefined || !last) {
+      await openBuiltin(params.preset ?? kDefaults.preset, params.seed ?? kDefaults.seed);
+    } else if (last.terrain) {
+      await openDroppedTerrain(last.terrain, last.name);
+    } else {
+      await openBuiltin(last.name, last.seed);
+    }
+  } catch (e) {
+    showError(e.message);
+    await openBuiltin(kDefaults.preset, kDefaults.seed);
+  }
+  const eye = params.eye ?? [0, 120, 0];
+  const target = params.target ?? [eye[0] + 300, eye[1] - 60, eye[2] - 300];
+  view.look(eye, target);
+  flight.syncAngles();
+
+  // ---- every frame ------------------------------------------------------------------------
+  // The picture is drawn again only when something changed, once the GPU has finished the
+  // last one, and with the GPU busy at most a quarter of the time: with a software renderer
+  // (no GPU) a frame of millions of triangles costs the same cores the workers need.
+  let lastFrame = performance.now();
+  let lastDraw = 0, dirty = true;
+  let frameWaiters = [], drawnWaiters = [];  // frame(): resolved once a frame drawn after the call is finished
+  let lastEye = '';
+  const frameTimes = [];
+  view.engine.runRenderLoop(() => {
+    const now = performance.now();
+    const dt = Math.min(0.1, (now - lastFrame) / 1000);
+    lastFrame = now;
+    flight.step(dt);
+    const p = view.camera.position, t = view.camera.getTarget();
+    const eyeNow = `${p.x},${p.y},${p.z},${t.x},${t.y},${t.z}`;
+    if (eyeNow !== lastEye) { lastEye = eyeNow; dirty = true; }
+    streamer.pump(view.camera.position);
+    const updates = JSON.parse(core.deliver(kUploadBudgetMs));
+    for (const u of updates) {
+      let arrays = null;
+      if (u.draw >= 0) {
+        arrays = {};
+        for (const k of ['positions', 'normals', 'materials', 'indices', 'origin']) arrays[k] = core.drawn_array(u.draw, k).slice();
+      }
+      view.apply(u, arrays);
+    }
+    if (updates.length) dirty = true;
+    const idle = view.gpuIdle();
+    if (idle && drawnWaiters.length) {
+      for (const resolve of drawnWaiters) resolve();
+      drawnWaiters = [];
+    }
+    if (frameWaiters.length) dirty = true;
+    if (dirty && idle && now - lastDraw >= 3 * view.gpuMs) {
+      view.render();
+      lastDraw = now;
+      dirty = false;
+      drawnWaiters = frameWaiters;
+      frameWaiters = [];
+    }
+    const spent = performance.now() - now;
+    frameTimes.push(spent);
+    if (frameTimes.length > 60) frameTimes.shift();
+    state.frameMs = [...frameTimes].sort((a, b) => a - b)[frameTimes.length >> 1];
+    if (state.firstViewMs === null && updates.length === 0 && settled()) {
+      state.firstViewMs = performance.now() - state.worldStarted;
+      dirty = true;
+    }
+    if (frameTimes.length % 15 === 0) $('stats').textContent = statsLine();
+  });
+  window.addEventListener('resize', () => view.engine.resize());
+
+  function settled() {
+    const c = JSON.parse(core.world_counts());
+    return Boolean(c.settled);
+  }
+  function stats() {
+    return {
+      chunks: view.shownChunks(),
+      triangles: view.triangles,
+      first_view_ms: state.firstViewMs,
+      frame_ms: state.frameMs,
+      job_ms: streamer.medianJobMs(),
+      workers,
+      world: `${state.name}@${state.seed}`,
+      load_ms: loadMs,
+    };
+  }
+  function statsLine() {
+    const s = stats();
+    const first = s.first_view_ms === null ? 'filling…' : `first view ${(s.first_view_ms / 1000).toFixed(2)} s`;
+    return `${state.name} · seed ${state.seed} · ${s.chunks} chunks · ${(s.triangles / 1e6).toFixed(2)} M triangles · ` +
+      `frame ${s.frame_ms.toFixed(1)} ms · ${first} · ${workers} worker${workers > 1 ? 's' : ''}`;
+  }
+  const loadMs = performance.now() - started;
+
+  Object.assign(api, {
+    settled: () => settled() && state.firstViewMs !== null,
+    stats,
+    sample: (x, y, z) => core.sample(x, y, z),
+    edit: ({ brush = 'sphere', at, radius = 4, mode = 'carve', strength }) => edit({ brush, mode, at, radius, strength }),
+    undo: () => walk(false),
+    redo: () => walk(true),
+    history: () => checked(core.history()),
+    counts: () => JSON.parse(core.world_counts()),
+    exportWorld,
+    importWorld: (bytes) => importWorldFile(new Uint8Array(bytes)),
+    look: (eye, target) => { view.look(eye, target); flight.syncAngles(); },
+    frame: () => new Promise((resolve) => frameWaiters.push(resolve)),
+    idle: () => editing.then(() => undefined, () => undefined),
+  });
+  resolveReady(api);
+}
+
+main().catch((e) => {
+  showError(e.message);
+  rejectReady(e);
+});

@@ -1,0 +1,201 @@
+// The Babylon.js side: a right-handed scene in the world's own metres (y up), one mesh per
+// shown chunk, and the native renderer's look: grass, soil, rock and snow painted by
+// triplanar detail noise, lit by a low sun and a sky light, fading into the sky with fog.
+import { Engine } from '@babylonjs/core/Engines/engine.js';
+import { Scene } from '@babylonjs/core/scene.js';
+import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
+import { Vector3, Matrix } from '@babylonjs/core/Maths/math.vector.js';
+import { Color4 } from '@babylonjs/core/Maths/math.color.js';
+import { Mesh } from '@babylonjs/core/Meshes/mesh.js';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData.js';
+import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.js';
+import { Effect } from '@babylonjs/core/Materials/effect.js';
+
+const kSky = [0.66, 0.74, 0.84];
+const kSun = new Vector3(-0.5, 0.45, 0.55).normalize();  // low, warm, from the south-west
+
+Effect.ShadersStore.terrainVertexShader = `
+precision highp float;
+attribute vec3 position;
+attribute vec3 normal;
+attribute vec4 material;   // weights of grass, soil, rock, snow
+uniform mat4 world;
+uniform mat4 viewProjection;
+uniform vec3 eye;
+varying vec3 vFromEye;
+varying vec3 vWorld;
+varying vec3 vNormal;
+varying vec4 vMaterial;
+void main() {
+  vec4 w = world * vec4(position, 1.0);
+  vFromEye = w.xyz - eye;
+  vWorld = w.xyz;
+  vNormal = normal;
+  vMaterial = material;
+  gl_Position = viewProjection * w;
+}`;
+
+// The native renderer's fragment shader, in WebGL's dialect.
+Effect.ShadersStore.terrainFragmentShader = `
+precision highp float;
+varying vec3 vFromEye;
+varying vec3 vWorld;
+varying vec3 vNormal;
+varying vec4 vMaterial;
+uniform vec3 skyColour;
+uniform vec3 sunDirection;
+uniform float fogStart;
+uniform float fogEnd;
+float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
+float valueNoise(vec2 p, float period) {
+  vec2 i = floor(p), f = fract(p);
+  vec2 u = f * f * (3.0 - 2.0 * f);
+  vec2 a = mod(i, period), b = mod(i + 1.0, period);
+  return mix(mix(hash(a), hash(vec2(b.x, a.y)), u.x), mix(hash(vec2(a.x, b.y)), hash(b), u.x), u.y);
+}
+float detail(vec2 p, float f) { return 0.6 * valueNoise(p * f, floor(1000.0 * f + 0.5)) + 0.4 * valueNoise(p * f * 3.7, floor(3700.0 * f + 0.5)); }
+vec3 paint(int id, vec2 p) {
+  if (id == 0) return mix(vec3(0.22, 0.42, 0.14), vec3(0.36, 0.55, 0.20), detail(p, 0.7));
+  if (id == 1) return mix(vec3(0.36, 0.25, 0.16), vec3(0.50, 0.37, 0.24), detail(p, 1.3));
+  if (id == 2) return mix(vec3(0.38, 0.37, 0.36), vec3(0.60, 0.58, 0.55), detail(p, 0.4));
+  return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p, 0.9));
+}
+vec3 triplanar(int id, vec3 p, vec3 n) {
+  vec3 w = pow(abs(n), vec3(4.0));
+  w /= (w.x + w.y + w.z);
+  return paint(id, p.yz) * w.x + paint(id, p.xz) * w.y + paint(id, p.xy) * w.z;
+}
+void main() {
+  vec3 n = normalize(vNormal);
+  vec3 p = mod(vWorld, 1000.0);  // the detail repeats every 1000 m
+  float dist = length(vFromEye);
+  float fog = fogEnd > 0.0 ? clamp((dist - fogStart) / (fogEnd - fogStart), 0.0, 1.0) : 0.0;
+  fog = fog * fog * (3.0 - 2.0 * fog);
+  vec3 albedo = triplanar(0, p, n) * vMaterial.x + triplanar(1, p, n) * vMaterial.y +
+                triplanar(2, p, n) * vMaterial.z + triplanar(3, p, n) * vMaterial.w;
+  float sun = max(dot(n, sunDirection), 0.0);
+  vec3 skyLight = mix(vec3(0.23, 0.20, 0.30), vec3(0.55, 0.60, 0.75), n.y * 0.5 + 0.5);
+  vec3 lit = albedo * (skyLight * 0.8 + vec3(1.0, 0.85, 0.66) * sun * 1.1);
+  gl_FragColor = vec4(mix(lit, skyColour, fog), 1.0);
+}`;
+
+export class TerrainView {
+  constructor(canvas) {
+    this.engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: false, antialias: true });
+    this.engine.useReverseDepthBuffer = true;  // kilometres of depth without fighting
+    this.scene = new Scene(this.engine);
+    this.scene.useRightHandedSystem = true;
+    this.scene.clearColor = new Color4(kSky[0], kSky[1], kSky[2], 1);
+    this.scene.skipPointerMovePicking = true;
+    this.camera = new FreeCamera('eye', new Vector3(0, 60, 0), this.scene);
+    this.camera.minZ = 0.5;
+    this.camera.fov = 60 * Math.PI / 180;
+    this.material = new ShaderMaterial('terrain', this.scene, { vertex: 'terrain', fragment: 'terrain' }, {
+      attributes: ['position', 'normal', 'material'],
+      uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
+    });
+    this.material.backFaceCulling = false;  // a cave seen from inside, an edit's far wall
+    this.material.setVector3('skyColour', new Vector3(...kSky));
+    this.material.setVector3('sunDirection', kSun);
+    this.chunks = new Map();  // key -> { mesh, triangles }
+    this.triangles = 0;
+    this.gpuMs = 0;
+    this.fence = null;
+    this.setFog(8000);
+  }
+
+  setFog(viewDistance) {
+    this.material.setFloat('fogStart', viewDistance * 0.3);
+    this.material.setFloat('fogEnd', viewDistance);
+    this.camera.maxZ = viewDistance * 2 + 2000;
+  }
+
+  /// Places the eye and turns it towards `target`.
+  look(eye, target) {
+    this.camera.position.set(eye[0], eye[1], eye[2]);
+    this.camera.setTarget(new Vector3(target[0], target[1], target[2]));
+  }
+
+  /// Applies one update from the World: a drop, a new drawing, or shown / hidden.
+  apply(update, arrays) {
+    let entry = this.chunks.get(update.key);
+    if (update.drop) {
+      if (entry) {
+        if (entry.mesh.isEnabled()) this.triangles -= entry.triangles;
+        entry.mesh.dispose();
+        this.chunks.delete(update.key);
+      }
+      return;
+    }
+    if (arrays) {
+      if (entry) {
+        if (entry.mesh.isEnabled()) this.triangles -= entry.triangles;
+        entry.mesh.dispose();
+        this.chunks.delete(update.key);
+        entry = undefined;
+      }
+      if (arrays.indices.length === 0) return;  // nothing to draw: air, or hidden by its neighbours
+      const mesh = new Mesh(update.key, this.scene);
+      const data = new VertexData();
+      data.positions = arrays.positions;
+      data.normals = arrays.normals;
+      data.indices = arrays.indices;
+      data.applyToMesh(mesh, false);
+      mesh.setVerticesData('material', arrays.materials, false, 4);
+      mesh.position.set(arrays.origin[0], arrays.origin[1], arrays.origin[2]);
+      mesh.material = this.material;
+      mesh.isPickable = false;
+      mesh.doNotSyncBoundingInfo = true;
+      mesh.setEnabled(false);
+      entry = { mesh, triangles: arrays.indices.length / 3 };
+      this.chunks.set(update.key, entry);
+    }
+    if (!entry) return;
+    const visible = update.visible && entry.triangles > 0;
+    if (visible !== entry.mesh.isEnabled()) {
+      this.triangles += visible ? entry.triangles : -entry.triangles;
+      entry.mesh.setEnabled(visible);
+    }
+  }
+
+  clear() {
+    for (const { mesh } of this.chunks.values()) mesh.dispose();
+    this.chunks.clear();
+    this.triangles = 0;
+  }
+
+  shownChunks() {
+    let n = 0;
+    for (const { mesh } of this.chunks.values()) n += mesh.isEnabled();
+    return n;
+  }
+
+  /// The ray from the eye through a pixel of the canvas (CSS pixels).
+  rayThrough(x, y) {
+    const ray = this.scene.createPickingRay(x, y, Matrix.Identity(), this.camera);
+    return { origin: ray.origin, direction: ray.direction };
+  }
+
+  render() {
+    this.material.setVector3('eye', this.camera.position);
+    this.scene.render();
+    // A fence after the frame tells when the GPU is done with it (WebGL2).
+    const gl = this.engine._gl;
+    if (gl && gl.fenceSync) {
+      this.fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+      gl.flush();
+      this.fenceSince = performance.now();
+    }
+  }
+
+  /// True when the last frame is finished; `gpuMs` is then what it took.
+  gpuIdle() {
+    if (!this.fence) return true;
+    const gl = this.engine._gl;
+    if (gl.clientWaitSync(this.fence, 0, 0) === gl.TIMEOUT_EXPIRED) return false;
+    gl.deleteSync(this.fence);
+    this.fence = null;
+    this.gpuMs = performance.now() - this.fenceSince;
+    return true;
+  }
+}
