@@ -113,11 +113,17 @@ async function main() {
     await openTerrain(`file:${withSeed.name}@${seed}`, withSeed.text, text);
   }
 
-  async function importWorldFile(bytes) {
+  async function importWorldFile(bytes, name = 'the world file') {
     const path = '/worlds/incoming.db';
     try { core.FS.unlink(path); } catch { /* none */ }
     core.FS.writeFile(path, bytes);
-    const opened = checked(core.open_world('', path));  // throws (and keeps the open world) when it is no world file
+    let opened;
+    try {
+      opened = checked(core.open_world('', path));
+    } catch (e) {
+      // Nothing changed: the world open before stays open. The message names the user's file.
+      throw new Error(e.message.split(path).join(name));
+    }
     const builtin = presets.includes(opened.name) && !opened.graph;
     const key = builtin ? `${opened.name}@${opened.seed}` : `file:${opened.name}@${opened.seed}`;
     await adopt(key, opened, builtin ? null : opened.terrain);
@@ -208,7 +214,7 @@ async function main() {
     if (file.size > 256 * 1024 * 1024) throw new Error(`${file.name}: larger than 256 MB`);
     const bytes = new Uint8Array(await file.arrayBuffer());
     const head = new TextDecoder().decode(bytes.slice(0, 16));
-    if (head.startsWith('SQLite format 3')) await importWorldFile(bytes);
+    if (head.startsWith('SQLite format 3')) await importWorldFile(bytes, file.name);
     else if (/\.toml$/i.test(file.name)) await openDroppedTerrain(new TextDecoder().decode(bytes), file.name);
     else throw new Error(`${file.name}: neither a world file (.db) nor a preset or graph (.toml)`);
   }

@@ -10,6 +10,7 @@ import { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData.js';
 import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.js';
 import { Effect } from '@babylonjs/core/Materials/effect.js';
+import '@babylonjs/core/Culling/ray.js';  // scene.createPickingRay
 
 const kSky = [0.66, 0.74, 0.84];
 const kSun = new Vector3(-0.5, 0.45, 0.55).normalize();  // low, warm, from the south-west
