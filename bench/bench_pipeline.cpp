@@ -11,6 +11,7 @@
 
 #include "isoterra/graph.hpp"
 #include "isoterra/mesh.hpp"
+#include "isoterra/world.hpp"
 
 namespace {
 
@@ -193,5 +194,40 @@ void BM_mesh(benchmark::State& state) {
 BENCHMARK(BM_mesh)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+// A world's first view (tutorial, 256 m, eight columns a ring, one level) with its jobs run
+// on this thread, as a web page's workers run them: the milliseconds a built chunk takes to
+// sample and mesh (chunk_ms). web/bench/world-jobs.mjs runs the same in WebAssembly, and
+// bench/compare-wasm.sh compares the two.
+void BM_world_jobs(benchmark::State& state) {
+    const std::shared_ptr<const Field> terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    double chunk_ms = 0.0, chunks = 0.0;
+    for (auto _ : state) {
+        WorldSettings settings;
+        settings.view_distance_m = 256.0;
+        settings.view_radius = 8;
+        settings.threads = -1;
+        World world(terrain, settings);
+        for (;;) {
+            world.set_focus({0.0, 60.0, 0.0});
+            WorldJob job;
+            while (world.take_job(job)) {
+                WorldJobResult result;
+                const auto t0 = std::chrono::steady_clock::now();
+                run_world_job(*terrain, nullptr, job, result);
+                if (!job.survey && result.built) {
+                    chunk_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                    chunks += 1.0;
+                }
+                world.finish_job(job, std::move(result));
+            }
+            world.deliver(1e9, [](const ChunkUpdate&) {});
+            if (world.settled()) break;
+        }
+    }
+    state.counters["chunk_ms"] = chunk_ms / chunks;
+    state.counters["chunks"] = chunks / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_world_jobs)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 BENCHMARK_MAIN();

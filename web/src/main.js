@@ -335,8 +335,9 @@ async function main() {
       chunks: view.shownChunks(),
       triangles: view.triangles,
       first_view_ms: state.firstViewMs,
-      frame_ms: state.frameMs,
-      job_ms: streamer.medianJobMs(),
+      frame_ms: state.frameMs,          // the page's own work a frame (median of the last 60)
+      gpu_ms: view.gpuMs,               // the last frame drawn, from its commands to the GPU done
+      job_ms: streamer.medianJobMs(),   // a worker's median job (surveys and chunks)
       workers,
       world: `${state.name}@${state.seed}`,
       load_ms: loadMs,
@@ -346,7 +347,7 @@ async function main() {
     const s = stats();
     const first = s.first_view_ms === null ? 'filling…' : `first view ${(s.first_view_ms / 1000).toFixed(2)} s`;
     return `${state.name} · seed ${state.seed} · ${s.chunks} chunks · ${(s.triangles / 1e6).toFixed(2)} M triangles · ` +
-      `frame ${s.frame_ms.toFixed(1)} ms · ${first} · ${workers} worker${workers > 1 ? 's' : ''}`;
+      `frame ${s.frame_ms.toFixed(1)} ms + GPU ${s.gpu_ms.toFixed(0)} ms · ${first} · ${workers} worker${workers > 1 ? 's' : ''}`;
   }
   const loadMs = performance.now() - started;
 
