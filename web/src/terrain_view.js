@@ -11,6 +11,7 @@ import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData.js';
 import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.js';
 import { Effect } from '@babylonjs/core/Materials/effect.js';
 import '@babylonjs/core/Culling/ray.js';  // scene.createPickingRay
+import terrainShading from '../../apps/isoterra/render/terrain_shading.glsl?raw';
 
 const kSky = [0.66, 0.74, 0.84];
 const kSun = new Vector3(-0.5, 0.45, 0.55).normalize();  // low, warm, from the south-west
@@ -36,7 +37,7 @@ void main() {
   gl_Position = viewProjection * w;
 }`;
 
-// The native renderer's fragment shader, in WebGL's dialect.
+// The native renderer's look (apps/isoterra/render/terrain_shading.glsl, shared) with fog.
 Effect.ShadersStore.terrainFragmentShader = `
 precision highp float;
 varying vec3 vFromEye;
@@ -47,37 +48,12 @@ uniform vec3 skyColour;
 uniform vec3 sunDirection;
 uniform float fogStart;
 uniform float fogEnd;
-float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
-float valueNoise(vec2 p, float period) {
-  vec2 i = floor(p), f = fract(p);
-  vec2 u = f * f * (3.0 - 2.0 * f);
-  vec2 a = mod(i, period), b = mod(i + 1.0, period);
-  return mix(mix(hash(a), hash(vec2(b.x, a.y)), u.x), mix(hash(vec2(a.x, b.y)), hash(b), u.x), u.y);
-}
-float detail(vec2 p, float f) { return 0.6 * valueNoise(p * f, floor(1000.0 * f + 0.5)) + 0.4 * valueNoise(p * f * 3.7, floor(3700.0 * f + 0.5)); }
-vec3 paint(int id, vec2 p) {
-  if (id == 0) return mix(vec3(0.22, 0.42, 0.14), vec3(0.36, 0.55, 0.20), detail(p, 0.7));
-  if (id == 1) return mix(vec3(0.36, 0.25, 0.16), vec3(0.50, 0.37, 0.24), detail(p, 1.3));
-  if (id == 2) return mix(vec3(0.38, 0.37, 0.36), vec3(0.60, 0.58, 0.55), detail(p, 0.4));
-  return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p, 0.9));
-}
-vec3 triplanar(int id, vec3 p, vec3 n) {
-  vec3 w = pow(abs(n), vec3(4.0));
-  w /= (w.x + w.y + w.z);
-  return paint(id, p.yz) * w.x + paint(id, p.xz) * w.y + paint(id, p.xy) * w.z;
-}
+${terrainShading}
 void main() {
   vec3 n = normalize(vNormal);
-  vec3 p = mod(vWorld, 1000.0);  // the detail repeats every 1000 m
-  float dist = length(vFromEye);
-  float fog = fogEnd > 0.0 ? clamp((dist - fogStart) / (fogEnd - fogStart), 0.0, 1.0) : 0.0;
-  fog = fog * fog * (3.0 - 2.0 * fog);
-  vec3 albedo = triplanar(0, p, n) * vMaterial.x + triplanar(1, p, n) * vMaterial.y +
-                triplanar(2, p, n) * vMaterial.z + triplanar(3, p, n) * vMaterial.w;
-  float sun = max(dot(n, sunDirection), 0.0);
-  vec3 skyLight = mix(vec3(0.23, 0.20, 0.30), vec3(0.55, 0.60, 0.75), n.y * 0.5 + 0.5);
-  vec3 lit = albedo * (skyLight * 0.8 + vec3(1.0, 0.85, 0.66) * sun * 1.1);
-  gl_FragColor = vec4(mix(lit, skyColour, fog), 1.0);
+  vec3 albedo = terrain_albedo(mod(vWorld, 1000.0), n, vMaterial);  // the detail repeats every 1000 m
+  float fog = fog_amount(length(vFromEye), fogStart, fogEnd);
+  gl_FragColor = vec4(mix(terrain_lit(albedo, n, sunDirection), skyColour, fog), 1.0);
 }`;
 
 export class TerrainView {

@@ -12,6 +12,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "../cli.hpp"
+#include "terrain_shading_glsl.hpp"
 
 namespace isoterra::app {
 namespace {
@@ -50,9 +51,9 @@ void main() {
 }
 )";
 
-// Each material is a base colour with detail noise in its own scale, sampled on the three
-// axis planes and blended by the normal (triplanar), so steep faces are not stretched.
-const char* kFragmentShader = R"(#version 330 core
+// The fragment shader: the shared look (terrain_shading.glsl) with the sea, level tints and
+// cross-fades of this renderer.
+const std::string kFragmentShader = std::string(R"(#version 330 core
 in vec3 v_position;
 in vec3 v_texture;
 in vec3 v_normal;
@@ -66,32 +67,7 @@ uniform vec3 level_tint;      // (1, 1, 1) unless levels are coloured
 uniform int fade;             // 0 none, 1 appearing, 2 going
 uniform float fade_alpha;     // how far the fade has come, 0..1
 out vec4 colour;
-
-// Value noise that repeats every `period` cells (an integer), so the detail repeats every
-// 1000 m in the world (every frequency below times 1000 is an integer) and texture
-// coordinates can wrap there without a seam.
-float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
-float value_noise(vec2 p, float period) {
-    vec2 i = floor(p), f = fract(p);
-    vec2 u = f * f * (3.0 - 2.0 * f);
-    vec2 a = mod(i, period), b = mod(i + 1.0, period);
-    return mix(mix(hash(a), hash(vec2(b.x, a.y)), u.x), mix(hash(vec2(a.x, b.y)), hash(b), u.x), u.y);
-}
-float detail(vec2 p, float f) { return 0.6 * value_noise(p * f, floor(1000.0 * f + 0.5)) + 0.4 * value_noise(p * f * 3.7, floor(3700.0 * f + 0.5)); }
-
-vec3 paint(int id, vec2 p) {
-    if (id == 0) return mix(vec3(0.22, 0.42, 0.14), vec3(0.36, 0.55, 0.20), detail(p, 0.7));  // grass
-    if (id == 1) return mix(vec3(0.36, 0.25, 0.16), vec3(0.50, 0.37, 0.24), detail(p, 1.3));  // soil
-    if (id == 2) return mix(vec3(0.38, 0.37, 0.36), vec3(0.60, 0.58, 0.55), detail(p, 0.4));  // rock
-    return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p, 0.9));              // snow
-}
-
-vec3 triplanar(int id, vec3 p, vec3 n) {
-    vec3 w = pow(abs(n), vec3(4.0));
-    w /= (w.x + w.y + w.z);
-    return paint(id, p.yz) * w.x + paint(id, p.xz) * w.y + paint(id, p.xy) * w.z;
-}
-
+)") + kTerrainShadingGlsl + R"(
 void main() {
     // A cross-fade between two levels: the appearing chunk takes the pixels whose dither is
     // below the fade's progress, the going one the others, so together they cover all.
@@ -100,9 +76,7 @@ void main() {
         if ((fade == 1) == (d >= fade_alpha)) discard;
     }
     vec3 n = normalize(v_normal);
-    float dist = length(v_position);
-    float fog = fog_end > 0.0 ? clamp((dist - fog_start) / (fog_end - fog_start), 0.0, 1.0) : 0.0;
-    fog = fog * fog * (3.0 - 2.0 * fog);
+    float fog = fog_amount(length(v_position), fog_start, fog_end);
     if (water == 1) {
         // Deeper blue looking down, paler at a glancing angle, and a glint of the sun.
         vec3 view = normalize(-v_position);
@@ -112,15 +86,8 @@ void main() {
         colour = vec4(mix(sea + glint * vec3(1.0, 0.9, 0.7), sky_colour, fog), mix(0.85, 0.6, facing));
         return;
     }
-    // Weights, not material numbers, are interpolated: a number halfway between grass (0)
-    // and rock (2) would paint a seam of soil (1).
-    vec3 albedo = triplanar(0, v_texture, n) * v_material.x + triplanar(1, v_texture, n) * v_material.y +
-                  triplanar(2, v_texture, n) * v_material.z + triplanar(3, v_texture, n) * v_material.w;
-    albedo *= level_tint;
-    float sun = max(dot(n, sun_direction), 0.0);
-    vec3 sky_light = mix(vec3(0.23, 0.20, 0.30), vec3(0.55, 0.60, 0.75), n.y * 0.5 + 0.5);
-    vec3 lit = albedo * (sky_light * 0.8 + vec3(1.0, 0.85, 0.66) * sun * 1.1);
-    colour = vec4(mix(lit, sky_colour, fog), 1.0);
+    vec3 albedo = terrain_albedo(v_texture, n, v_material) * level_tint;
+    colour = vec4(mix(terrain_lit(albedo, n, sun_direction), sky_colour, fog), 1.0);
 }
 )";
 
@@ -192,7 +159,7 @@ const glm::vec3 kLevelColours[8] = {{1.0f, 0.55f, 0.55f}, {1.0f, 0.85f, 0.45f}, 
 }  // namespace
 
 TerrainRenderer::TerrainRenderer() {
-    program_ = link(kVertexShader, kFragmentShader);
+    program_ = link(kVertexShader, kFragmentShader.c_str());
     sky_program_ = link(kSkyVertexShader, kSkyFragmentShader);
     glGenVertexArrays(1, &water_vao_);
     glGenBuffers(1, &water_vbo_);
