@@ -6,7 +6,7 @@ import { Streamer } from './streaming.js';
 import { TerrainView } from './terrain_view.js';
 import { Flight } from './fly.js';
 import { readParams } from './url_params.js';
-import { loadWorld, saveWorld, loadLast, saveLast } from './world_store.js';
+import * as store from './world_store.js';
 
 const kDefaults = { preset: 'tutorial', seed: 20261114, view: 8000, mesher: 'marching-cubes', radius: 8 };
 const kUploadBudgetMs = 6;  // per frame, for handing meshes to the GPU
@@ -49,6 +49,20 @@ async function main() {
   };
 
   // ---- worlds: open, persist, import, export --------------------------------------------
+  // A browser that keeps nothing (storage off, a full disk) still gets a page: the edits then
+  // last until the page closes, and the error line says so once.
+  let storageWarned = false;
+  const orWarn = (action) => async (...args) => {
+    try {
+      return await action(...args);
+    } catch (e) {
+      if (!storageWarned) showError(`the browser keeps no edits now (${e?.message ?? e}); export the world to keep it`);
+      storageWarned = true;
+      return undefined;
+    }
+  };
+  const loadWorld = orWarn(store.loadWorld), saveWorld = orWarn(store.saveWorld);
+  const loadLast = orWarn(store.loadLast), saveLast = orWarn(store.saveLast);
   const pathOf = (key) => `/worlds/${key.replace(/[^A-Za-z0-9_.@-]/g, '_')}.db`;
 
   async function persist() {
@@ -82,6 +96,7 @@ async function main() {
     state.key = key;
     state.name = opened.name;
     state.seed = opened.seed;
+    view.setSea(opened.graph ? null : opened.sea_level);
     streamer.open(opened.terrain, opened.ops, opened.applied);
     restartWorld();
     await persist();

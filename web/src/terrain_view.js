@@ -56,6 +56,22 @@ void main() {
   gl_FragColor = vec4(mix(terrain_lit(albedo, n, sunDirection), skyColour, fog), 1.0);
 }`;
 
+// The sea: a square at sea level around the eye, blended over the ground.
+Effect.ShadersStore.seaFragmentShader = `
+precision highp float;
+varying vec3 vFromEye;
+varying vec3 vWorld;
+varying vec3 vNormal;
+varying vec4 vMaterial;
+uniform vec3 skyColour;
+uniform vec3 sunDirection;
+uniform float fogStart;
+uniform float fogEnd;
+${terrainShading}
+void main() {
+  gl_FragColor = sea_colour(vFromEye, sunDirection, skyColour, fog_amount(length(vFromEye), fogStart, fogEnd));
+}`;
+
 export class TerrainView {
   constructor(canvas) {
     this.engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: false, antialias: true });
@@ -72,8 +88,19 @@ export class TerrainView {
       uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
     });
     this.material.backFaceCulling = false;  // a cave seen from inside, an edit's far wall
-    this.material.setVector3('skyColour', new Vector3(...kSky));
-    this.material.setVector3('sunDirection', kSun);
+    this.sea = new ShaderMaterial('sea', this.scene, { vertex: 'terrain', fragment: 'sea' }, {
+      attributes: ['position', 'normal', 'material'],
+      uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
+      needAlphaBlending: true,
+    });
+    this.sea.backFaceCulling = false;
+    this.sea.disableDepthWrite = true;
+    for (const m of [this.material, this.sea]) {
+      m.setVector3('skyColour', new Vector3(...kSky));
+      m.setVector3('sunDirection', kSun);
+    }
+    this.seaLevel = null;
+    this.seaMesh = null;
     this.chunks = new Map();  // key -> { mesh, triangles }
     this.triangles = 0;
     this.gpuMs = 0;
@@ -82,9 +109,33 @@ export class TerrainView {
   }
 
   setFog(viewDistance) {
-    this.material.setFloat('fogStart', viewDistance * 0.3);
-    this.material.setFloat('fogEnd', viewDistance);
+    for (const m of [this.material, this.sea]) {
+      m.setFloat('fogStart', viewDistance * 0.3);
+      m.setFloat('fogEnd', viewDistance);
+    }
     this.camera.maxZ = viewDistance * 2 + 2000;
+    this.viewDistance = viewDistance;
+    this.setSea(this.seaLevel);
+  }
+
+  /// Draws the sea at `level` metres (null: none, as for a graph).
+  setSea(level) {
+    this.seaLevel = level;
+    if (this.seaMesh) this.seaMesh.dispose();
+    this.seaMesh = null;
+    if (level === null || level < -1e8) return;
+    const r = this.viewDistance * 1.5;
+    const mesh = new Mesh('sea', this.scene);
+    const data = new VertexData();
+    data.positions = [-r, 0, -r, -r, 0, r, r, 0, r, r, 0, -r];
+    data.normals = [0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0];
+    data.indices = [0, 1, 2, 0, 2, 3];
+    data.applyToMesh(mesh, false);
+    mesh.setVerticesData('material', new Float32Array(16), false, 4);
+    mesh.material = this.sea;
+    mesh.isPickable = false;
+    mesh.alphaIndex = 1;
+    this.seaMesh = mesh;
   }
 
   /// Places the eye and turns it towards `target`.
@@ -155,6 +206,8 @@ export class TerrainView {
 
   render() {
     this.material.setVector3('eye', this.camera.position);
+    this.sea.setVector3('eye', this.camera.position);
+    if (this.seaMesh) this.seaMesh.position.set(this.camera.position.x, this.seaLevel, this.camera.position.z);
     this.scene.render();
     // A fence after the frame tells when the GPU is done with it (WebGL2).
     const gl = this.engine._gl;

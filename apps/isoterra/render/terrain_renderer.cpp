@@ -78,12 +78,7 @@ void main() {
     vec3 n = normalize(v_normal);
     float fog = fog_amount(length(v_position), fog_start, fog_end);
     if (water == 1) {
-        // Deeper blue looking down, paler at a glancing angle, and a glint of the sun.
-        vec3 view = normalize(-v_position);
-        float facing = clamp(view.y, 0.0, 1.0);
-        vec3 sea = mix(vec3(0.55, 0.68, 0.80), vec3(0.10, 0.28, 0.45), facing);
-        float glint = pow(max(dot(reflect(-sun_direction, vec3(0, 1, 0)), view), 0.0), 64.0);
-        colour = vec4(mix(sea + glint * vec3(1.0, 0.9, 0.7), sky_colour, fog), mix(0.85, 0.6, facing));
+        colour = sea_colour(v_position, sun_direction, sky_colour, fog);
         return;
     }
     vec3 albedo = terrain_albedo(v_texture, n, v_material) * level_tint;

@@ -48,3 +48,13 @@ float fog_amount(float dist, float fog_start, float fog_end) {
     float fog = fog_end > 0.0 ? clamp((dist - fog_start) / (fog_end - fog_start), 0.0, 1.0) : 0.0;
     return fog * fog * (3.0 - 2.0 * fog);
 }
+
+// The sea seen from the eye (`from_eye`: the point minus the eye): deeper blue looking down,
+// paler at a glancing angle, a glint of the sun; more opaque at a glance.
+vec4 sea_colour(vec3 from_eye, vec3 sun_direction, vec3 sky_colour, float fog) {
+    vec3 view = normalize(-from_eye);
+    float facing = clamp(view.y, 0.0, 1.0);
+    vec3 sea = mix(vec3(0.55, 0.68, 0.80), vec3(0.10, 0.28, 0.45), facing);
+    float glint = pow(max(dot(reflect(-sun_direction, vec3(0, 1, 0)), view), 0.0), 64.0);
+    return vec4(mix(sea + glint * vec3(1.0, 0.9, 0.7), sky_colour, fog), mix(0.85, 0.6, facing));
+}
