@@ -5,6 +5,7 @@ import { loadCore, checked } from './core.js';
 import { Streamer } from './streaming.js';
 import { TerrainView } from './terrain_view.js';
 import { Flight } from './fly.js';
+import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { readParams } from './url_params.js';
 import * as store from './world_store.js';
 
@@ -378,6 +379,10 @@ async function main() {
     exportWorld,
     importWorld: (bytes) => importWorldFile(new Uint8Array(bytes)),
     look: (eye, target) => { view.look(eye, target); flight.syncAngles(); },
+    camera: () => {
+      const p = view.camera.position, d = view.camera.getDirection(new Vector3(0, 0, -1));
+      return { eye: [p.x, p.y, p.z], direction: [d.x, d.y, d.z] };
+    },
     frame: () => new Promise((resolve) => frameWaiters.push(resolve)),
     idle: () => editing.then(() => undefined, () => undefined),
   });

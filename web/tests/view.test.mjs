@@ -1,5 +1,6 @@
 // The page at a given eye and target settles and shows sky above and varied terrain below,
-// with no console error and no request off 127.0.0.1; the screenshot is the README's.
+// with no console error and no request off 127.0.0.1; the screenshot is the README's. Then
+// the keys fly the eye.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -44,6 +45,22 @@ test('a settled view shows sky above and varied terrain below', async () => {
     assert.ok(ground / count > 0.97, `ground pixels at the bottom: ${ground} of ${count}`);
     assert.ok(grass / count > 0.03 && grey / count > 0.03, `grass ${grass}, rock or soil ${grey} of ${count}`);
     assert.ok(sd > 8, `the ground's brightness varies by ${sd.toFixed(1)} only`);
+    // W flies along the view, eight times as fast with Shift.
+    const before = await page.evaluate(() => window.isoterra.camera());
+    const fly = async (keys, ms) => {
+      const start = await page.evaluate(() => window.isoterra.camera().eye);
+      await page.locator('#view').focus();
+      for (const k of keys) await page.keyboard.down(k);
+      await page.waitForTimeout(ms);
+      for (const k of [...keys].reverse()) await page.keyboard.up(k);
+      const end = await page.evaluate(() => window.isoterra.camera().eye);
+      return end.map((v, i) => v - start[i]);
+    };
+    const along = (d) => d.reduce((a, v, i) => a + v * before.direction[i], 0);
+    const walked = await fly(['KeyW'], 500);
+    assert.ok(along(walked) > 5, `W moved ${along(walked).toFixed(1)} m along the view`);
+    const rushed = await fly(['ShiftLeft', 'KeyW'], 500);
+    assert.ok(along(rushed) > 3 * along(walked), `Shift+W moved ${along(rushed).toFixed(1)} m, W ${along(walked).toFixed(1)} m`);
     const error = await page.evaluate(() => document.getElementById('error').hidden);
     assert.equal(error, true, 'the error line is hidden');
     assert.deepEqual(browser.problems, []);
