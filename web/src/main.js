@@ -323,7 +323,10 @@ async function main() {
       drawnWaiters = [];
     }
     if (frameWaiters.length) dirty = true;
-    if (dirty && idle && now - lastDraw >= 3 * view.gpuMs) {
+    // While the first view fills, the GPU gets a tenth of the time (a software renderer's
+    // frames then take less from the workers' cores); after that a quarter.
+    const share = state.firstViewMs === null ? 9 : 3;
+    if (dirty && idle && now - lastDraw >= share * view.gpuMs) {
       view.render();
       lastDraw = now;
       dirty = false;
