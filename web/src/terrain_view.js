@@ -37,8 +37,9 @@ void main() {
   gl_Position = viewProjection * w;
 }`;
 
-// The native renderer's look (apps/isoterra/render/terrain_shading.glsl, shared) with fog.
-Effect.ShadersStore.terrainFragmentShader = `
+// What the ground's and the sea's fragment shaders share: the vertex shader's outputs, the
+// light and fog, and the native renderer's look (apps/isoterra/render/terrain_shading.glsl).
+const kFragmentPrologue = `
 precision highp float;
 varying vec3 vFromEye;
 varying vec3 vWorld;
@@ -49,7 +50,13 @@ uniform vec3 sunDirection;
 uniform float fogStart;
 uniform float fogEnd;
 ${terrainShading}
-void main() {
+`;
+const kShaderOptions = {
+  attributes: ['position', 'normal', 'material'],
+  uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
+};
+
+Effect.ShadersStore.terrainFragmentShader = `${kFragmentPrologue}void main() {
   vec3 n = normalize(vNormal);
   vec3 albedo = terrain_albedo(mod(vWorld, 1000.0), n, vMaterial);  // the detail repeats every 1000 m
   float fog = fog_amount(length(vFromEye), fogStart, fogEnd);
@@ -57,18 +64,7 @@ void main() {
 }`;
 
 // The sea: a square at sea level around the eye, blended over the ground.
-Effect.ShadersStore.seaFragmentShader = `
-precision highp float;
-varying vec3 vFromEye;
-varying vec3 vWorld;
-varying vec3 vNormal;
-varying vec4 vMaterial;
-uniform vec3 skyColour;
-uniform vec3 sunDirection;
-uniform float fogStart;
-uniform float fogEnd;
-${terrainShading}
-void main() {
+Effect.ShadersStore.seaFragmentShader = `${kFragmentPrologue}void main() {
   gl_FragColor = sea_colour(vFromEye, sunDirection, skyColour, fog_amount(length(vFromEye), fogStart, fogEnd));
 }`;
 
@@ -83,16 +79,9 @@ export class TerrainView {
     this.camera = new FreeCamera('eye', new Vector3(0, 60, 0), this.scene);
     this.camera.minZ = 0.5;
     this.camera.fov = 60 * Math.PI / 180;
-    this.material = new ShaderMaterial('terrain', this.scene, { vertex: 'terrain', fragment: 'terrain' }, {
-      attributes: ['position', 'normal', 'material'],
-      uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
-    });
+    this.material = new ShaderMaterial('terrain', this.scene, { vertex: 'terrain', fragment: 'terrain' }, kShaderOptions);
     this.material.backFaceCulling = false;  // a cave seen from inside, an edit's far wall
-    this.sea = new ShaderMaterial('sea', this.scene, { vertex: 'terrain', fragment: 'sea' }, {
-      attributes: ['position', 'normal', 'material'],
-      uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
-      needAlphaBlending: true,
-    });
+    this.sea = new ShaderMaterial('sea', this.scene, { vertex: 'terrain', fragment: 'sea' }, { ...kShaderOptions, needAlphaBlending: true });
     this.sea.backFaceCulling = false;
     this.sea.disableDepthWrite = true;
     for (const m of [this.material, this.sea]) {
