@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev xvfb xauth xdotool
-  emscripten chromium
+  emscripten chromium openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -86,5 +86,6 @@ void register_edit(CLI::App& app);
 void register_fly(CLI::App& app);
 void register_render(CLI::App& app);
 void register_view(CLI::App& app);
+void register_bake(CLI::App& app);
 
 }  // namespace isoterra::app

@@ -1,8 +1,12 @@
-// What every stage shares: text fit for the one-line messages of errors.
+// What every stage shares: text fit for the one-line messages of errors, and SHA-256
+// digests of files and settings (the bake's manifests).
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace isoterra {
 
@@ -11,5 +15,25 @@ namespace isoterra {
 /// escaped ("\\x1b"), so nothing reaches a terminal that it could act on; and
 /// "... (N bytes)" after it when the text was cut.
 std::string text_excerpt(const std::string& text, std::size_t max_bytes = 60);
+
+/// SHA-256 (FIPS 180-4) over bytes given in any number of pieces.
+class Sha256 {
+public:
+    Sha256();
+    /// Adds `bytes` to the message.
+    void update(std::string_view bytes);
+    /// Returns the digest as 64 lower-case hex digits; the object is spent after it.
+    std::string hex();
+
+private:
+    void block(const unsigned char* p);
+    std::array<std::uint32_t, 8> h_;
+    unsigned char buffer_[64];
+    std::size_t buffered_ = 0;
+    std::uint64_t length_ = 0;
+};
+
+/// Returns the SHA-256 of `bytes` as 64 lower-case hex digits.
+std::string sha256_hex(std::string_view bytes);
 
 }  // namespace isoterra

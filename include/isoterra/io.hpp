@@ -38,8 +38,10 @@ bool mesh_format_from_path(const std::string& path, MeshFormat& out);
 
 /// Returns the bytes of a glTF 2.0 file: one node and mesh per entry (empty ones left out),
 /// POSITION, NORMAL, COLOR_0 (material colour) and uint32 indices. `binary`: GLB, else
-/// JSON with the buffer embedded as a data URI.
-std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary);
+/// JSON with the buffer embedded as a data URI. `placed`: positions stay relative to each
+/// mesh's origin and its node's translation is the origin (float precision far out);
+/// otherwise positions are in world metres.
+std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool placed = false);
 /// Returns an OBJ file: one object ("o NAME") per entry, vertex colours after positions.
 std::string encode_obj(const std::vector<NamedMesh>& meshes);
 /// Returns a binary little-endian PLY file of all entries merged, with normals and colours.
@@ -52,6 +54,9 @@ void write_mesh_file(const std::string& path, MeshFormat format, const std::vect
 /// big-endian, as PNG stores them). Throws IoError.
 void write_png(const std::string& path, int width, int height, int channels, int bit_depth,
                const void* samples);
+/// Returns the bytes write_png would write (no time or other varying chunk: the same samples
+/// give the same bytes); `name` is for errors. Throws IoError.
+std::string encode_png(const std::string& name, int width, int height, int channels, int bit_depth, const void* samples);
 
 /// Points input that is not a list of points (the message names the source and line).
 class PointsError : public std::runtime_error {

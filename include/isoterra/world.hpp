@@ -141,6 +141,11 @@ struct WorldJobResult {
 void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
                    const LatticeColumns* columns = nullptr);
 
+/// Returns the highest chunk layer of column `c` that holds an edited sample of it or of the
+/// border samples its chunks read, or INT_MIN when `deltas` (null: none) reach none: a
+/// column's chunks go up to at least this layer.
+int edited_top_layer(const ChunkDeltas* deltas, const LodColumn& c);
+
 /// What deliver() hands the owner for one chunk: a new mesh (empty if the chunk has no
 /// surface), a change of whether it is drawn or of its neighbours' levels, or the news that
 /// it was dropped and its mesh can go. Every update but a drop carries the chunk's current

@@ -36,7 +36,7 @@ std::string base64(const std::string& in) {
 
 }  // namespace
 
-std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary) {
+std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool placed) {
     using nlohmann::json;
     json doc;
     doc["asset"] = {{"version", "2.0"}, {"generator", "isoterra 0.1.0"}};
@@ -55,7 +55,7 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary) {
         if (m.triangle_count() == 0) continue;
         // World metres: a chunk's positions are relative to its origin.
         std::vector<glm::vec3> positions(m.vertex_count());
-        for (std::size_t v = 0; v < positions.size(); ++v) positions[v] = glm::vec3(m.world_position(v));
+        for (std::size_t v = 0; v < positions.size(); ++v) positions[v] = placed ? m.positions[v] : glm::vec3(m.world_position(v));
         glm::vec3 lo = positions[0], hi = lo;
         for (const auto& p : positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
         std::vector<glm::vec3> colours(m.vertex_count());
@@ -75,6 +75,7 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary) {
                              {"primitives", {{{"attributes", {{"POSITION", base}, {"NORMAL", base + 1}, {"COLOR_0", base + 2}}},
                                               {"indices", base + 3}, {"mode", 4}}}}});
         nodes.push_back({{"name", nm.name}, {"mesh", gl_meshes.size() - 1}});
+        if (placed) nodes.back()["translation"] = {m.origin.x, m.origin.y, m.origin.z};
     }
     json scene_nodes = json::array();
     for (std::size_t i = 0; i < nodes.size(); ++i) scene_nodes.push_back(i);

@@ -10,7 +10,7 @@
 
 namespace isoterra {
 
-void write_png(const std::string& path, int width, int height, int channels, int bit_depth, const void* samples) {
+std::string encode_png(const std::string& path, int width, int height, int channels, int bit_depth, const void* samples) {
     spng_ctx* ctx = spng_ctx_new(SPNG_CTX_ENCODER);
     if (!ctx) throw IoError(fmt::format("{}: cannot start the PNG encoder", path));
     spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
@@ -34,7 +34,11 @@ void write_png(const std::string& path, int width, int height, int channels, int
     if (!png) throw IoError(fmt::format("{}: PNG encoding failed ({})", path, spng_strerror(err)));
     std::string data(static_cast<const char*>(png), size);
     std::free(png);
-    write_file_atomically(path, data);
+    return data;
+}
+
+void write_png(const std::string& path, int width, int height, int channels, int bit_depth, const void* samples) {
+    write_file_atomically(path, encode_png(path, width, height, channels, bit_depth, samples));
 }
 
 }  // namespace isoterra

@@ -151,6 +151,20 @@ void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob
     else build_chunk(field, deltas, job, out, columns);
 }
 
+int edited_top_layer(const ChunkDeltas* deltas, const LodColumn& c) {
+    // The highest layer of this level that holds an edited sample of the column, or of the
+    // samples of its neighbours that its chunks read (one level-0 column around).
+    if (!deltas || deltas->empty()) return INT_MIN;
+    const std::int64_t span = std::int64_t{1} << c.level;
+    const std::int64_t x0 = c.x * span - 1, x1 = (c.x + 1) * span, z0 = c.z * span - 1, z1 = (c.z + 1) * span;
+    const double size = c.size_m();
+    int top = INT_MIN;
+    for (const auto& [d, chunk] : deltas->chunks())
+        if (d.x >= x0 && d.x <= x1 && d.z >= z0 && d.z <= z1)
+            top = std::max(top, static_cast<int>(std::floor((d.y * double(kChunkSize) + kChunkSize - 1) / size)));
+    return top;
+}
+
 World::World(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
     : field_(std::move(field)), deltas_(std::move(deltas)), settings_(settings), mesher_(settings.mesher) {
     int n = settings_.threads;
@@ -188,19 +202,7 @@ ValueRange World::height_estimate(const LodColumn& c) const {
     return {*lo - field_->ground_bend(), *hi + field_->ground_bend()};
 }
 
-int World::edited_top(const LodColumn& c) const {
-    // The highest layer of this level that holds an edited sample of the column, or of the
-    // samples of its neighbours that its chunks read (one level-0 column around).
-    if (!deltas_ || deltas_->empty()) return INT_MIN;
-    const std::int64_t span = std::int64_t{1} << c.level;
-    const std::int64_t x0 = c.x * span - 1, x1 = (c.x + 1) * span, z0 = c.z * span - 1, z1 = (c.z + 1) * span;
-    const double size = c.size_m();
-    int top = INT_MIN;
-    for (const auto& [d, chunk] : deltas_->chunks())
-        if (d.x >= x0 && d.x <= x1 && d.z >= z0 && d.z <= z1)
-            top = std::max(top, static_cast<int>(std::floor((d.y * double(kChunkSize) + kChunkSize - 1) / size)));
-    return top;
-}
+int World::edited_top(const LodColumn& c) const { return edited_top_layer(deltas_.get(), c); }
 
 void World::add_chunks_locked(const LodColumn& c, Column& column) {
     column.top = std::max(column.top, edited_top(c));

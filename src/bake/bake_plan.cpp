@@ -1,0 +1,127 @@
+// A bake's settings (bake.json), its jobs in their fixed order, and where each file goes.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "isoterra/bake.hpp"
+
+namespace isoterra {
+
+std::string BakeSettings::to_json() const {
+    nlohmann::ordered_json j;
+    j["format"] = "isoterra bake 1";
+    j["terrain"] = {{"name", terrain_name}, {"seed", seed}, {"sha256", terrain_sha256}};
+    j["world_edits_sha256"] = world_sha256;
+    j["levels"] = levels;
+    j["job_levels"] = job_levels;
+    j["root_columns"] = {{"level", levels - 1}, {"x", {x0, x1}}, {"z", {z0, z1}}};
+    j["from_m"] = {from_m().x, from_m().y};
+    j["to_m"] = {to_m().x, to_m().y};
+    j["mesher"] = mesher_name(mesher);
+    j["heightmaps"] = heightmaps;
+    j["floor_m"] = lowest_layer * kChunkSize;
+    return j.dump(2) + "\n";
+}
+
+BakeSettings BakeSettings::from_json(const std::string& text, const std::string& source) {
+    BakeSettings s;
+    try {
+        const auto j = nlohmann::json::parse(text);
+        if (j.at("format") != "isoterra bake 1") throw BakeError(fmt::format("{}: not a bake of this version (format)", source));
+        s.terrain_name = j.at("terrain").at("name").get<std::string>();
+        s.seed = j.at("terrain").at("seed").get<std::uint32_t>();
+        s.terrain_sha256 = j.at("terrain").at("sha256").get<std::string>();
+        s.world_sha256 = j.at("world_edits_sha256").get<std::string>();
+        s.levels = j.at("levels").get<int>();
+        s.job_levels = j.at("job_levels").get<int>();
+        const auto& r = j.at("root_columns");
+        s.x0 = r.at("x").at(0).get<int>(), s.x1 = r.at("x").at(1).get<int>();
+        s.z0 = r.at("z").at(0).get<int>(), s.z1 = r.at("z").at(1).get<int>();
+        if (!parse_mesher(j.at("mesher").get<std::string>(), s.mesher)) throw BakeError(fmt::format("{}: unknown mesher", source));
+        s.heightmaps = j.at("heightmaps").get<bool>();
+        s.lowest_layer = j.at("floor_m").get<int>() / kChunkSize;
+    } catch (const nlohmann::json::exception& e) {
+        throw BakeError(fmt::format("{}: not a bake's settings ({})", source, text_excerpt(e.what(), 80)));
+    }
+    if (s.levels < 1 || s.levels > 16 || s.job_levels < 1 || s.job_levels > 8 || s.x1 < s.x0 || s.z1 < s.z0 ||
+        static_cast<double>(s.x1 - s.x0 + 1) * (s.z1 - s.z0 + 1) > 1e6)
+        throw BakeError(fmt::format("{}: levels, job levels or root columns out of range", source));
+    return s;
+}
+
+glm::dvec2 BakeSettings::from_m() const {
+    const double size = LodColumn{levels - 1, 0, 0}.size_m();
+    return {x0 * size, z0 * size};
+}
+
+glm::dvec2 BakeSettings::to_m() const {
+    const double size = LodColumn{levels - 1, 0, 0}.size_m();
+    return {(x1 + 1.0) * size, (z1 + 1.0) * size};
+}
+
+std::string world_edits_sha256(const ChunkDeltas& deltas) {
+    if (deltas.empty()) return "";
+    std::vector<ChunkCoord> coords;
+    for (const auto& [c, chunk] : deltas.chunks()) coords.push_back(c);
+    std::sort(coords.begin(), coords.end(), [](const ChunkCoord& a, const ChunkCoord& b) {
+        return std::tie(a.y, a.z, a.x) < std::tie(b.y, b.z, b.x);
+    });
+    Sha256 h;
+    for (const ChunkCoord& c : coords) {
+        h.update(fmt::format("{} {} {}\n", c.x, c.y, c.z));
+        const auto& v = deltas.find(c)->values;
+        h.update(std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float)));
+    }
+    return h.hex();
+}
+
+std::vector<LodColumn> BakeJob::tiles() const {
+    std::vector<LodColumn> out;
+    for (int d = 0; d < depth; ++d) {
+        const int n = 1 << d;
+        for (int z = 0; z < n; ++z)
+            for (int x = 0; x < n; ++x) out.push_back({root.level - d, root.x * n + x, root.z * n + z});
+    }
+    return out;
+}
+
+std::vector<LodColumn> BakeJob::child_roots() const {
+    std::vector<LodColumn> out;
+    if (root.level - depth < 0) return out;
+    const int n = 1 << depth;
+    for (int z = 0; z < n; ++z)
+        for (int x = 0; x < n; ++x) out.push_back({root.level - depth, root.x * n + x, root.z * n + z});
+    return out;
+}
+
+BakePlan::BakePlan(BakeSettings settings) : settings_(std::move(settings)) {
+    const BakeSettings& s = settings_;
+    // Jobs start at the roots' level and every job_levels levels below; each reaches down
+    // job_levels levels or to level 0.
+    for (int top = s.levels - 1; top >= 0; top -= s.job_levels) {
+        const int depth = std::min(s.job_levels, top + 1);
+        const int n = 1 << (s.levels - 1 - top);
+        for (int z = s.z0 * n; z < (s.z1 + 1) * n; ++z)
+            for (int x = s.x0 * n; x < (s.x1 + 1) * n; ++x) {
+                jobs_.push_back({{top, x, z}, depth});
+                tile_count_ += static_cast<std::size_t>(((1ull << (2 * depth)) - 1) / 3);
+            }
+    }
+}
+
+namespace {
+std::string column_path(const char* folder, const LodColumn& c, const char* extension) {
+    return fmt::format("{}/{}/{}/{}{}", folder, c.level, c.x, c.z, extension);
+}
+}  // namespace
+
+std::string tile_content_path(const LodColumn& c) { return column_path("content", c, ".glb"); }
+std::string job_tileset_path(const LodColumn& root) { return column_path("tiles", root, ".json"); }
+std::string job_manifest_path(const LodColumn& root) { return column_path("jobs", root, ".json"); }
+std::string height_tile_path(const LodColumn& c) { return column_path("height", c, ".png"); }
+
+double tile_geometric_error(int level) { return level == 0 ? 0.0 : std::ldexp(1.0, level); }
+
+}  // namespace isoterra
