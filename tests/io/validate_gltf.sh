@@ -14,3 +14,10 @@ rm -rf "$work" && mkdir -p "$work"
 "$bin" mesh --quiet --around 0,40,0 --view-distance 300 --radius 2 --per-chunk -o "$work/around_mc.glb"
 "$bin" mesh --quiet --around 0,40,0 --view-distance 300 --radius 2 --mesher surface-nets -o "$work/around_sn.glb"
 node "$src/tools/gltf-validator/validate.mjs" "$work"/*.glb "$work"/*.gltf
+# Every tile of small bakes with each mesher (3D Tiles content, placed by node translations).
+"$bin" bake --quiet --preset tutorial --from 0,0 --to 512,512 --levels 5 --out "$work/bake_mc"
+"$bin" bake --quiet --preset alpine --from 0,0 --to 128,128 --levels 3 --mesher surface-nets --out "$work/bake_sn"
+"$bin" bake --quiet --preset islands --from 0,0 --to 128,128 --levels 3 --mesher blocks --out "$work/bake_blocks"
+find "$work"/bake_* -name '*.glb' | sort | xargs node "$src/tools/gltf-validator/validate.mjs" > "$work/bake_report.txt" \
+  || { grep -v '"numErrors":0,"numWarnings":0' "$work/bake_report.txt" | head -20; exit 1; }
+echo "bake tiles: $(wc -l < "$work/bake_report.txt") glb files, no errors or warnings"
