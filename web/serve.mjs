@@ -8,13 +8,19 @@ import { fileURLToPath } from 'node:url';
 const kTypes = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
 
-/// Serves `root` on 127.0.0.1 at `port` (0: any free one); resolves to { url, close }.
-export function serve(root, port = 0) {
-  const top = path.resolve(root);
+/// Serves `root` on 127.0.0.1 at `port` (0: any free one), and each folder of `mounts`
+/// ({ '/prefix/': folder }) under its prefix; resolves to { url, close }.
+export function serve(root, port = 0, mounts = {}) {
   const server = http.createServer((req, res) => {
-    let file;
+    let file, top = path.resolve(root);
     try {
-      file = path.resolve(path.join(top, decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname)));
+      let name = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
+      const prefix = Object.keys(mounts).find((p) => name.startsWith(p));
+      if (prefix) {
+        top = path.resolve(mounts[prefix]);
+        name = name.slice(prefix.length - 1);
+      }
+      file = path.resolve(path.join(top, name));
     } catch {
       res.writeHead(400).end();
       return;

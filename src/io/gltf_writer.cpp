@@ -73,7 +73,7 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         accessors.push_back({{"bufferView", iv}, {"componentType", 5125}, {"count", m.indices.size()}, {"type", "SCALAR"}});
         gl_meshes.push_back({{"name", nm.name},
                              {"primitives", {{{"attributes", {{"POSITION", base}, {"NORMAL", base + 1}, {"COLOR_0", base + 2}}},
-                                              {"indices", base + 3}, {"mode", 4}}}}});
+                                              {"indices", base + 3}, {"material", 0}, {"mode", 4}}}}});
         nodes.push_back({{"name", nm.name}, {"mesh", gl_meshes.size() - 1}});
         if (placed) nodes.back()["translation"] = {m.origin.x, m.origin.y, m.origin.z};
     }
@@ -87,6 +87,10 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         doc["nodes"] = nodes;
         doc["meshes"] = gl_meshes;
         doc["accessors"] = accessors;
+        // Ground is a rough dielectric: without a material viewers use glTF's default, which
+        // is fully metallic and shows black where no environment map is lit.
+        doc["materials"] = json::array({{{"name", "terrain"},
+                                         {"pbrMetallicRoughness", {{"metallicFactor", 0.0}, {"roughnessFactor", 0.9}}}}});
         doc["bufferViews"] = views;
         json buffer = {{"byteLength", bin.size()}};
         if (!binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(bin);
