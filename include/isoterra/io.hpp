@@ -37,7 +37,8 @@ enum class MeshFormat { glb, gltf, obj, ply };
 bool mesh_format_from_path(const std::string& path, MeshFormat& out);
 
 /// Returns the bytes of a glTF 2.0 file: one node and mesh per entry (empty ones left out),
-/// POSITION, NORMAL, COLOR_0 (material colour) and uint32 indices. `binary`: GLB, else
+/// POSITION, NORMAL, COLOR_0 (material colour, RGBA bytes) and 16-bit indices (32-bit past
+/// 65535 vertices). `binary`: GLB, else
 /// JSON with the buffer embedded as a data URI. `placed`: positions stay relative to each
 /// mesh's origin and its node's translation is the origin (float precision far out);
 /// otherwise positions are in world metres.

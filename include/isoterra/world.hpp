@@ -141,6 +141,10 @@ struct WorldJobResult {
 void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
                    const LatticeColumns* columns = nullptr);
 
+/// Returns a range holding every sample of chunk job `job` (the field's bounds over the chunk
+/// with its column's ground range, the edits' range added, capped by the floor): a chunk
+/// whose range is all above 0 or all at or below it has no surface and is not built.
+ValueRange world_chunk_range(const Field& field, const ChunkDeltas* deltas, const WorldJob& job);
 /// Returns the highest chunk layer of column `c` that holds an edited sample of it or of the
 /// border samples its chunks read, or INT_MIN when `deltas` (null: none) reach none: a
 /// column's chunks go up to at least this layer.

@@ -1,7 +1,6 @@
 // A tile: one column of chunks at its level, surveyed and meshed exactly as the World does
 // (run_world_job), merged into one mesh at the column's corner, with skirts on its sides.
 #include <algorithm>
-#include <climits>
 #include <cmath>
 
 #include <glm/common.hpp>
@@ -11,9 +10,12 @@
 namespace isoterra {
 namespace {
 
+// A column surveyed as the World surveys it, and the chunk layers that can hold a surface
+// (below the lowest all is rock, above the highest all is air).
 struct Survey {
     WorldJobResult result;
-    int top = 0;
+    WorldJob chunk;  // a chunk job of the column, y to be set
+    int lowest = 0, highest = -1;
 };
 
 Survey survey(const Field& field, const ChunkDeltas* deltas, const LodColumn& c, Mesher mesher, int lowest_layer) {
@@ -24,7 +26,17 @@ Survey survey(const Field& field, const ChunkDeltas* deltas, const LodColumn& c,
     job.lowest_layer = lowest_layer;
     Survey s;
     run_world_job(field, deltas, job, s.result);
-    s.top = std::max(s.result.top, edited_top_layer(deltas, c));
+    s.chunk = job;
+    s.chunk.survey = false;
+    s.chunk.ground = s.result.ground;
+    const int top = std::max(s.result.top, edited_top_layer(deltas, c));
+    for (int y = s.result.bottom; y <= top; ++y) {
+        s.chunk.coord.y = y;
+        const ValueRange r = world_chunk_range(field, deltas, s.chunk);
+        if (r.lo > 0.0 || r.hi <= 0.0) continue;
+        if (s.highest < s.lowest) s.lowest = y;
+        s.highest = y;
+    }
     return s;
 }
 
@@ -35,36 +47,35 @@ Box column_box(const LodColumn& c, int bottom, int top) {
     return {lo, hi};
 }
 
+
+// The layers that can hold a surface; a column with none gets its lowest layer's box.
+Box survey_box(const Survey& s, const LodColumn& c) {
+    return s.highest < s.lowest ? column_box(c, s.result.bottom, s.result.bottom) : column_box(c, s.lowest, s.highest);
+}
+
 }  // namespace
 
 Box tile_survey_box(const Field& field, const ChunkDeltas* deltas, const LodColumn& c, Mesher mesher, int lowest_layer) {
-    const Survey s = survey(field, deltas, c, mesher, lowest_layer);
-    return column_box(c, s.result.bottom, std::max(s.top, s.result.bottom));
+    return survey_box(survey(field, deltas, c, mesher, lowest_layer), c);
 }
 
 BakedTile bake_tile(const Field& field, const ChunkDeltas* deltas, const LodColumn& c, Mesher mesher, int lowest_layer) {
-    const Survey s = survey(field, deltas, c, mesher, lowest_layer);
+    Survey s = survey(field, deltas, c, mesher, lowest_layer);
     BakedTile tile;
     tile.column = c;
     const double size = c.size_m(), spacing = std::ldexp(1.0, c.level);
     tile.mesh.origin = glm::dvec3(c.x * size, 0.0, c.z * size);
-    WorldJob job;
-    job.coord = {c.x, 0, c.z, c.level};
-    job.mesher = mesher;
-    job.ground = s.result.ground;
-    job.lowest_layer = lowest_layer;
     WorldJobResult chunk;
-    for (int y = s.result.bottom; y <= s.top; ++y) {
-        job.coord.y = y;
+    for (int y = s.lowest; y <= s.highest; ++y) {
+        s.chunk.coord.y = y;
         chunk.mesh.clear();
-        run_world_job(field, deltas, job, chunk, s.result.lattice_columns.get());
+        run_world_job(field, deltas, s.chunk, chunk, s.result.lattice_columns.get());
         if (chunk.built) tile.mesh.append(chunk.mesh);
     }
     // Walls four samples deep: deeper than a coarser neighbour's surface departs from this
-    // one's along their shared side, down to no lower than the floor's layer.
-    const Box survey_box = column_box(c, s.result.bottom, std::max(s.top, s.result.bottom));
-    add_skirts(tile.mesh, size, spacing, 4.0 * spacing, survey_box.lo.y + spacing);
-    tile.box = survey_box;
+    // one's along their shared side; not below the lowest layer that can hold a surface.
+    tile.box = survey_box(s, c);
+    add_skirts(tile.mesh, size, spacing, 4.0 * spacing, tile.box.lo.y + spacing);
     if (tile.mesh.vertex_count() > 0) {
         glm::dvec3 lo(tile.mesh.positions[0]), hi = lo;
         for (const glm::vec3& p : tile.mesh.positions) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));

@@ -1,5 +1,6 @@
 // A small glTF 2.0 writer: one buffer, four views per mesh (positions, normals, colours,
-// indices), accessors with the bounds the specification requires, one node per mesh.
+// indices), accessors with the bounds the specification requires, one node per mesh, one
+// rough dielectric material.
 // Checked by the Khronos validator in tests/io.
 #include <cstring>
 
@@ -58,19 +59,29 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         for (std::size_t v = 0; v < positions.size(); ++v) positions[v] = placed ? m.positions[v] : glm::vec3(m.world_position(v));
         glm::vec3 lo = positions[0], hi = lo;
         for (const auto& p : positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
-        std::vector<glm::vec3> colours(m.vertex_count());
-        for (std::size_t v = 0; v < colours.size(); ++v) colours[v] = material_colour(m.materials[v]);
+        // Colours as normalised bytes (RGBA: four bytes keep attributes 4-byte aligned) and
+        // 16-bit indices where they suffice: a third less than floats and 32-bit indices.
+        std::vector<std::uint8_t> colours(4 * m.vertex_count());
+        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+            const glm::vec3 c = glm::clamp(material_colour(m.materials[v]), 0.0f, 1.0f);
+            for (int k = 0; k < 3; ++k) colours[4 * v + k] = static_cast<std::uint8_t>(c[k] * 255.0f + 0.5f);
+            colours[4 * v + 3] = 255;
+        }
         const std::size_t nv = m.vertex_count();
+        const bool short_indices = nv <= 65535;
+        std::vector<std::uint16_t> short_copy;
+        if (short_indices) short_copy.assign(m.indices.begin(), m.indices.end());
         const int pv = add_view(positions.data(), nv * sizeof(glm::vec3), 34962);
         const int nvv = add_view(m.normals.data(), nv * sizeof(glm::vec3), 34962);
-        const int cv = add_view(colours.data(), nv * sizeof(glm::vec3), 34962);
-        const int iv = add_view(m.indices.data(), m.indices.size() * 4, 34963);
+        const int cv = add_view(colours.data(), colours.size(), 34962);
+        const int iv = short_indices ? add_view(short_copy.data(), short_copy.size() * 2, 34963)
+                                     : add_view(m.indices.data(), m.indices.size() * 4, 34963);
         const int base = static_cast<int>(accessors.size());
         accessors.push_back({{"bufferView", pv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"},
                              {"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}});
         accessors.push_back({{"bufferView", nvv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"}});
-        accessors.push_back({{"bufferView", cv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"}});
-        accessors.push_back({{"bufferView", iv}, {"componentType", 5125}, {"count", m.indices.size()}, {"type", "SCALAR"}});
+        accessors.push_back({{"bufferView", cv}, {"componentType", 5121}, {"normalized", true}, {"count", nv}, {"type", "VEC4"}});
+        accessors.push_back({{"bufferView", iv}, {"componentType", short_indices ? 5123 : 5125}, {"count", m.indices.size()}, {"type", "SCALAR"}});
         gl_meshes.push_back({{"name", nm.name},
                              {"primitives", {{{"attributes", {{"POSITION", base}, {"NORMAL", base + 1}, {"COLOR_0", base + 2}}},
                                               {"indices", base + 3}, {"material", 0}, {"mode", 4}}}}});

@@ -120,6 +120,24 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
     }
 }
 
+}  // namespace
+
+ValueRange world_chunk_range(const Field& field, const ChunkDeltas* deltas, const WorldJob& job) {
+    // The column's ground range over its samples tells, without sampling, whether the chunk
+    // can hold a surface at all.
+    const ChunkCoord& c = job.coord;
+    const double floor_m = job.lowest_layer * double(kChunkSize);
+    const glm::dvec3 lo = c.origin_m(), hi = lo + kChunkSize * c.spacing_m();
+    ValueRange range = field.bounds_with_ground({lo, hi}, job.ground);
+    if (deltas) {
+        const ValueRange d = deltas->range(c.read_box());
+        range = {range.lo + d.lo, range.hi + d.hi};
+    }
+    return {std::min(range.lo, double(world_floor_value(lo.y, floor_m))), std::min(range.hi, double(world_floor_value(hi.y, floor_m)))};
+}
+
+namespace {
+
 // Samples and meshes a chunk; leaves `built` false when its bounds prove it empty or full.
 void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
                  const LatticeColumns* columns) {
@@ -127,15 +145,7 @@ void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& 
     thread_local MeshScratch scratch;
     const ChunkCoord& c = job.coord;
     const double floor_m = job.lowest_layer * double(kChunkSize);
-    // The column's ground range over its samples tells, without sampling, whether the chunk
-    // can hold a surface at all.
-    const glm::dvec3 lo = c.origin_m(), hi = lo + kChunkSize * c.spacing_m();
-    ValueRange range = field.bounds_with_ground({lo, hi}, job.ground);
-    if (deltas) {
-        const ValueRange d = deltas->range(c.read_box());
-        range = {range.lo + d.lo, range.hi + d.hi};
-    }
-    range = {std::min(range.lo, double(world_floor_value(lo.y, floor_m))), std::min(range.hi, double(world_floor_value(hi.y, floor_m)))};
+    const ValueRange range = world_chunk_range(field, deltas, job);
     out.built = !(range.lo > 0.0 || range.hi <= 0.0);
     if (!out.built) return;
     sample_world_chunk(field, deltas, c, job.mesher, floor_m, samples, true, columns);
