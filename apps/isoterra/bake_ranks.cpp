@@ -1,7 +1,9 @@
 #include "bake_ranks.hpp"
 
-#include <cstdlib>
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <thread>
 
 #include "cli.hpp"
 
@@ -79,8 +81,15 @@ void BakeRanks::serve() {
     if (!mpi_ || rank_ != 0) return;
     int done = 0;
     while (done < size_ - 1) {
-        int message = 0;
+        int message = 0, waiting = 0;
         MPI_Status status;
+        // Probe and nap rather than block: a blocking receive spins a core that this
+        // rank's own workers need (a job takes tens of milliseconds; a nap, a fifth of one).
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
+        if (!waiting) {
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+            continue;
+        }
         MPI_Recv(&message, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
         if (status.MPI_TAG == kDone) {
             ++done;
@@ -100,7 +109,13 @@ void BakeRanks::finish() {
         const int message = 0;
         MPI_Send(&message, 1, MPI_INT, 0, kDone, MPI_COMM_WORLD);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    // Wait for every rank without spinning (the others may still be baking on these cores).
+    MPI_Request barrier;
+    MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+    for (int over = 0; !over;) {
+        MPI_Test(&barrier, &over, MPI_STATUS_IGNORE);
+        if (!over) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     finished_ = true;
 #endif
 }

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
     app.footer("Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
                "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
                "Limits and how they are tested: docs/reliability.md.\n"
-               "The same core in a web page (WebAssembly, Babylon.js): bash scripts/web.sh, then http://127.0.0.1:8080/.");
+               "The same core in a web page (WebAssembly, Babylon.js): bash scripts/web.sh, then http://127.0.0.1:8080/.\n"
+               "Baked 3D Tiles (isoterra bake, docs/bake.md) in a viewer: node web/serve.mjs --tileset DIR.");
     register_presets(app);
     register_graph(app);
     register_sample(app);
