@@ -137,10 +137,16 @@ void bake(const BakeOptions& opt) {
         std::mutex mu;
         std::exception_ptr failure;
         std::atomic<bool> stop{false};
-        std::size_t jobs = 0, skipped = 0;
+        std::size_t jobs = 0, skipped = 0, skipped_tiles = 0;
         BakeJobReport total;
+        total.tiles_per_level.assign(static_cast<std::size_t>(s.levels), 0);
         total.triangles_per_level.assign(static_cast<std::size_t>(s.levels), 0);
-        const std::size_t mine = (plan.jobs().size() - shard + shards - 1) / shards;
+        // This process's share (all of it under MPI, where the ranks split it as they go).
+        std::size_t mine = 0, mine_tiles = 0;
+        for (std::size_t i = shard; i < plan.jobs().size(); i += shards) {
+            ++mine;
+            mine_tiles += plan.jobs()[i].tiles().size();
+        }
         const auto start = std::chrono::steady_clock::now();
         const auto work = [&] {
             std::size_t i = 0;
@@ -149,6 +155,7 @@ void bake(const BakeOptions& opt) {
                     if (opt.resume && bake_job_done(plan, i, opt.out)) {
                         std::lock_guard<std::mutex> g(mu);
                         ++skipped;
+                        skipped_tiles += plan.jobs()[i].tiles().size();
                         continue;
                     }
                     const BakeJobReport r = run_bake_job(plan, *field, edits, i, opt.out);
@@ -156,11 +163,14 @@ void bake(const BakeOptions& opt) {
                     ++jobs;
                     total.tiles += r.tiles, total.tiles_with_content += r.tiles_with_content, total.triangles += r.triangles;
                     total.bytes += r.bytes;
-                    for (std::size_t l = 0; l < r.triangles_per_level.size(); ++l) total.triangles_per_level[l] += r.triangles_per_level[l];
+                    for (std::size_t l = 0; l < r.triangles_per_level.size(); ++l) {
+                        total.tiles_per_level[l] += r.tiles_per_level[l];
+                        total.triangles_per_level[l] += r.triangles_per_level[l];
+                    }
                     if (show) {
                         const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                         const double rate = total.tiles / std::max(t, 1e-9);
-                        const double left = ranks.size() == 1 ? (mine - jobs - skipped) * (t / jobs) : NAN;
+                        const double left = ranks.size() == 1 ? (mine_tiles - total.tiles - skipped_tiles) / rate : NAN;
                         std::fprintf(stderr, "\rbake: %zu/%zu jobs, %zu tiles, %.1f tiles/s, %s left   ", jobs + skipped, mine, total.tiles,
                                      rate, duration(left).c_str());
                     }
@@ -190,6 +200,15 @@ void bake(const BakeOptions& opt) {
                          ranks.size() > 1 ? fmt::format(" rank {}/{}", ranks.rank(), ranks.size()).c_str() : "", jobs, skipped,
                          total.tiles, total.tiles_with_content, total.triangles, total.bytes / 1e6, seconds, total.tiles / std::max(seconds, 1e-9),
                          threads);
+        if (!opt.quiet && total.tiles > 0) {
+            std::string levels;
+            for (int l = s.levels - 1; l >= 0; --l) {
+                const std::size_t n = total.tiles_per_level[static_cast<std::size_t>(l)];
+                if (n > 0) levels += fmt::format("{}level {}: {} tiles, {:.0f} triangles a tile", levels.empty() ? "" : "; ", l, n,
+                                                 static_cast<double>(total.triangles_per_level[static_cast<std::size_t>(l)]) / n);
+            }
+            std::fprintf(stderr, "bake: %s\n", levels.c_str());
+        }
         ranks.finish();
         if (ranks.rank() != 0) return;
         const std::string digest = finish_bake(plan, opt.out);

@@ -124,7 +124,7 @@ void start_bake(const BakePlan& plan, const Field& field, const ChunkDeltas* del
 /// What one job made.
 struct BakeJobReport {
     std::size_t tiles = 0, tiles_with_content = 0, triangles = 0, bytes = 0;
-    std::vector<std::size_t> triangles_per_level;  // index = level
+    std::vector<std::size_t> tiles_per_level, triangles_per_level;  // index = level
 };
 /// Bakes job `index` of `plan` into `dir`: its tiles' glb files (and heightmap tiles), its
 /// tileset file, then its manifest (each file's size and SHA-256), each written atomically,

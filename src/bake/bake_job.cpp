@@ -97,6 +97,7 @@ BakeJobReport run_bake_job(const BakePlan& plan, const Field& field, const Chunk
     const BakeSettings& s = plan.settings();
     const BakeJob& job = plan.jobs().at(index);
     BakeJobReport report;
+    report.tiles_per_level.assign(static_cast<std::size_t>(s.levels), 0);
     report.triangles_per_level.assign(static_cast<std::size_t>(s.levels), 0);
     Json files = Json::array();
     const auto keep = [&](const std::string& relative, const std::string& bytes) {
@@ -118,6 +119,7 @@ BakeJobReport run_bake_job(const BakePlan& plan, const Field& field, const Chunk
         // A margin of a centimetre: the box is written as centre and half sizes.
         tiles.push_back({c, content, {tile.box.lo - 0.01, tile.box.hi + 0.01}});
         ++report.tiles;
+        ++report.tiles_per_level[static_cast<std::size_t>(c.level)];
     }
     std::vector<Box> child_boxes;
     for (const LodColumn& c : job.child_roots()) child_boxes.push_back(tile_survey_box(field, deltas, c, s.mesher, s.lowest_layer));
