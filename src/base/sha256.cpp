@@ -45,6 +45,7 @@ void Sha256::block(const unsigned char* p) {
 void Sha256::update(std::string_view bytes) {
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
     std::size_t n = bytes.size();
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must not see
     length_ += n;
     if (buffered_ > 0) {
         const std::size_t take = std::min(n, 64 - buffered_);
