@@ -8,7 +8,7 @@ src=$1
 dir=$2
 flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
-      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
+      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DISOTERRA_BUILD_BENCH=OFF -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
       -DISOTERRA_WITH_MPI=OFF >/dev/null  # the MPI test runs in the main tree only
 # Quiet unless something is wrong: the build's output goes to a log that is shown on failure.
 if ! cmake --build "$dir" -j2 >"$dir/build.log" 2>&1; then
