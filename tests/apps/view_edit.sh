@@ -12,17 +12,23 @@ rm -f "$world" "$world-wal" "$world-shm"
 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
   "$0" view --world "$1" --radius 3 --frames 1000000 &
   viewer=$!
+  # The viewer saves each edit as it handles it; each step waits until the file shows the
+  # last one, so a viewer slowed down (sanitizers, a busy machine) sees them in order.
+  wait_for() {
+    for i in $(seq 240); do
+      "$0" history --world "$1" 2>/dev/null | grep -q "$2" && return 0
+      sleep 0.5
+    done
+    echo "the viewer did not save: $2"
+    return 1
+  }
   xdotool search --sync --name "^isoterra$" >/dev/null
   xdotool mousemove 640 650 click 1
-  sleep 0.5
+  wait_for "$1" "^1 " || { kill $viewer; exit 1; }
   xdotool mousemove 700 650 click 3
-  sleep 0.5
+  wait_for "$1" "^2 " || { kill $viewer; exit 1; }
   xdotool key ctrl+z
-  # The viewer saves each edit as it handles it: wait until the undo is in the file.
-  for i in $(seq 120); do
-    "$0" history --world "$1" 2>/dev/null | grep -q "^2 (undone)" && break
-    sleep 0.5
-  done
+  wait_for "$1" "^2 (undone)" || { kill $viewer; exit 1; }
   kill $viewer
   wait $viewer || true
 ' "$isoterra" "$world"
