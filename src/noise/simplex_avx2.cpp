@@ -5,6 +5,7 @@
 // Picked at run time where the CPU has AVX2; elsewhere fast() does the same float operations
 // one point at a time, so every machine gets the same bits.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -126,25 +127,50 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     };
     const __m256i zero = _mm256_setzero_si256();
     __m256i h0, h1, h2, h3;
-    // Neighbouring points mostly share their skewed cell: then the eight hashes of its cube
-    // corners come from sixteen plain loads, and each lane picks its corners by a permute,
-    // instead of eight gathers.
-    const int ci = _mm256_cvtsi256_si32(i), cj = _mm256_cvtsi256_si32(j), ck = _mm256_cvtsi256_si32(k);
-    const __m256i same = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(ci)),
-                                                           _mm256_cmpeq_epi32(j, _mm256_set1_epi32(cj))),
-                                          _mm256_cmpeq_epi32(k, _mm256_set1_epi32(ck)));
-    if (_mm256_movemask_epi8(same) == -1) {
+    // Eight consecutive points lie in one skewed cell, or in two: the first lane's and the
+    // last lane's (about a third of the groups at the tutorial's scales). Then the eight
+    // hashes of each cell's cube come from sixteen plain loads and every lane picks its
+    // corners by a permute, instead of eight gathers (slow on AMD's cores).
+    const auto cell_of = [&](int lane) {
+        alignas(32) std::int32_t ii[8], jj[8], kk[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(ii), i);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(jj), j);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(kk), k);
+        return std::array<int, 3>{ii[lane], jj[lane], kk[lane]};
+    };
+    const auto in_cell = [&](const std::array<int, 3>& c) {
+        return _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(c[0])),
+                                                 _mm256_cmpeq_epi32(j, _mm256_set1_epi32(c[1]))),
+                                _mm256_cmpeq_epi32(k, _mm256_set1_epi32(c[2])));
+    };
+    const auto cube_of = [&](const std::array<int, 3>& c) {
         alignas(32) std::int32_t cube[8];
-        for (int c = 0; c < 8; ++c) cube[c] = hash[ci + (c & 1) + pair[(cj + (c >> 1 & 1)) * 257 + ck + (c >> 2 & 1)]];
-        const __m256i hashes = _mm256_load_si256(reinterpret_cast<const __m256i*>(cube));
-        const auto pick = [&](__m256i di, __m256i dj, __m256i dk) {
-            const __m256i c = _mm256_or_si256(di, _mm256_or_si256(_mm256_slli_epi32(dj, 1), _mm256_slli_epi32(dk, 2)));
-            return _mm256_permutevar8x32_epi32(hashes, c);
+        for (int n = 0; n < 8; ++n) cube[n] = hash[c[0] + (n & 1) + pair[(c[1] + (n >> 1 & 1)) * 257 + c[2] + (n >> 2 & 1)]];
+        return _mm256_load_si256(reinterpret_cast<const __m256i*>(cube));
+    };
+    // A lane's corner (di, dj, dk) is entry di + 2 dj + 4 dk of its cube.
+    const auto corner_index = [&](__m256i di, __m256i dj, __m256i dk) {
+        return _mm256_or_si256(di, _mm256_or_si256(_mm256_slli_epi32(dj, 1), _mm256_slli_epi32(dk, 2)));
+    };
+    const __m256i c1 = corner_index(bit(i1), bit(j1), bit(k1)), c2 = corner_index(bit(i2), bit(j2), bit(k2));
+    const __m256i c0 = zero, c3 = _mm256_set1_epi32(7);
+    const std::array<int, 3> first = cell_of(0), last = cell_of(7);
+    const __m256i in_first = in_cell(first);
+    if (_mm256_movemask_epi8(in_first) == -1) {
+        const __m256i cube = cube_of(first);
+        h0 = _mm256_permutevar8x32_epi32(cube, c0);
+        h1 = _mm256_permutevar8x32_epi32(cube, c1);
+        h2 = _mm256_permutevar8x32_epi32(cube, c2);
+        h3 = _mm256_permutevar8x32_epi32(cube, c3);
+    } else if (_mm256_movemask_epi8(_mm256_or_si256(in_first, in_cell(last))) == -1) {
+        const __m256i a = cube_of(first), b = cube_of(last);
+        const auto pick = [&](__m256i c) {
+            return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(b, c), _mm256_permutevar8x32_epi32(a, c), in_first);
         };
-        h0 = _mm256_set1_epi32(cube[0]);
-        h1 = pick(bit(i1), bit(j1), bit(k1));
-        h2 = pick(bit(i2), bit(j2), bit(k2));
-        h3 = _mm256_set1_epi32(cube[7]);
+        h0 = pick(c0);
+        h1 = pick(c1);
+        h2 = pick(c2);
+        h3 = pick(c3);
     } else {
         h0 = h(zero, zero, zero);
         h1 = h(bit(i1), bit(j1), bit(k1));
