@@ -109,6 +109,9 @@ void register_bench(CLI::App& app) {
     static BenchOptions opt;
     static FieldOptions field_opt;
     auto* cmd = app.add_subcommand("bench", "Measure noise, field, chunk, meshing and editing timings (single thread, medians)");
+    cmd->footer("The lattice noise takes the widest instruction set the CPU has (AVX-512, AVX2, baseline; the same\n"
+                "bits on each); ISOTERRA_NOISE_PATH=avx2 or baseline in the environment caps it, here and in every command.\n\n" +
+                app.get_footer());
     cmd->add_flag("--json", opt.json, "Print one JSON object instead of text");
     cmd->add_option("--repeats", opt.repeats, "Timed runs per figure (the median is reported)")
         ->check(CLI::Range(1, 1000));
@@ -137,7 +140,8 @@ void register_bench(CLI::App& app) {
             for (const auto& p : pts) s += noise.noise3(p.x * 0.01, p.y * 0.01, p.z * 0.01);
             g_sink = s;
         });
-        // The chunk path's noise: single precision, eight lattice points at a time.
+        // The chunk path's noise: single precision, sixteen or eight lattice points at a time.
+        out["noise_path"] = noise_path_name(noise_path());
         const NoiseLattice lattice{{10, -20, 10}, {33, 33, 33}, 1.0, {50.0, 35.0, 50.0}, {0.0, 0.0, 0.0}};
         std::vector<float> lattice_out(static_cast<std::size_t>(33) * 33 * 33);
         out["noise3_lattice_ns"] = median_ns_per_op(opt.repeats * 3, static_cast<double>(lattice_out.size()), [&] {
@@ -209,7 +213,8 @@ void register_bench(CLI::App& app) {
             fmt::print("{}\n", out.dump(2));
             return;
         }
-        fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs\n", preset.name, preset.seed, opt.repeats);
+        fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs, lattice noise on {}\n", preset.name,
+                   preset.seed, opt.repeats, noise_path_name(noise_path()));
         for (auto it = out.begin(); it != out.end(); ++it) {
             if (it.value().is_object()) {
                 for (auto in = it.value().begin(); in != it.value().end(); ++in)

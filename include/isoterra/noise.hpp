@@ -49,6 +49,17 @@ private:
     std::array<double, 512> grad_y_;
 };
 
+/// The instruction sets Simplex3::lattice_fast may use. Every path gives the same bits; the
+/// widest the CPU has is taken unless capped, by ISOTERRA_NOISE_PATH=baseline|avx2|avx512 in
+/// the environment at start-up or by limit_noise_path() (benchmarks and tests).
+enum class NoisePath { baseline, avx2, avx512 };
+/// The path lattice_fast takes now: the widest the CPU has, at most the cap.
+NoisePath noise_path();
+/// Caps the path (a path the CPU lacks falls back to the next narrower one).
+void limit_noise_path(NoisePath cap);
+/// "baseline", "avx2" or "avx512".
+const char* noise_path_name(NoisePath path);
+
 /// A regular lattice in noise space: point (i, j, k) has coordinates
 /// (origin + (i, j, k)) * spacing / feature + offset, each axis in double and in that order
 /// (the order of the double path, so ties between coordinates break the same way).
@@ -84,7 +95,8 @@ public:
     /// as operator(), vectorised. Coordinates must stay within +-2^31 noise units.
     void batch(const double* x, const double* y, const double* z, double* out, std::size_t count) const;
     /// Writes the noise over a lattice with the arithmetic of fast(): coordinates made in the
-    /// kernel, eight along x at a time with AVX2. The same bits on every CPU.
+    /// kernel, sixteen along x at a time with AVX-512 or eight with AVX2 (noise_path()).
+    /// The same bits on every CPU and path.
     void lattice_fast(const NoiseLattice& lattice, float* out) const;
     /// Returns the single-precision noise of lattice_fast() at one point: within 2e-6 of
     /// operator(), also 1,000 km from the origin.

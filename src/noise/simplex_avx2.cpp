@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "isoterra/noise.hpp"
+#include "simplex_lattice_paths.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__EMSCRIPTEN__)
 #include <immintrin.h>
@@ -268,8 +269,12 @@ float Simplex3::fast(double x, double y, double z) const {
 
 void Simplex3::lattice_fast(const NoiseLattice& l, float* out) const {
 #ifdef ISOTERRA_HAVE_AVX2_PATH
-    static const bool has_avx2 = __builtin_cpu_supports("avx2");
-    if (has_avx2 && l.size.x >= 8 && l.size.y * l.size.z >= 1) {
+    const NoisePath path = noise_path();
+    if (path == NoisePath::avx512 && l.size.x >= 16 && l.size.y * l.size.z >= 1) {
+        lattice_avx512(pair_.data(), hash12_.data(), l, out);
+        return;
+    }
+    if (path >= NoisePath::avx2 && l.size.x >= 8 && l.size.y * l.size.z >= 1) {
         lattice_avx2(pair_.data(), hash12_.data(), l, out);
         return;
     }

@@ -82,10 +82,15 @@ TEST(Simplex, fast_noise3_agrees_with_the_double_path_within_2e_6_even_far_out) 
 
 TEST(Simplex, lattice_noise3_equals_fast_at_every_point_and_gates_whole_groups) {
     const NoiseSet n(7);
-    // Features of 50 m put eight neighbours mostly in one skewed cell, 9 m often in two,
-    // 1.5 m in several: each way the AVX2 path finds the corners' hashes is taken.
+    // Features of 50 m put sixteen neighbours mostly in one skewed cell, 9 m often in two,
+    // 1.5 m in several: each way the vector paths find the corners' hashes is taken. Rows
+    // of 5 are too short for any vector path, 8 for AVX-512; every path this CPU has runs.
+    const NoisePath widest = noise_path();
+    for (int path = 0; path <= static_cast<int>(widest); ++path)
     for (const double feature : {50.0, 9.0, 1.5})
-    for (const int nx : {5, 8, 33, 37}) {
+    for (const int nx : {5, 8, 16, 33, 37}) {
+        limit_noise_path(static_cast<NoisePath>(path));
+        SCOPED_TRACE(noise_path_name(noise_path()));
         NoiseLattice l{{-40, 3, 1000000}, {nx, 3, 2}, 1.0, {feature, 35.0, feature}, {0.0, 0.0, 0.0}};
         std::vector<float> out(static_cast<std::size_t>(nx) * 6);
         n.noise3.lattice_fast(l, out.data());
@@ -104,4 +109,6 @@ TEST(Simplex, lattice_noise3_equals_fast_at_every_point_and_gates_whole_groups) 
         n.noise3.lattice_fast(l, gated.data());
         ASSERT_EQ(gated, out);
     }
+    limit_noise_path(widest);
+    std::printf("lattice noise3 paths checked: baseline to %s\n", noise_path_name(widest));
 }

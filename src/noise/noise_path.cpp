@@ -1,0 +1,53 @@
+// Which instruction set the lattice noise uses: the widest the CPU has, at most a cap set
+// from ISOTERRA_NOISE_PATH at start-up or by limit_noise_path().
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "isoterra/noise.hpp"
+
+namespace isoterra {
+namespace {
+
+NoisePath widest_on_this_cpu() {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__EMSCRIPTEN__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw"))
+        return NoisePath::avx512;
+    if (__builtin_cpu_supports("avx2")) return NoisePath::avx2;
+#endif
+    return NoisePath::baseline;
+}
+
+NoisePath cap_from_environment() {
+    const char* v = std::getenv("ISOTERRA_NOISE_PATH");
+    if (v && std::strcmp(v, "baseline") == 0) return NoisePath::baseline;
+    if (v && std::strcmp(v, "avx2") == 0) return NoisePath::avx2;
+    return NoisePath::avx512;
+}
+
+std::atomic<int>& cap() {
+    static std::atomic<int> c{static_cast<int>(cap_from_environment())};
+    return c;
+}
+
+}  // namespace
+
+NoisePath noise_path() {
+    static const NoisePath widest = widest_on_this_cpu();
+    return static_cast<NoisePath>(std::min(static_cast<int>(widest), cap().load(std::memory_order_relaxed)));
+}
+
+void limit_noise_path(NoisePath c) { cap().store(static_cast<int>(c), std::memory_order_relaxed); }
+
+const char* noise_path_name(NoisePath path) {
+    switch (path) {
+        case NoisePath::avx512: return "avx512";
+        case NoisePath::avx2: return "avx2";
+        default: return "baseline";
+    }
+}
+
+}  // namespace isoterra
