@@ -102,7 +102,7 @@ TEST(Cli, bench_json_has_the_documented_keys) {
     const auto r = run_cli("bench --json --repeats 1");
     ASSERT_EQ(r.code, 0) << r.err;
     for (const char* key : {"noise2_ns", "noise3_ns", "fbm5_ns", "tutorial_sample_ns", "tutorial_chunk_sample_ms", "mesh_ms",
-                            "mesh_mtris_per_s", "marching-cubes", "surface-nets", "blocks"})
+                            "mesh_mtris_per_s", "marching-cubes", "surface-nets", "blocks", "noise_path"})
         EXPECT_NE(r.out.find(std::string("\"") + key + "\""), std::string::npos) << key;
 }
 
@@ -132,6 +132,23 @@ TEST(CliRegion, same_command_twice_gives_identical_bytes_whatever_the_threads) {
     const std::string sa((std::istreambuf_iterator<char>(a)), {}), sb((std::istreambuf_iterator<char>(b)), {});
     EXPECT_GT(sa.size(), 1000u);
     EXPECT_EQ(sa, sb);
+}
+
+// The lattice noise's paths (AVX-512, AVX2, baseline: as many as this CPU has) give the
+// same file to the byte, caves and overhangs included.
+TEST(CliRegion, every_noise_path_writes_the_same_bytes) {
+    const std::string dir = ::testing::TempDir();
+    std::string first;
+    for (const char* path : {"avx512", "avx2", "baseline"}) {
+        const std::string file = dir + "/noise_path_" + path + ".glb";
+        ASSERT_EQ(run_cli("mesh --quiet --preset alpine --from -32,-64,0 --to 64,96,64 -o " + file, "",
+                          std::string("ISOTERRA_NOISE_PATH=") + path).code, 0) << path;
+        std::ifstream f(file, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(f)), {});
+        EXPECT_GT(bytes.size(), 1000u) << path;
+        if (first.empty()) first = bytes;
+        else EXPECT_TRUE(bytes == first) << path << ": the file differs from the widest path's";
+    }
 }
 
 TEST(CliRegion, stats_json_matches_a_plane_with_known_answers) {
