@@ -112,31 +112,35 @@ __attribute__((always_inline)) inline __m512 eval16(const std::int32_t* pair, co
     _mm512_store_si512(ii, s.i);
     _mm512_store_si512(jj, s.j);
     _mm512_store_si512(kk, s.k);
-    const auto in_cell = [&](int lane) {
-        return static_cast<__mmask16>(_mm512_cmpeq_epi32_mask(s.i, _mm512_set1_epi32(ii[lane])) &
-                                      _mm512_cmpeq_epi32_mask(s.j, _mm512_set1_epi32(jj[lane])) &
-                                      _mm512_cmpeq_epi32_mask(s.k, _mm512_set1_epi32(kk[lane])));
-    };
     const auto cube = [&](int lane, std::int32_t* out) {
         for (int n = 0; n < 8; ++n)
             out[n] = hash[ii[lane] + (n & 1) + pair[(jj[lane] + (n >> 1 & 1)) * 257 + kk[lane] + (n >> 2 & 1)]];
     };
-    // Sixteen consecutive points lie in one or two skewed cells, the first lane's and the
-    // last's (nearly always, at the terrain's scales): then both cubes fit one table of
-    // sixteen hashes and each corner is one permute. Otherwise, gathers.
+    // Along a group the skewed cell only steps forward (x grows, and with it all three
+    // skewed coordinates) or starts again at a row's end, so the lanes' cells come in runs.
+    // Up to four runs (nearly always, at the terrain's scales): their cubes make one table of
+    // 32 hashes and each corner is one two-table permute. More: gathers.
+    const __m512i previous = _mm512_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+    const auto differs = [&](__m512i v) { return _mm512_cmpneq_epi32_mask(v, _mm512_permutexvar_epi32(previous, v)); };
+    unsigned starts = static_cast<unsigned>(differs(s.i) | differs(s.j) | differs(s.k));  // lanes that begin a run, but lane 0
     __m512i h0, h1, h2, h3;
-    const __mmask16 in_first = in_cell(0);
-    if (in_first == 0xffff || static_cast<__mmask16>(in_first | in_cell(15)) == 0xffff) {
-        alignas(64) std::int32_t table[16];
+    if (__builtin_popcount(starts) <= 3) {
+        alignas(64) std::int32_t table[32] = {};
         cube(0, table);
-        if (in_first == 0xffff) std::copy(table, table + 8, table + 8);
-        else cube(15, table + 8);
-        const __m512i hashes = _mm512_load_si512(table);
-        const __m512i second = _mm512_mask_blend_epi32(in_first, _mm512_set1_epi32(8), zi);
-        h0 = _mm512_permutexvar_epi32(_mm512_or_si512(c0, second), hashes);
-        h1 = _mm512_permutexvar_epi32(_mm512_or_si512(c1, second), hashes);
-        h2 = _mm512_permutexvar_epi32(_mm512_or_si512(c2, second), hashes);
-        h3 = _mm512_permutexvar_epi32(_mm512_or_si512(c3, second), hashes);
+        // Each lane's run, times 8: its cube's place in the table.
+        __m512i run = zi;
+        const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        for (int r = 1; starts != 0; ++r, starts &= starts - 1) {
+            const int first = __builtin_ctz(starts);
+            cube(first, table + 8 * r);
+            run = _mm512_mask_add_epi32(run, _mm512_cmpge_epi32_mask(lanes, _mm512_set1_epi32(first)), run, _mm512_set1_epi32(8));
+        }
+        const __m512i low = _mm512_load_si512(table), high = _mm512_load_si512(table + 16);
+        const auto pick = [&](__m512i c) { return _mm512_permutex2var_epi32(low, _mm512_or_si512(c, run), high); };
+        h0 = pick(c0);
+        h1 = pick(c1);
+        h2 = pick(c2);
+        h3 = pick(c3);
     } else {
         // hash(corner) = perm[i + perm[j + perm[k]]] % 12 from the 257 x 257 pair table.
         const __m512i row = _mm512_set1_epi32(257), ione = _mm512_set1_epi32(1);
