@@ -1,11 +1,13 @@
 // isoterra: make, inspect and export procedural voxel terrain. Each subcommand lives in its
 // own file; this one wires them up and turns errors into one line and an exit code.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "isoterra/noise.hpp"
 #include "region.hpp"
 
 int main(int argc, char** argv) {
@@ -33,6 +35,11 @@ int main(int argc, char** argv) {
     register_view(app);
     register_bench(app);
 
+    // The library ignores a name it does not know; the program says so before it starts.
+    if (const char* path = std::getenv("ISOTERRA_NOISE_PATH"); path && !isoterra::noise_path_named(path)) {
+        std::fprintf(stderr, "isoterra: ISOTERRA_NOISE_PATH=%s: expected baseline, avx2 or avx512\n", path);
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

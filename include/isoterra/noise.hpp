@@ -1,10 +1,13 @@
 // Stage 1 of the pipeline: seeded random numbers and the noises built on them.
-// Everything here is pure computation: no allocation after construction, no global state.
+// Everything here is pure computation: no allocation after construction, no global state
+// but the cap on the lattice noise's instruction set (noise_path()).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -59,6 +62,8 @@ NoisePath noise_path();
 void limit_noise_path(NoisePath cap);
 /// "baseline", "avx2" or "avx512".
 const char* noise_path_name(NoisePath path);
+/// The path of that name; nothing for any other name.
+std::optional<NoisePath> noise_path_named(std::string_view name);
 
 /// A regular lattice in noise space: point (i, j, k) has coordinates
 /// (origin + (i, j, k)) * spacing / feature + offset, each axis in double and in that order

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <cstring>
 
 #include "isoterra/noise.hpp"
 
@@ -21,11 +20,10 @@ NoisePath widest_on_this_cpu() {
     return NoisePath::baseline;
 }
 
+// No cap when unset or unknown (the program refuses an unknown name before it starts).
 NoisePath cap_from_environment() {
     const char* v = std::getenv("ISOTERRA_NOISE_PATH");
-    if (v && std::strcmp(v, "baseline") == 0) return NoisePath::baseline;
-    if (v && std::strcmp(v, "avx2") == 0) return NoisePath::avx2;
-    return NoisePath::avx512;
+    return (v ? noise_path_named(v) : std::nullopt).value_or(NoisePath::avx512);
 }
 
 std::atomic<int>& cap() {
@@ -48,6 +46,12 @@ const char* noise_path_name(NoisePath path) {
         case NoisePath::avx2: return "avx2";
         default: return "baseline";
     }
+}
+
+std::optional<NoisePath> noise_path_named(std::string_view name) {
+    for (const NoisePath p : {NoisePath::baseline, NoisePath::avx2, NoisePath::avx512})
+        if (name == noise_path_name(p)) return p;
+    return std::nullopt;
 }
 
 }  // namespace isoterra

@@ -151,6 +151,14 @@ TEST(CliRegion, every_noise_path_writes_the_same_bytes) {
     }
 }
 
+TEST(Cli, an_unknown_noise_path_is_refused_in_one_line) {
+    const auto r = run_cli("presets", "", "ISOTERRA_NOISE_PATH=avx3");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("expected baseline, avx2 or avx512"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 TEST(CliRegion, stats_json_matches_a_plane_with_known_answers) {
     // The islands preset is not a plane; use a preset file whose ground is flat: no hills,
     // no ridges, no overhangs, no caves, ground at 10 m.
