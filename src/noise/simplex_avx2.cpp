@@ -132,13 +132,8 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     // last lane's (about a third of the groups at the tutorial's scales). Then the eight
     // hashes of each cell's cube come from sixteen plain loads and every lane picks its
     // corners by a permute, instead of eight gathers (slow on AMD's cores).
-    const auto cell_of = [&](int lane) {
-        alignas(32) std::int32_t ii[8], jj[8], kk[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(ii), i);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(jj), j);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(kk), k);
-        return std::array<int, 3>{ii[lane], jj[lane], kk[lane]};
-    };
+    const std::array<int, 3> first{_mm256_extract_epi32(i, 0), _mm256_extract_epi32(j, 0), _mm256_extract_epi32(k, 0)};
+    const std::array<int, 3> last{_mm256_extract_epi32(i, 7), _mm256_extract_epi32(j, 7), _mm256_extract_epi32(k, 7)};
     const auto in_cell = [&](const std::array<int, 3>& c) {
         return _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(c[0])),
                                                  _mm256_cmpeq_epi32(j, _mm256_set1_epi32(c[1]))),
@@ -146,7 +141,7 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     };
     const auto cube_of = [&](const std::array<int, 3>& c) {
         alignas(32) std::int32_t cube[8];
-        for (int n = 0; n < 8; ++n) cube[n] = hash[c[0] + (n & 1) + pair[(c[1] + (n >> 1 & 1)) * 257 + c[2] + (n >> 2 & 1)]];
+        cell_corner_hashes(pair, hash, c[0], c[1], c[2], cube);
         return _mm256_load_si256(reinterpret_cast<const __m256i*>(cube));
     };
     // A lane's corner (di, dj, dk) is entry di + 2 dj + 4 dk of its cube.
@@ -155,7 +150,6 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     };
     const __m256i c1 = corner_index(bit(i1), bit(j1), bit(k1)), c2 = corner_index(bit(i2), bit(j2), bit(k2));
     const __m256i c0 = zero, c3 = _mm256_set1_epi32(7);
-    const std::array<int, 3> first = cell_of(0), last = cell_of(7);
     const __m256i in_first = in_cell(first);
     if (_mm256_movemask_epi8(in_first) == -1) {
         const __m256i cube = cube_of(first);

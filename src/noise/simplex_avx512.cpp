@@ -2,8 +2,6 @@
 // path (simplex_avx2.cpp) and of Simplex3::fast(), in the same order and precision (skew and
 // simplex order in double, the rest in float, no fused multiply-adds), so every path gives
 // the same bits. Twice the lanes, and mask registers in place of comparison vectors.
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -33,7 +31,8 @@ struct Skewed {
     __mmask16 a, b, c;          // x0 >= y0, y0 >= z0, x0 >= z0, compared in double
 };
 
-// Eight points' skew in double, into lanes [8 * half, 8 * half + 8) of s.
+// Eight points' skew in double (as skew4 of the AVX2 path): cell, in-cell offsets as float,
+// and the offsets' order as masks.
 __attribute__((always_inline)) inline void skew8(__m512d x, __m512d y, __m512d z, __m256i& i, __m256i& j, __m256i& k,
                                                  __m256& x0, __m256& y0, __m256& z0, __mmask8& a, __mmask8& b, __mmask8& c) {
     constexpr int down = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
@@ -112,10 +111,7 @@ __attribute__((always_inline)) inline __m512 eval16(const std::int32_t* pair, co
     _mm512_store_si512(ii, s.i);
     _mm512_store_si512(jj, s.j);
     _mm512_store_si512(kk, s.k);
-    const auto cube = [&](int lane, std::int32_t* out) {
-        for (int n = 0; n < 8; ++n)
-            out[n] = hash[ii[lane] + (n & 1) + pair[(jj[lane] + (n >> 1 & 1)) * 257 + kk[lane] + (n >> 2 & 1)]];
-    };
+    const auto cube = [&](int lane, std::int32_t* out) { cell_corner_hashes(pair, hash, ii[lane], jj[lane], kk[lane], out); };
     // Along a group the skewed cell only steps forward (x grows, and with it all three
     // skewed coordinates) or starts again at a row's end, so the lanes' cells come in runs.
     // Up to four runs (nearly always, at the terrain's scales): their cubes make one table of
