@@ -345,6 +345,8 @@ void register_view(CLI::App& app) {
                 frame_ms_total += frame_ms;
                 worst_frame_ms = std::max(worst_frame_ms, frame_ms);
                 ++frames_run;
+                // One line when the window is up and taking input (scripts driving it wait for it).
+                if (frames_run == 1) std::fprintf(stderr, "view: first frame shown; %s\n", edit_status.c_str());
                 // Xvfb does not throttle the swap: keep to 60 frames a second ourselves.
                 std::this_thread::sleep_until(now + std::chrono::microseconds(16667));
             }

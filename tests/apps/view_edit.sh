@@ -8,9 +8,10 @@ isoterra=$1
 work=$2
 mkdir -p "$work"
 world="$work/view_edit.db"
-rm -f "$world" "$world-wal" "$world-shm"
+rm -f "$world" "$world-wal" "$world-shm" "$world.viewer.log"
 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
-  "$0" view --world "$1" --radius 3 --frames 1000000 &
+  log="$1.viewer.log"
+  "$0" view --world "$1" --radius 3 --frames 1000000 2> "$log" &
   viewer=$!
   # The viewer saves each edit as it handles it; each step waits until the file shows the
   # last one, so a viewer slowed down (sanitizers, a busy machine) sees them in order.
@@ -19,10 +20,14 @@ xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
       "$0" history --world "$1" 2>/dev/null | grep -q "$2" && return 0
       sleep 0.5
     done
-    echo "the viewer did not save: $2"
+    echo "the viewer did not save: $2"; cat "$1.viewer.log"
     return 1
   }
-  xdotool search --sync --name "^isoterra$" >/dev/null
+  # A click before the window is mapped goes to the root window and is lost: wait for the
+  # viewer to say it has shown a frame (it is then mapped and polling its events).
+  for i in $(seq 480); do grep -q "^view: first frame shown" "$log" && break; sleep 0.5; done
+  grep -q "^view: first frame shown" "$log" || { echo "the viewer showed no frame:"; cat "$log"; kill $viewer; exit 1; }
+  xdotool search --sync --onlyvisible --name "^isoterra$" >/dev/null
   xdotool mousemove 640 650 click 1
   wait_for "$1" "^1 " || { kill $viewer; exit 1; }
   xdotool mousemove 700 650 click 3
