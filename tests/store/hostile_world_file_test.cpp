@@ -20,6 +20,7 @@
 #include "isoterra/store.hpp"
 #include "run_cli.hpp"
 #include "temp_files.hpp"
+#include "test_pace.hpp"
 
 using namespace isoterra;
 using test::files_in;
@@ -136,7 +137,7 @@ TEST(HostileWorldFile, creation_on_a_full_disk_leaves_nothing_and_says_why) {
     };
     const std::string edit = " edit --world w.db --preset tutorial sphere --at 0,0,0 --radius 3 --mode carve";
     if (mounted) {
-        for (int fill_k = 240; fill_k <= 400; fill_k += 4) {
+        for (int fill_k = 240; fill_k <= 400; fill_k += test::sweep_step(4, 3)) {
             std::system(("rm -f '" + dir + "'/*; head -c " + std::to_string(fill_k) + "k /dev/zero > '" + dir + "/pad' 2>/dev/null").c_str());
             check(test::run_cli(edit, "", "cd '" + dir + "' &&"), dir + "/w.db");
             // With space again, a world file a failed edit left behind is whole.
@@ -148,7 +149,7 @@ TEST(HostileWorldFile, creation_on_a_full_disk_leaves_nothing_and_says_why) {
         }
         ::umount(dir.c_str());
     }
-    for (int blocks = 1; blocks <= 40; ++blocks) {
+    for (int blocks = 1; blocks <= 40; blocks += test::sweep_step(1, 3)) {
         std::system(("rm -f '" + dir + "'/*").c_str());
         check(test::run_cli(edit, "", "cd '" + dir + "' && ulimit -f " + std::to_string(blocks) + " && trap '' XFSZ &&"), dir + "/w.db");
     }

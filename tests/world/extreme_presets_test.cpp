@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "test_pace.hpp"
 #include "world_checks.hpp"
 
 using namespace isoterra;
@@ -86,8 +87,8 @@ TEST(ExtremePresets, each_key_at_each_end_of_its_range_meshes_finitely) {
             Preset p;
             ASSERT_NO_THROW(p = with(line)) << line;
             const auto field = make_terrain(p, 7);
-            expect_finite_meshes(*field, 0.0, 0.0, line);
             expect_finite_meshes(*field, 1234.5, -5678.25, line);
+            if (!test::slow_build()) expect_finite_meshes(*field, 0.0, 0.0, line);
         }
     }
 }

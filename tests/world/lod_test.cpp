@@ -5,10 +5,10 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <thread>
 
 #include "isoterra/world.hpp"
+#include "test_pace.hpp"
 #include "world_checks.hpp"
 
 using namespace isoterra;
@@ -138,7 +138,7 @@ TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {
         // Keeping up is a matter of speed, not asked of a build under ThreadSanitizer: there
         // the coarsest columns coming into view may not be built yet (no hole is allowed
         // nearer), nor the finest ring under the camera.
-        const bool slow = std::getenv("ISOTERRA_TEST_SLOW") != nullptr;
+        const bool slow = test::slow_build();
         const double coarsest = 32.0 * std::ldexp(1.0, w.levels() - 1);
         ASSERT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels(), slow ? s.view_distance_m - 2 * coarsest : 1e30), 0)
             << "at t = " << t;
@@ -152,6 +152,6 @@ TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {
         std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>(checks * 16667)));
     }
     EXPECT_GT(checks, 100);
-    EXPECT_GT(swaps, std::getenv("ISOTERRA_TEST_SLOW") ? 0 : 5);  // the levels did move with the camera
+    EXPECT_GT(swaps, test::slow_build() ? 0 : 5);  // the levels did move with the camera
     std::printf("%d deliveries checked, %d changed what was shown\n", checks, swaps);
 }
