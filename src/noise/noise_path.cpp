@@ -5,12 +5,13 @@
 #include <cstdlib>
 
 #include "isoterra/noise.hpp"
+#include "simplex_lattice_paths.hpp"
 
 namespace isoterra {
 namespace {
 
 NoisePath widest_on_this_cpu() {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__EMSCRIPTEN__)
+#ifdef ISOTERRA_HAVE_SIMD_PATHS
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
         __builtin_cpu_supports("avx512bw"))

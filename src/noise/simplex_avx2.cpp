@@ -1,9 +1,8 @@
 // Simplex 3D for lattices, eight points at a time in AVX2 single precision with hardware
 // gathers. The skew to the simplex grid and the cell's corner are worked out in double, so
 // only offsets inside one cell (|d| < 1) go to float: far from the origin the noise keeps
-// its precision. Agrees with Simplex3::operator() within 2e-6 (tests/noise).
-// Picked at run time where the CPU has AVX2; elsewhere fast() does the same float operations
-// one point at a time, so every machine gets the same bits.
+// its precision. Agrees with Simplex3::operator() within 2e-6 (tests/noise), and gives the
+// bits of Simplex3::fast() (simplex_lattice.cpp), the one-point path for other CPUs.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -13,15 +12,14 @@
 #include "isoterra/noise.hpp"
 #include "simplex_lattice_paths.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__EMSCRIPTEN__)
+#ifdef ISOTERRA_HAVE_SIMD_PATHS
 #include <immintrin.h>
-#define ISOTERRA_HAVE_AVX2_PATH 1
 #endif
 
 namespace isoterra {
 
-#ifdef ISOTERRA_HAVE_AVX2_PATH
-// Everything up to the dispatcher is compiled for AVX2 and only called after a CPU check.
+#ifdef ISOTERRA_HAVE_SIMD_PATHS
+// Compiled for AVX2 and only called after a CPU check (Simplex3::lattice_fast).
 #pragma GCC push_options
 #pragma GCC target("avx2")
 #pragma GCC diagnostic push
@@ -231,55 +229,5 @@ void lattice_avx2(const std::int32_t* pair, const std::int32_t* hash, const Nois
 #pragma GCC diagnostic pop
 #pragma GCC pop_options
 #endif
-
-float Simplex3::fast(double x, double y, double z) const {
-    // The AVX2 lane's operations one by one: skew in double, the rest in float, same order.
-    constexpr double f3 = 1.0 / 3.0, g3 = 1.0 / 6.0;
-    const double s = (x + y + z) * f3;
-    const double fi = std::floor(x + s), fj = std::floor(y + s), fk = std::floor(z + s);
-    const double t = (fi + fj + fk) * g3;
-    const double dx = x - (fi - t), dy = y - (fj - t), dz = z - (fk - t);
-    const float x0 = static_cast<float>(dx), y0 = static_cast<float>(dy), z0 = static_cast<float>(dz);
-    const int i = static_cast<std::int32_t>(fi) & 255, j = static_cast<std::int32_t>(fj) & 255,
-              k = static_cast<std::int32_t>(fk) & 255;
-    const bool a = dx >= dy, b = dy >= dz, c = dx >= dz;
-    const int i1 = a && c, j1 = !a && b, k1 = !(b || c), i2 = a || c, j2 = !a || b, k2 = !(b && c);
-    const float g1 = static_cast<float>(g3), g2 = static_cast<float>(2.0 * g3), g3f = static_cast<float>(3.0 * g3);
-    const auto corner = [&](float cx, float cy, float cz, int di, int dj, int dk) {
-        const int h = hash12_[i + di + pair_[(j + dj) * 257 + (k + dk)]];
-        const float first = h < 8 ? cx : cy, second = h < 4 ? cy : cz;
-        const float dot = (h & 1 ? -first : first) + (h & 2 ? -second : second);
-        float tt = 0.6f - ((cx * cx + cy * cy) + cz * cz);
-        tt = tt > 0.0f ? tt : 0.0f;
-        tt *= tt;
-        return (tt * tt) * dot;
-    };
-    const float n0 = corner(x0, y0, z0, 0, 0, 0);
-    const float n1 = corner((x0 - i1) + g1, (y0 - j1) + g1, (z0 - k1) + g1, i1, j1, k1);
-    const float n2 = corner((x0 - i2) + g2, (y0 - j2) + g2, (z0 - k2) + g2, i2, j2, k2);
-    const float n3 = corner((x0 - 1.0f) + g3f, (y0 - 1.0f) + g3f, (z0 - 1.0f) + g3f, 1, 1, 1);
-    return ((n0 + n1) + (n2 + n3)) * 32.0f;
-}
-
-void Simplex3::lattice_fast(const NoiseLattice& l, float* out) const {
-#ifdef ISOTERRA_HAVE_AVX2_PATH
-    const NoisePath path = noise_path();
-    if (path == NoisePath::avx512 && l.size.x >= 16 && l.size.y * l.size.z >= 1) {
-        lattice_avx512(pair_.data(), hash12_.data(), l, out);
-        return;
-    }
-    if (path >= NoisePath::avx2 && l.size.x >= 8 && l.size.y * l.size.z >= 1) {
-        lattice_avx2(pair_.data(), hash12_.data(), l, out);
-        return;
-    }
-#endif
-    // Gated points read 0 here one by one; the AVX2 path gates whole groups. Callers use
-    // the gate only where the value cannot matter (see TerrainField::sample_lattice).
-    std::size_t n = 0;
-    for (int k = 0; k < l.size.z; ++k)
-        for (int j = 0; j < l.size.y; ++j)
-            for (int i = 0; i < l.size.x; ++i, ++n)
-                out[n] = l.gate && l.gate[n] < l.gate_below ? 0.0f : fast(l.coordinate(0, i), l.coordinate(1, j), l.coordinate(2, k));
-}
 
 }  // namespace isoterra

@@ -8,7 +8,7 @@
 #include "isoterra/noise.hpp"
 #include "simplex_lattice_paths.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__EMSCRIPTEN__)
+#ifdef ISOTERRA_HAVE_SIMD_PATHS
 // GCC 12's AVX-512 headers start some conversions from an undefined vector, which its
 // uninitialised-use warning reports from inside them.
 #pragma GCC diagnostic push

@@ -5,6 +5,12 @@
 
 #include "isoterra/noise.hpp"
 
+// x86-64 with GCC or Clang has the AVX2 and AVX-512 paths (picked at run time); the
+// WebAssembly build and other targets have the one-point path only.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__EMSCRIPTEN__)
+#define ISOTERRA_HAVE_SIMD_PATHS 1
+#endif
+
 namespace isoterra {
 
 /// The hashes of skewed cell (i, j, k)'s eight corners (i, j, k taken & 255; pair is the
