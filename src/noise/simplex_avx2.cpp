@@ -3,10 +3,7 @@
 // only offsets inside one cell (|d| < 1) go to float: far from the origin the noise keeps
 // its precision. Agrees with Simplex3::operator() within 2e-6 (tests/noise), and gives the
 // bits of Simplex3::fast() (simplex_lattice.cpp), the one-point path for other CPUs.
-#include <algorithm>
 #include <array>
-#include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "isoterra/noise.hpp"

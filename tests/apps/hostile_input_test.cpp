@@ -97,10 +97,9 @@ TEST(HostileInput, the_far_ends_of_the_preset_ranges_mesh_with_every_mesher) {
         EXPECT_EQ(r.code, 0) << mesher << r.err;
     }
     // White noise at 10 cm under 10 km hills makes millions of triangles near the camera:
-    // one flight is enough to show the streamed world takes it. (Under the sanitizers the
-    // world streams such fields in ExtremePresets.everything_at_once_streams_into_a_world_of_
-    // finite_meshes; this flight would add a minute there.)
-    if (isoterra::test::slow_build()) return;
+    // one flight is enough to show the streamed world takes it. Under the sanitizers it
+    // would add a minute; there the extreme-presets test streams such fields into a world.
+    if (slow_build()) return;
     const auto f = run_cli("fly --config " + path + " --seconds 0.5 --view-distance 300 --radius 1 --json");
     EXPECT_EQ(f.code, 0) << f.err;
 }
