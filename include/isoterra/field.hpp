@@ -77,6 +77,19 @@ struct LatticeColumns {
     }
 };
 
+/// Per (x, z) column of a lattice (x fastest), what shapes the look of the surface besides
+/// its ground height; an empty vector: the field has none.
+struct ColumnLooks {
+    std::vector<float> water;      // the water surface's height (sea, lake, river); dry where below the ground or NaN
+    std::vector<float> snow_line;  // the snow line's height there (else MaterialRules::snow_line_m)
+    std::vector<float> scree;      // how much scree lies there: 0 none .. 1 all
+    void clear() {
+        water.clear();
+        snow_line.clear();
+        scree.clear();
+    }
+};
+
 /// The surface materials, in the order the renderer's palette uses.
 enum class Material : std::uint8_t { grass = 0, soil = 1, rock = 2, snow = 3 };
 inline constexpr int kMaterialCount = 4;
@@ -172,9 +185,12 @@ public:
 
     /// sample_lattice() and ground_heights() together (a terrain computes its columns once),
     /// for `use`, with the columns from columns_of(lattice) when given (null: worked out
-    /// here; the same bits either way). Returns what ground_heights() returns. Thread-safe.
+    /// here; the same bits either way); with `looks`, also the column looks (water, snow
+    /// line, scree) where the field has them (the vectors of those it lacks left empty).
+    /// Returns what ground_heights() returns. Thread-safe.
     virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                           LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr) const;
+                                           LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr,
+                                           ColumnLooks* looks = nullptr) const;
 
     /// Returns the per-column work of lattices with `lattice`'s columns, to share between
     /// them, or null when the field has none. Thread-safe.
@@ -321,7 +337,8 @@ public:
     const MaterialRules& material_rules() const override { return p_.materials; }
     bool ground_heights(const Lattice& lattice, float* out) const override;
     bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr) const override;
+                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr,
+                                   ColumnLooks* looks = nullptr) const override;
     std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const override;
 
     /// Returns the ground height at (x, z) before overhangs and caves.

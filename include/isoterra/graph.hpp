@@ -58,8 +58,12 @@ public:
     void sample_points(const glm::dvec3* points, std::size_t count, double* out) const override;
     void sample_lattice(const Lattice& lattice, float* out) const override;
     bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr) const override;
+                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr,
+                                   ColumnLooks* looks = nullptr) const override;
     ValueRange bounds(const Box& box) const override;
+    /// bounds() with the ground output's range narrowed to `ground` (a survey's, which
+    /// holds at the samples a chunk of its column reads), when the graph has a ground.
+    ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const override;
     MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
     const MaterialRules& material_rules() const override;
     /// The `ground` output per column, when the graph has one.
@@ -78,6 +82,8 @@ public:
     /// Nodes after compilation (constants folded), outputs included.
     std::size_t node_count() const;
     bool has_ground() const;
+    /// The file's `sea_level` (the sea renderers draw); very low (-1e9) when it has none.
+    double sea_level_m() const;
     /// The same graph with another seed.
     std::unique_ptr<GraphField> with_seed(std::uint32_t seed) const;
     /// Samples `lattice` as sample_lattice() does and counts the noise samples it skipped.
@@ -100,10 +106,11 @@ struct TerrainSource {
     std::uint32_t seed = 20261114;
     std::string directory;  // where a graph's heightmap files are ("": the working directory)
     std::vector<GraphRaster> rasters;  // what a graph's heightmap nodes read, with digests
+    double graph_sea_level_m = -1e9;   // a graph's `sea_level`
 
     bool is_graph() const { return !graph.empty(); }
-    /// The water level renderers draw: the preset's; a graph has none (-1e9).
-    double sea_level_m() const { return is_graph() ? -1e9 : preset.terrain.sea_level_m; }
+    /// The sea level renderers draw: the preset's or the graph's; very low (-1e9): none.
+    double sea_level_m() const { return is_graph() ? graph_sea_level_m : preset.terrain.sea_level_m; }
     /// Builds the field with `seed`. Throws GraphError only for text that was not checked.
     std::shared_ptr<const Field> make_field() const;
     /// The text to store (a world file's): the preset's TOML, or the graph's text with its
@@ -138,6 +145,17 @@ bool is_graph_text(const std::string& text);
 /// Returns `preset` written as a graph: its terrain node for node, the same bits on the
 /// point and lattice paths, the same materials (isoterra graph export).
 std::string preset_to_graph(const Preset& preset);
+/// A height raster's pixels and placement, as a `heightmap` node reads them.
+struct HeightRasterPixels {
+    int width = 0, height = 0;
+    std::vector<float> heights;     // metres, row by row (row r at z = from.y + r (to.y - from.y) / (height - 1)); NaN: no data
+    glm::dvec2 from{0.0}, to{0.0};  // (x, z) of the centres of pixel (0, 0) and pixel (width - 1, height - 1)
+};
+/// Reads `path` as a `heightmap` node without placement does (a grey PNG with the sidecar
+/// `isoterra heightmap` writes, or any raster GDAL reads, north -z), keeping no-data pixels
+/// as NaN. Returns its pixels and placement. Throws RasterError (one line). Thread-safe.
+HeightRasterPixels read_height_raster(const std::string& path);
+
 /// Returns the node type names, in the docs' order.
 std::vector<std::string> graph_node_types();
 /// Returns the inputs and formula of each node type, one line each, for `graph types`.

@@ -123,11 +123,19 @@ struct NoiseSet {
     explicit NoiseSet(std::uint32_t seed);
     Simplex2 noise2;
     Simplex3 noise3;
+    std::uint32_t seed;  // for hashes of their own (the landform nodes' jittered points)
 
 private:
     // Both tables come from one stream, 2D first, as in the tutorial.
-    explicit NoiseSet(Mulberry32 random);
+    NoiseSet(Mulberry32 random, std::uint32_t seed);
 };
+
+/// Returns a seeded 64-bit hash of the integer cell (i, j) for `stream` (one number per use:
+/// the points of a cellular grid, an erosion octave, a drainage level...). Thread-safe.
+std::uint64_t cell_hash(std::uint32_t seed, std::int64_t i, std::int64_t j, std::uint32_t stream);
+/// Returns fraction `which` (0 or 1) of `hash`, in [0, 1) on a grid of 2^-26: two independent
+/// uniform numbers per hash (a jittered point's x and z). Thread-safe.
+double cell_random(std::uint64_t hash, int which);
 
 /// Fractal Brownian motion: a sum of octaves, each `lacunarity` times finer and `gain` times
 /// weaker than the one before. `amplitude` is the first octave's weight.

@@ -31,7 +31,9 @@ ValueRange Field::bounds_with_ground(const Box& box, const ValueRange&) const { 
 
 std::shared_ptr<const LatticeColumns> Field::columns_of(const Lattice&) const { return nullptr; }
 
-bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse, const LatticeColumns*) const {
+bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse, const LatticeColumns*,
+                                      ColumnLooks* looks) const {
+    if (looks) looks->clear();
     sample_lattice(lattice, values);
     return ground_heights(lattice, ground);
 }

@@ -241,7 +241,8 @@ std::shared_ptr<const LatticeColumns> TerrainField::columns_of(const Lattice& la
 }
 
 bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use,
-                                             const LatticeColumns* given) const {
+                                             const LatticeColumns* given, ColumnLooks* looks) const {
+    if (looks) looks->clear();  // its sea is a level (TerrainParams::sea_level_m), not a column output
     // The 2D part once per column (or as given); the three 3D noises of the whole lattice in
     // single precision (Simplex3::lattice_fast), then combined per sample.
     const std::size_t ny = static_cast<std::size_t>(lattice.size.y);

@@ -170,7 +170,7 @@ double Simplex3::operator()(double x, double y, double z) const {
     return 32.0 * (n0 + n1 + n2 + n3);
 }
 
-NoiseSet::NoiseSet(std::uint32_t seed) : NoiseSet(Mulberry32(seed)) {}
-NoiseSet::NoiseSet(Mulberry32 random) : noise2(random), noise3(random) {}
+NoiseSet::NoiseSet(std::uint32_t seed_) : NoiseSet(Mulberry32(seed_), seed_) {}
+NoiseSet::NoiseSet(Mulberry32 random, std::uint32_t seed_) : noise2(random), noise3(random), seed(seed_) {}
 
 }  // namespace isoterra

@@ -64,7 +64,20 @@ TEST(GraphErrors, each_kind_names_the_file_line_node_and_problem) {
     expect_error(with_nodes("out = { type = \"x\" }") + "[material]\nsnow_line = 3.0\n", "unknown material key 'snow_line'");
     expect_error(with_nodes("out = { type = \"x\" }") + "[material]\nsnow_line_m = \"high\"\n", "key 'snow_line_m': expected a number");
     expect_error(with_nodes("out = { type = \"x\" \n"), "g.toml:3:");  // TOML itself
-    expect_error(with_nodes("out = { type = \"x\" }") + "rivers = true\n", "unknown output 'rivers' (sdf, ground)");
+    expect_error(with_nodes("out = { type = \"x\" }") + "rivers = true\n", "unknown output 'rivers' (sdf, ground, water, snow_line, scree)");
+    // The landform nodes' outputs, knots and inputs read at other points.
+    expect_error(with_nodes("e = { type = \"erosion\", in = 1.0, dx = 0.0, dz = 0.0 }\nout = { type = \"neg\", in = \"e.slope\" }"),
+                 "node 'e' has outputs height, dx, dz and ridge; name one ('e.height')");
+    expect_error(with_nodes("h = { type = \"simplex3\" }\nout = { type = \"curvature\", in = \"h\" }"),
+                 "g.toml:4: node 'out': input 'in': node 'h' depends on y; this input is read at other points");
+    expect_error(with_nodes("h = { type = \"simplex3\" }\nout = { type = \"y\" }", "sdf = \"out\"\nwater = \"h\""),
+                 "output 'water' depends on y through node 'h'");
+    expect_error(with_nodes("out = { type = \"spline\", in = 1.0, points = [[0.0, 1.0], [0.0, \"out\"]] }"),
+                 "input 'points': expected a list of 2 to 32 [x, y] pairs");
+    expect_error(with_nodes("out = { type = \"spline\", in = 1.0, points = [[0.0, 1.0], [1.0, \"hill\"]] }"),
+                 "node 'out': input 'points[1]': unknown node 'hill'");
+    expect_error("format = 1\nsea_level = \"low\"\n[node]\nout = { type = \"x\" }\n[output]\nsdf = \"out\"\n",
+                 "g.toml:2: key 'sea_level': expected a number in [-10000, 10000] (metres), got \"low\"");
     // Deep nesting is refused before the TOML parser sees it.
     expect_error(with_nodes("out = { type = \"x\", v = " + std::string(20000, '[') + std::string(20000, ']') + " }"), "nest");
 }

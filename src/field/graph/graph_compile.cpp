@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -80,6 +81,9 @@ bool number_of(const toml::node& node, double& v) {
     return false;
 }
 
+// The outputs a graph may name; all but the sdf are functions of x and z.
+constexpr std::string_view kOutputs[] = {"sdf", "ground", "water", "snow_line", "scree"};
+
 class Compiler {
 public:
     Compiler(const std::string& source, const std::string& directory) : source_(source), directory_(directory) {}
@@ -144,8 +148,15 @@ void Compiler::read_header(const toml::table& root, Program& program) {
             } catch (const PresetError& e) {
                 throw GraphError(e.what());
             }
+        } else if (key == "sea_level") {
+            double v = 0.0;
+            if (!number_of(node, v) || !std::isfinite(v) || v < -1e4 || v > 1e4)
+                throw GraphError(fmt::format("{}: key 'sea_level': expected a number in [-10000, 10000] (metres), got {}", at,
+                                             detail::toml_shown(node)));
+            program.sea_level = v;
         } else if (key != "node" && key != "output") {
-            throw GraphError(fmt::format("{}: unknown key '{}' (format, name, description, seed, node, output, material)", at, key));
+            throw GraphError(
+                fmt::format("{}: unknown key '{}' (format, name, description, seed, sea_level, node, output, material)", at, key));
         }
     }
     if (!has_format) throw GraphError(fmt::format("{}: key 'format': missing (format = 1)", source_));
@@ -164,6 +175,7 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
     };
     switch (spec.kind) {
         case InputKind::value:
+        case InputKind::field:
         case InputKind::coordinate: {
             RawOperand op;
             op.input = spec.name;
@@ -196,6 +208,32 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
             const auto* list = value->as_array();
             if (!list || list->size() != n) bad(expected);
             for (const toml::node& v : *list) node.number.push_back(number(v, expected));
+            return;
+        }
+        case InputKind::knot_values: {
+            // [[x, y], ...]: x a number, y a number or a node id (an input of its own).
+            const std::string expected = "a list of 2 to 32 [x, y] pairs, x a finite number (increasing), y a node id or a finite number";
+            const auto* list = value->as_array();
+            if (!list || list->size() < 2 || list->size() > 32) bad(expected);
+            for (const toml::node& pair : *list) {
+                const auto* xy = pair.as_array();
+                double x = 0.0;
+                if (!xy || xy->size() != 2 || !number_of(*xy->get(0), x) || !std::isfinite(x) || std::fabs(x) > 1e12 ||
+                    (!node.knots.empty() && !(x > node.knots.back().x)))
+                    bad(expected);
+                RawOperand op;
+                op.input = fmt::format("{}[{}]", spec.name, node.knots.size());
+                op.line = static_cast<int>(xy->get(1)->source().begin.line);
+                if (const auto* s = xy->get(1)->as_string()) {
+                    op.is_reference = true;
+                    op.reference = s->get();
+                } else if (!number_of(*xy->get(1), op.constant) || !std::isfinite(op.constant) || std::fabs(op.constant) > 1e12) {
+                    bad(expected);
+                }
+                node.knots.push_back({x, 0.0});
+                node.in.push_back({});
+                raw.in.push_back(op);
+            }
             return;
         }
         case InputKind::knots: {
@@ -315,17 +353,16 @@ Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
     if (type.ports == 1 && !port.empty())
         throw GraphError(fmt::format("{}: {}: node '{}' has one output; refer to it as '{}'", at, who, target, target));
     if (type.ports > 1) {
-        const std::string names = type.port_names;
-        int n = 0;
-        bool matched = false;
-        for (std::size_t start = 0; start <= names.size(); ++n) {
-            const std::size_t end = std::min(names.find(',', start), names.size());
-            if (names.substr(start, end - start) == port) matched = true, op.port = n;
-            start = end + 1;
+        const std::vector<std::string> names = port_names(type);
+        const auto found_port = std::find(names.begin(), names.end(), port);
+        if (found_port != names.end()) {
+            op.port = static_cast<int>(found_port - names.begin());
+        } else if (!(port.empty() && type.bare_is_first)) {
+            std::string listed;
+            for (std::size_t i = 0; i < names.size(); ++i)
+                listed += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+            throw GraphError(fmt::format("{}: {}: node '{}' has outputs {}; name one ('{}.{}')", at, who, target, listed, target, names.front()));
         }
-        if (!matched)
-            throw GraphError(fmt::format("{}: {}: node '{}' has outputs {}; name one ('{}.{}')", at, who, target,
-                                     type.ports == 2 ? "x and z" : "x, y and z", target, names.substr(0, 1)));
     }
     op.node = index_.at(target);
     return op;
@@ -401,8 +438,8 @@ Program Compiler::compile(const toml::table& root) {
         file_order_.push_back(id);
     }
     for (auto&& [key_view, value] : *output->as_table())
-        if (key_view.str() != "sdf" && key_view.str() != "ground")
-            throw GraphError(fmt::format("{}: unknown output '{}' (sdf, ground)", detail::toml_where(source_, value),
+        if (std::find(std::begin(kOutputs), std::end(kOutputs), key_view.str()) == std::end(kOutputs))
+            throw GraphError(fmt::format("{}: unknown output '{}' (sdf, ground, water, snow_line, scree)", detail::toml_where(source_, value),
                                          text_excerpt(std::string(key_view.str()), 60)));
     // Every node is checked for cycles, in the order of the file; only those an output
     // needs are compiled.
@@ -416,7 +453,7 @@ Program Compiler::compile(const toml::table& root) {
         for (const RawOperand& in : raw_.at(id).in)
             if (in.is_reference) need(node_of(in.reference));
     };
-    for (const char* name : {"sdf", "ground"})
+    for (const std::string_view name : kOutputs)
         if (const toml::node* v = output->as_table()->get(name); v && v->is_string()) {
             if (const std::string r = node_of(v->as_string()->get()); raw_.count(r)) need(r);
         }
@@ -431,6 +468,9 @@ Program Compiler::compile(const toml::table& root) {
     program.sdf = read_output(*output->as_table(), "sdf", true);
     program.ground = read_output(*output->as_table(), "ground", false);
     program.has_ground = !program.ground.is_constant() || !std::isnan(program.ground.constant);
+    program.water = read_output(*output->as_table(), "water", false);
+    program.snow_line = read_output(*output->as_table(), "snow_line", false);
+    program.scree = read_output(*output->as_table(), "scree", false);
     return program;
 }
 
@@ -447,8 +487,12 @@ void find_axes(Program& program) {
             case Op::plane: axes |= kY; break;
             case Op::sphere: case Op::box: axes |= kXYZ; break;
             case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::warp2: case Op::heightmap:
+            case Op::dfbm2: case Op::erosion: case Op::cellular:
                 if (node.coordinate_default[0]) axes |= kX;
                 if (node.coordinate_default[1]) axes |= kZ;
+                break;
+            case Op::curvature: case Op::drainage:
+                axes |= kXZ;  // they read inputs at other points around (x, z)
                 break;
             case Op::simplex3: case Op::fbm3: case Op::warp3:
                 if (node.coordinate_default[0]) axes |= kX;
@@ -461,10 +505,10 @@ void find_axes(Program& program) {
     }
 }
 
-// The ground must not depend on y: name the node through which it does.
-void check_ground(const Program& program) {
-    if (program.ground.is_constant()) return;
-    const Node* culprit = &program.nodes[static_cast<std::size_t>(program.ground.node)];
+// The column outputs must not depend on y: name the node through which one does.
+void check_column_output(const Program& program, const Operand& output, const char* name) {
+    if (output.is_constant()) return;
+    const Node* culprit = &program.nodes[static_cast<std::size_t>(output.node)];
     if (!(culprit->axes & kY)) return;
     std::string path = culprit->id;
     for (bool deeper = true; deeper;) {
@@ -477,10 +521,35 @@ void check_ground(const Program& program) {
                 break;
             }
     }
-    throw GraphError(fmt::format("{}: node '{}': output 'ground' depends on y through node '{}' ({}); the ground is a "
+    throw GraphError(fmt::format("{}: node '{}': output '{}' depends on y through node '{}' ({}); the {} is a "
                                  "function of x and z only",
-                                 at_line(program.source, culprit->line), program.nodes[static_cast<std::size_t>(program.ground.node)].id,
-                                 culprit->id, path));
+                                 at_line(program.source, culprit->line), program.nodes[static_cast<std::size_t>(output.node)].id, name,
+                                 culprit->id, path, std::string(name) == "snow_line" ? "snow line" : name));
+}
+
+// Inputs read at other points than the sample's must not depend on y.
+void check_field_inputs(const Program& program) {
+    for (const Node& node : program.nodes) {
+        std::size_t slot = 0;  // value-like inputs take one slot of Node::in each, in the table's order
+        for (const InputSpec& spec : find_node_type(node.type)->inputs) {
+            if (spec.kind == InputKind::knot_values) slot += node.knots.size();
+            if (spec.kind != InputKind::value && spec.kind != InputKind::coordinate && spec.kind != InputKind::field) continue;
+            const Operand& in = node.in[slot++];
+            if (spec.kind != InputKind::field || in.is_constant()) continue;
+            const Node& source = program.nodes[static_cast<std::size_t>(in.node)];
+            if (source.axes & kY)
+                throw GraphError(fmt::format("{}: node '{}': input '{}': node '{}' depends on y; this input is read at other "
+                                             "points of the ground and must be a function of x and z only",
+                                             at_line(program.source, node.line), node.id, spec.name, source.id));
+        }
+    }
+}
+
+void check_column_outputs(const Program& program) {
+    check_column_output(program, program.ground, "ground");
+    check_column_output(program, program.water, "water");
+    check_column_output(program, program.snow_line, "snow_line");
+    check_column_output(program, program.scree, "scree");
 }
 
 // Nodes that depend on nothing are evaluated once, here; their users read the number.
@@ -500,8 +569,7 @@ void fold_constants(Program& program) {
         folded[n] = evaluate_constant(node);
         is_folded[n] = node.folded = true;
     }
-    rewrite(program.sdf);
-    rewrite(program.ground);
+    for (Operand* output : {&program.sdf, &program.ground, &program.water, &program.snow_line, &program.scree}) rewrite(*output);
 }
 
 }  // namespace
@@ -522,7 +590,8 @@ Program compile_graph(const std::string& text, const std::string& file, const st
     Program program = Compiler(source, directory).compile(root);
     program.directory = directory;
     find_axes(program);
-    check_ground(program);
+    check_column_outputs(program);
+    check_field_inputs(program);
     fold_constants(program);
     find_gates(program);
     return program;

@@ -6,6 +6,7 @@
 #include "graph_gates.hpp"
 #include "graph_intervals.hpp"
 #include "height_raster.hpp"
+#include "landform_nodes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,27 +34,19 @@ double terrace_at(double v, double step, double smoothness) {
     return base + step * rise;
 }
 
-// Where a node's lanes are: its inputs, the positions, its outputs.
-struct Lanes {
-    const double* in[3] = {nullptr, nullptr, nullptr};
-    const double* x = nullptr;
-    const double* y = nullptr;
-    const double* z = nullptr;
-    double* out[3] = {nullptr, nullptr, nullptr};
-    std::size_t count = 0;
-    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
-};
+}  // namespace
 
-// A noise node's coordinate lanes: its input, or the position.
 const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const double* position) {
     return node.coordinate_default[static_cast<std::size_t>(axis_slot)] ? position : l.in[axis_slot];
 }
 
+namespace {
+
 void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     const std::size_t n = l.count;
-    const double* a = l.in[0];
-    const double* b = l.in[1];
-    const double* c = l.in[2];
+    const double* a = node.in.size() > 0 ? l.in[0] : nullptr;
+    const double* b = node.in.size() > 1 ? l.in[1] : nullptr;
+    const double* c = node.in.size() > 2 ? l.in[2] : nullptr;
     double* out = l.out[0];
     const std::vector<double>& p = node.number;
     thread_local std::vector<double> u, v, w;
@@ -141,6 +134,14 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
             for (std::size_t i = 0; i < n; ++i) out[i] = node.raster->at(xs[i], zs[i]);
             return;
         }
+        case Op::fold: for (std::size_t i = 0; i < n; ++i) out[i] = fold_at(a[i]); return;
+        case Op::dfbm2: run_dfbm2(node, *noise, l); return;
+        case Op::erosion: run_erosion(node, *noise, l); return;
+        case Op::spline: run_spline(node, l); return;
+        case Op::slope: run_slope(node, l); return;
+        case Op::curvature: run_curvature(node, l); return;
+        case Op::cellular: run_cellular(node, *noise, l); return;
+        case Op::drainage: run_drainage(node, l); return;
         case Op::warp3: {
             const double* xs = coordinate(node, l, 0, l.x);
             const double* ys = coordinate(node, l, 1, l.y);
@@ -159,11 +160,11 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
 class Workspace {
 public:
     Workspace(const Program& program, std::size_t lanes) : program_(program), lanes_(lanes) {
-        buffers_.resize(program.nodes.size() * 3);
-        constants_.resize(program.nodes.size() * 3);
+        buffers_.resize(program.nodes.size() * kMaxPorts);
+        constants_.resize(program.nodes.size());
     }
     double* buffer(int node, int port) {
-        std::vector<double>& b = buffers_[static_cast<std::size_t>(node) * 3 + static_cast<std::size_t>(port)];
+        std::vector<double>& b = buffers_[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
         b.resize(lanes_);
         return b.data();
     }
@@ -172,19 +173,24 @@ public:
     const double* operand(int n, std::size_t i) {
         const Operand& op = program_.nodes[static_cast<std::size_t>(n)].in[i];
         if (!op.is_constant()) return buffer(op.node, op.port);
-        std::vector<double>& c = constants_[static_cast<std::size_t>(n) * 3 + i];
-        if (c.empty()) c.assign(lanes_, op.constant);
-        return c.data();
+        std::vector<std::vector<double>>& per_input = constants_[static_cast<std::size_t>(n)];
+        if (per_input.size() <= i) per_input.resize(i + 1);
+        if (per_input[i].empty()) per_input[i].assign(lanes_, op.constant);
+        return per_input[i].data();
     }
     // Runs node `n` over the first `count` lanes.
     void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice) {
         const Node& node = program_.nodes[static_cast<std::size_t>(n)];
+        inputs_.resize(node.in.size());
+        for (std::size_t i = 0; i < node.in.size(); ++i) inputs_[i] = operand(n, i);
         Lanes l;
-        for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) l.in[i] = operand(n, i);
+        l.in = inputs_.data();
         for (int port = 0; port < node.ports; ++port) l.out[port] = buffer(n, port);
         l.x = x, l.y = y, l.z = z;
         l.count = count;
         l.lattice = lattice;
+        l.program = &program_;
+        l.noise = &noise;
         evaluate(node, &noise, l);
     }
 
@@ -192,7 +198,8 @@ private:
     const Program& program_;
     std::size_t lanes_;
     std::vector<std::vector<double>> buffers_;
-    std::vector<std::vector<double>> constants_;
+    std::vector<std::vector<std::vector<double>>> constants_;
+    std::vector<const double*> inputs_;
 };
 
 bool is_column(const Node& node) { return !(node.axes & kY); }
@@ -224,6 +231,7 @@ std::vector<bool> needed_mask(const Program& program, const Operand& output, int
 bool is_noise(Op op) {
     switch (op) {
         case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::simplex3: case Op::fbm3: case Op::warp2: case Op::warp3:
+        case Op::dfbm2: case Op::erosion: case Op::cellular: case Op::drainage:
             return true;
         default:
             return false;
@@ -231,11 +239,12 @@ bool is_noise(Op op) {
 }
 
 double evaluate_constant(const Node& node) {
-    double inputs[3] = {0.0, 0.0, 0.0};
-    for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) inputs[i] = node.in[i].constant;
+    std::vector<double> inputs(node.in.size());
+    std::vector<const double*> lanes(node.in.size());
+    for (std::size_t i = 0; i < node.in.size(); ++i) inputs[i] = node.in[i].constant, lanes[i] = &inputs[i];
     double out = 0.0;
     Lanes l;
-    for (int i = 0; i < 3; ++i) l.in[i] = &inputs[i];
+    l.in = lanes.data();
     l.out[0] = &out;
     l.count = 1;
     evaluate(node, nullptr, l);
@@ -273,7 +282,8 @@ void run_columns(const Program& program, const NoiseSet& noise, const double* xs
     std::copy(result, result + count, out);
 }
 
-void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, float* ground, LatticeStats* stats) {
+void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
+                 LatticeStats* stats) {
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
     const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
     const std::size_t ncol = nx * nz, slab = nx * ny;
@@ -286,16 +296,34 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
         }
     std::vector<int> columns, samples;
     for (const int n : needed_by(program, program.sdf)) (is_column(program.nodes[static_cast<std::size_t>(n)]) ? columns : samples).push_back(n);
-    if (ground && program.has_ground) {
-        for (const int n : needed_by(program, program.ground)) columns.push_back(n);
+    // The column outputs wanted: each with the vector it goes to.
+    std::vector<std::pair<Operand, float*>> column_outputs;
+    const auto want = [&](const Operand& output, float* to) {
+        if (to && (!output.is_constant() || !std::isnan(output.constant))) column_outputs.emplace_back(output, to);
+    };
+    want(program.ground, sinks.ground);
+    if (ColumnLooks* looks = sinks.looks) {
+        looks->clear();
+        const auto look = [&](const Operand& output, std::vector<float>& v) {
+            if (output.is_constant() && std::isnan(output.constant)) return;
+            v.resize(ncol);
+            want(output, v.data());
+        };
+        look(program.water, looks->water);
+        look(program.snow_line, looks->snow_line);
+        look(program.scree, looks->scree);
+    }
+    if (!column_outputs.empty()) {
+        for (const auto& [output, to] : column_outputs)
+            for (const int n : needed_by(program, output)) columns.push_back(n);
         std::sort(columns.begin(), columns.end());
         columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
     }
     Workspace column_work(program, ncol);
     for (const int n : columns) column_work.run(n, noise, cx.data(), nullptr, cz.data(), ncol, true);
-    if (ground && program.has_ground) {
-        const double* g = program.ground.is_constant() ? nullptr : column_work.buffer(program.ground.node, program.ground.port);
-        for (std::size_t c = 0; c < ncol; ++c) ground[c] = static_cast<float>(g ? g[c] : program.ground.constant);
+    for (const auto& [output, to] : column_outputs) {
+        const double* g = output.is_constant() ? nullptr : column_work.buffer(output.node, output.port);
+        for (std::size_t c = 0; c < ncol; ++c) to[c] = static_cast<float>(g ? g[c] : output.constant);
     }
     // Gated noises (graph_gates.hpp): thresholds from the ranges over this lattice; the
     // nodes that read them run after the rest of each slab, so the deciding sides are there.

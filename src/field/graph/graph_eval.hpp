@@ -13,6 +13,23 @@
 
 namespace isoterra::graph {
 
+/// Where a node's lanes are, for the function that runs it: its inputs, the positions, its
+/// outputs, and the program and noise it belongs to (for inputs read at other points).
+struct Lanes {
+    const double* const* in = nullptr;  // one per input of the node, in the table's order
+    const double* x = nullptr;
+    const double* y = nullptr;          // null for the column part of a lattice
+    const double* z = nullptr;
+    double* out[kMaxPorts] = {};
+    std::size_t count = 0;
+    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
+    const Program* program = nullptr;
+    const NoiseSet* noise = nullptr;
+};
+
+/// A noise node's coordinate lanes: its input `axis_slot`, or `position` when the file gave none.
+const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const double* position);
+
 /// True for nodes that read a noise table.
 bool is_noise(Op op);
 /// Returns the value of a node whose inputs are all numbers and that reads no position or noise.
@@ -33,11 +50,18 @@ struct LatticeStats {
     std::size_t gated_samples = 0, skipped_samples = 0;
 };
 
-/// Writes the sdf over `lattice` (floats, x fastest) and, when `ground` is not null and the
-/// graph has a ground output, the ground per column. The lattice path: 3D noises of the raw
-/// position in single precision (Simplex3::lattice_fast), hypot as sqrt(a a + b b), gated
-/// noises skipped where they cannot matter (graph_gates.hpp); `stats` counts them.
-void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, float* ground,
+/// Where run_lattice writes the column outputs, one float per (x, z) column of the lattice
+/// (x fastest); null: not wanted (or the graph has no such output).
+struct ColumnSinks {
+    float* ground = nullptr;
+    ColumnLooks* looks = nullptr;  // water, snow line, scree: resized for those the graph has, cleared for the rest
+};
+
+/// Writes the sdf over `lattice` (floats, x fastest) and the column outputs `sinks` asks
+/// for. The lattice path: 3D noises of the raw position in single precision
+/// (Simplex3::lattice_fast), hypot as sqrt(a a + b b), gated noises skipped where they
+/// cannot matter (graph_gates.hpp); `stats` counts them.
+void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
                  LatticeStats* stats = nullptr);
 
 }  // namespace isoterra::graph

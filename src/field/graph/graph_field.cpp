@@ -22,12 +22,12 @@ void GraphField::sample_points(const glm::dvec3* points, std::size_t count, doub
 }
 
 void GraphField::sample_lattice(const Lattice& lattice, float* out) const {
-    graph::run_lattice(*program_, noise_, lattice, out, nullptr);
+    graph::run_lattice(*program_, noise_, lattice, out, {});
 }
 
 bool GraphField::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse,
-                                           const LatticeColumns*) const {
-    graph::run_lattice(*program_, noise_, lattice, values, ground);
+                                           const LatticeColumns*, ColumnLooks* looks) const {
+    graph::run_lattice(*program_, noise_, lattice, values, {ground, looks});
     return program_->has_ground;
 }
 
@@ -35,20 +35,24 @@ ValueRange GraphField::bounds(const Box& box) const {
     return graph::operand_range(graph::node_intervals(*program_, noise_, box), program_->sdf);
 }
 
+ValueRange GraphField::bounds_with_ground(const Box& box, const ValueRange& ground) const {
+    if (!program_->has_ground || program_->ground.is_constant() || !(ground.lo <= ground.hi)) return bounds(box);
+    const graph::PinnedRange pin{program_->ground, ground};
+    return graph::operand_range(graph::node_intervals(*program_, noise_, box, &pin), program_->sdf);
+}
+
 std::vector<GraphNodeRange> GraphField::node_ranges(const Box& box) const {
     const auto ranges = graph::node_intervals(*program_, noise_, box);
     std::vector<GraphNodeRange> out;
-    static const char* const kPorts[3] = {"x", "y", "z"};
     for (std::size_t n = 0; n < program_->nodes.size(); ++n) {
         const graph::Node& node = program_->nodes[n];
         if (node.ports == 1) {
             out.push_back({node.id, node.type, ranges[n][0]});
             continue;
         }
-        for (int port = 0; port < node.ports; ++port) {
-            const char* name = node.ports == 2 ? (port == 0 ? "x" : "z") : kPorts[port];
-            out.push_back({fmt::format("{}.{}", node.id, name), node.type, ranges[n][static_cast<std::size_t>(port)]});
-        }
+        const std::vector<std::string> names = graph::port_names(*graph::find_node_type(node.type));
+        for (int port = 0; port < node.ports; ++port)
+            out.push_back({fmt::format("{}.{}", node.id, names[static_cast<std::size_t>(port)]), node.type, ranges[n][static_cast<std::size_t>(port)]});
     }
     return out;
 }
@@ -85,6 +89,7 @@ const std::string& GraphField::name() const { return program_->name; }
 const std::string& GraphField::description() const { return program_->description; }
 std::uint32_t GraphField::file_seed() const { return program_->seed; }
 bool GraphField::has_ground() const { return program_->has_ground; }
+double GraphField::sea_level_m() const { return program_->sea_level; }
 
 std::size_t GraphField::node_count() const {
     std::size_t n = 0;
@@ -95,7 +100,7 @@ std::size_t GraphField::node_count() const {
 GraphSkipCount GraphField::count_skipped(const Lattice& lattice) const {
     std::vector<float> values(lattice.count());
     graph::LatticeStats stats;
-    graph::run_lattice(*program_, noise_, lattice, values.data(), nullptr, &stats);
+    graph::run_lattice(*program_, noise_, lattice, values.data(), {}, &stats);
     std::size_t noises = 0;
     for (const graph::Node& node : program_->nodes) noises += graph::is_lattice_noise(node);
     return {noises * lattice.count(), stats.skipped_samples};

@@ -64,7 +64,7 @@ void find_gates(Program& program) {
     program.gates = std::move(gates);
 }
 
-double gate_threshold(const Program& program, const Gate& gate, const std::vector<std::array<ValueRange, 3>>& ranges) {
+double gate_threshold(const Program& program, const Gate& gate, const std::vector<NodeRanges>& ranges) {
     const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
     const Operand& side = guard.in[static_cast<std::size_t>(gate.side)];
     const ValueRange r = ranges[static_cast<std::size_t>(side.node)][static_cast<std::size_t>(side.port)];

@@ -22,7 +22,7 @@ std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& g
 
 /// The number the other side is compared with over a lattice, from the nodes' ranges
 /// there; NaN when the ranges decide nothing (the noise is then computed everywhere).
-double gate_threshold(const Program& program, const Gate& gate, const std::vector<std::array<ValueRange, 3>>& ranges);
+double gate_threshold(const Program& program, const Gate& gate, const std::vector<NodeRanges>& ranges);
 
 /// Writes one gate value per lane from the other side's values `other`: below 0 where the
 /// noise is not needed.

@@ -5,6 +5,7 @@
 // around the centre value, 3D ones by their value range (they have tiny jumps).
 #include "graph_intervals.hpp"
 #include "height_raster.hpp"
+#include "landform_nodes.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -107,25 +108,28 @@ ValueRange curve_range(const std::vector<glm::dvec2>& knots, const ValueRange& i
 
 }  // namespace
 
-ValueRange operand_range(const std::vector<std::array<ValueRange, 3>>& ranges, const Operand& op) {
+ValueRange operand_range(const std::vector<NodeRanges>& ranges, const Operand& op) {
     if (op.is_constant()) return point(op.constant);
     return ranges[static_cast<std::size_t>(op.node)][static_cast<std::size_t>(op.port)];
 }
 
-std::vector<std::array<ValueRange, 3>> node_intervals(const Program& program, const NoiseSet& noise, const Box& box) {
-    std::vector<std::array<ValueRange, 3>> ranges(program.nodes.size());
+std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& noise, const Box& box, const PinnedRange* pin) {
+    std::vector<NodeRanges> ranges(program.nodes.size());
     const ValueRange bx{box.lo.x, box.hi.x}, by{box.lo.y, box.hi.y}, bz{box.lo.z, box.hi.z};
+    std::vector<ValueRange> in;  // most nodes have at most three value inputs; a spline one per knot
     for (std::size_t n = 0; n < program.nodes.size(); ++n) {
         const Node& node = program.nodes[n];
         const std::vector<double>& p = node.number;
-        ValueRange in[3];
-        for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) in[i] = operand_range(ranges, node.in[i]);
+        in.assign(std::max<std::size_t>(node.in.size(), 3), ValueRange{});
+        for (std::size_t i = 0; i < node.in.size(); ++i) in[i] = operand_range(ranges, node.in[i]);
         const ValueRange& a = in[0];
         const ValueRange& b = in[1];
         const ValueRange& c = in[2];
         // A noise node's coordinate: its input, or the box's side.
-        const auto axis = [&](int slot, const ValueRange& side) { return node.coordinate_default[static_cast<std::size_t>(slot)] ? side : in[slot]; };
-        std::array<ValueRange, 3>& out = ranges[n];
+        const auto axis = [&](int slot, const ValueRange& side) {
+            return node.coordinate_default[static_cast<std::size_t>(slot)] ? side : in[static_cast<std::size_t>(slot)];
+        };
+        NodeRanges& out = ranges[n];
         switch (node.op) {
             case Op::x: out[0] = bx; break;
             case Op::y: out[0] = by; break;
@@ -197,6 +201,14 @@ std::vector<std::array<ValueRange, 3>> node_intervals(const Program& program, co
                 break;
             }
             case Op::ridge_profile: out[0] = ridge_range(a, p[0], p[1], p[2]); break;
+            case Op::fold: out[0] = fold_range(a); break;
+            case Op::dfbm2: out = dfbm2_ranges(node, {program, noise, box, in}); break;
+            case Op::erosion: out = erosion_ranges(node, {program, noise, box, in}); break;
+            case Op::spline: out[0] = spline_range(node, {program, noise, box, in}); break;
+            case Op::slope: out[0] = slope_range(node, {program, noise, box, in}); break;
+            case Op::curvature: out[0] = curvature_range(node, {program, noise, box, in}); break;
+            case Op::cellular: out = cellular_ranges(node, {program, noise, box, in}); break;
+            case Op::drainage: out = drainage_ranges(node, {program, noise, box, in}); break;
             case Op::heightmap: {
                 const ValueRange u = axis(0, bx), v = axis(1, bz);
                 out[0] = widen(node.raster->range(u.lo, u.hi, v.lo, v.hi));
@@ -216,6 +228,10 @@ std::vector<std::array<ValueRange, 3>> node_intervals(const Program& program, co
                 }
                 break;
             }
+        }
+        if (pin && !pin->output.is_constant() && pin->output.node == static_cast<int>(n)) {
+            ValueRange& r = out[static_cast<std::size_t>(pin->output.port)];
+            r = {std::max(r.lo, pin->range.lo), std::min(r.hi, pin->range.hi)};
         }
     }
     return ranges;

@@ -9,12 +9,21 @@
 
 namespace isoterra::graph {
 
+/// A range known for one node's output at the points that matter (a survey's ground range
+/// over a column's samples), intersected with the node's own rule.
+struct PinnedRange {
+    Operand output;
+    ValueRange range;
+};
+
 /// For each node (and each port), a range that holds every value the node takes at points
 /// of `box`, on the point path and the lattice path alike. Never too narrow: each rule is
-/// exact interval arithmetic rounded outward, noises bounded by their proven slopes.
-std::vector<std::array<ValueRange, 3>> node_intervals(const Program& program, const NoiseSet& noise, const Box& box);
+/// exact interval arithmetic rounded outward, noises bounded by their proven slopes. With
+/// `pin`, that output's range is narrowed to pin->range (which the caller proves).
+std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& noise, const Box& box,
+                                       const PinnedRange* pin = nullptr);
 
 /// The range of an operand given the nodes' ranges.
-ValueRange operand_range(const std::vector<std::array<ValueRange, 3>>& ranges, const Operand& op);
+ValueRange operand_range(const std::vector<NodeRanges>& ranges, const Operand& op);
 
 }  // namespace isoterra::graph

@@ -2,6 +2,7 @@
 // presets allow them, octave settings as the presets', blend widths and steps positive.
 #include "graph_nodes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -23,6 +24,9 @@ InputSpec point(InputKind kind, const char* name, bool required, double lo = -1e
     return {name, kind, required, 0.0, lo, hi, false, false};
 }
 InputSpec scale(const char* name, double fallback = 1.0) { return number(name, false, fallback, 0.1, 1e7); }
+InputSpec field(const char* name, bool required = true, double fallback = 0.0) {
+    return {name, InputKind::field, required, fallback, -kInf, kInf, false, false};
+}
 // fBm settings with the presets' ranges and defaults (FbmShape's).
 std::vector<InputSpec> fbm_inputs() {
     return {{"octaves", InputKind::octaves, false, 5, 1, 12, false, false},
@@ -111,8 +115,54 @@ const std::vector<NodeType>& node_types() {
           point(InputKind::point2, "heights", false, -1e7, 1e7)},
          "the height in metres of a raster at (x, z), bilinear: a 16-bit PNG with its sidecar (from `isoterra heightmap`) "
          "or a GeoTIFF; from/to: the first and last pixel centres [x, z], heights: [lowest, highest] of a PNG"},
+        // Landforms (docs/landforms.md).
+        {"dfbm2", Op::dfbm2, 3, "value,dx,dz",
+         join(join({coordinate("x"), coordinate("z"), scale("scale_m"), point(InputKind::point2, "offset", false)}, fbm_inputs()),
+              {number("damping", false, 1.0, 0, 1e3)}),
+         "derivative-damped fBm: octave i adds amplitude gain^i n_i / (1 + damping |sum of the octaves' noise gradients so far|^2), "
+         "each octave rotated; outputs 'ID.value' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient per metre)",
+         true},
+        {"erosion", Op::erosion, 4, "height,dx,dz,ridge",
+         {coordinate("x"), coordinate("z"), value("in"), value("dx"), value("dz"), scale("scale_m", 300.0),
+          {"octaves", InputKind::octaves, false, 4, 1, 8, false, false}, {"lacunarity", InputKind::lacunarity, false, 2.0, 1, 4, true, false},
+          {"gain", InputKind::gain, false, 0.5, 0, 1, true, true}, number("strength_m", false, 30.0, 0, 1e4, true),
+          number("onset", false, 0.15, 0, 100, true)},
+         "gullies running down the slope of height `in` with gradient (dx, dz), scale_m apart, octaves branching down their "
+         "sides; outputs 'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' and 'ID.ridge' (+1 on ridges, -1 in gullies)",
+         true},
+        {"spline", Op::spline, 1, "", {value("in"), {"points", InputKind::knot_values, true, 0, 0, 0, false, false}},
+         "a monotone cubic (Fritsch-Carlson) through points [[x, y], ...] (x increasing; y a number or a node, so splines "
+         "nest), flat beyond the ends"},
+        {"fold", Op::fold, 1, "", {value("in")}, "1 - |3 |in| - 2|: peaks (1) and valleys (-1) from a ridge noise"},
+        {"slope", Op::slope, 1, "", {value("dx"), value("dz")}, "the slope in degrees of a gradient: atan(hypot(dx, dz))"},
+        {"curvature", Op::curvature, 1, "", {field("in"), number("step_m", false, 8.0, 0.01, 1e6)},
+         "(in - the mean of in at the four points step_m away along x and z) / step_m: > 0 on ridges and peaks, < 0 in "
+         "hollows; `in` must not depend on y"},
+        {"cellular", Op::cellular, 3, "distance,x,z",
+         {coordinate("x"), coordinate("z"), number("cell_m", true, 1.0, 0.1, 1e7), number("jitter", false, 1.0, 0, 1),
+          point(InputKind::point2, "offset", false)},
+         "the distance in metres to the nearest of one jittered point per cell_m square (Worley F1); outputs "
+         "'ID.distance' (also plain 'ID'), 'ID.x', 'ID.z' (the point)",
+         true},
+        {"drainage", Op::drainage, 4, "height,distance,water,order",
+         {coordinate("x"), coordinate("z"), field("control"), field("relief", false, 0.0), number("cell_m", false, 6000.0, 10.0, 1e6),
+          {"levels", InputKind::octaves, false, 4, 1, 7, false, false}},
+         "a river network computed locally; outputs 'ID.height' (also plain 'ID'), 'ID.distance', 'ID.water', 'ID.order' "
+         "(docs/landforms.md)",
+         true},
     };
     return types;
+}
+
+std::vector<std::string> port_names(const NodeType& type) {
+    std::vector<std::string> names;
+    const std::string all = type.port_names;
+    for (std::size_t start = 0; start <= all.size();) {
+        const std::size_t end = std::min(all.find(',', start), all.size());
+        names.push_back(all.substr(start, end - start));
+        start = end + 1;
+    }
+    return names;
 }
 
 const NodeType* find_node_type(const std::string& name) {

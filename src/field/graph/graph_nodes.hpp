@@ -19,6 +19,8 @@ enum class InputKind {
     octaves,     // an integer -> Node::shape.octaves
     lacunarity, gain, amplitude,  // numbers -> Node::shape
     file,        // a path, relative to the graph file -> Node::file
+    field,       // a node id or a number, read at other points than the sample's too (x, z only) -> Node::in
+    knot_values, // [[x, y], ...], y a number or a node id -> Node::knots (x) and one Node::in each (y)
 };
 
 struct InputSpec {
@@ -34,10 +36,14 @@ struct NodeType {
     const char* name;
     Op op;
     int ports;
-    const char* port_names;  // "x,z" for the warps, else ""
+    const char* port_names;  // "x,z" for the warps, "value,dx,dz" for dfbm2..., else ""
     std::vector<InputSpec> inputs;
     const char* formula;     // one line for `graph types` and the docs
+    bool bare_is_first = false;  // a reference without a port means the first output
 };
+
+/// The names of a type's outputs, in port order (one empty name for a single output).
+std::vector<std::string> port_names(const NodeType& type);
 
 /// Every node type, in the order the docs list them.
 const std::vector<NodeType>& node_types();

@@ -22,9 +22,17 @@ enum class Op : std::uint8_t {
     union_, intersect, subtract, smooth_union, smooth_subtract,
     simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3,
     heightmap,
+    // The landform nodes (landform_nodes.hpp).
+    dfbm2, erosion, spline, fold, slope, curvature, cellular, drainage,
 };
 
 struct HeightRaster;
+
+/// The most outputs a node has (warp3: x, y, z; the landform nodes: up to four).
+inline constexpr int kMaxPorts = 4;
+
+/// A proven range per output of a node (graph_intervals.hpp).
+using NodeRanges = std::array<ValueRange, kMaxPorts>;
 
 /// What a value depends on: bits for x, y and z.
 enum Axes : unsigned { kNone = 0, kX = 1, kY = 2, kZ = 4, kXZ = kX | kZ, kXYZ = kX | kY | kZ };
@@ -42,7 +50,7 @@ struct Node {
     std::string type;   // as the file names it
     int line = 0;       // where the file defines it (0: unknown)
     Op op = Op::constant;
-    int ports = 1;      // outputs: 1, or 2 (warp2: x, z) or 3 (warp3: x, y, z)
+    int ports = 1;      // outputs: 1, or up to kMaxPorts (warp2: x, z; dfbm2: value, dx, dz; ...)
     unsigned axes = kNone;
     /// Value inputs in the order of the node type's table (an absent optional one is the
     /// position's coordinate for noise nodes, flagged by `coordinate_default`).
@@ -78,6 +86,11 @@ struct Program {
     Operand sdf;
     Operand ground;  // node < 0 and constant NaN: none
     bool has_ground = false;
+    // Column outputs for the look of the surface (functions of x and z, like the ground;
+    // node < 0 and constant NaN: none): the water surface's height (sea, lakes, rivers), the
+    // snow line's height, and where scree lies (0 none .. 1 full).
+    Operand water, snow_line, scree;
+    double sea_level = -1e9;  // the file's `sea_level`: the sea renderers draw; very low: none
     std::vector<Gate> gates;  // graph_gates.hpp
     std::string name, description, source;
     std::string directory;  // where heightmap files are found ("": the working directory)

@@ -57,6 +57,7 @@ TerrainSource parse_terrain_source(const std::string& text, const std::string& s
         t.rasters = g->rasters();
         t.name = g->name();
         t.seed = g->file_seed();
+        t.graph_sea_level_m = g->sea_level_m();
     } else {
         t = terrain_of(parse_preset(text, source));
     }

@@ -1,0 +1,59 @@
+// The landform nodes of field graphs (internal to field/graph/): damped fBm with its
+// gradient, the gully erosion filter, monotone splines, folds, slope and curvature masks,
+// cellular distance and the drainage network. Each runs over a node's lanes (graph_eval.hpp)
+// and has a proven range rule (graph_intervals.hpp); one file each in landform/.
+#pragma once
+
+#include <vector>
+
+#include "graph_eval.hpp"
+#include "graph_intervals.hpp"
+#include "graph_program.hpp"
+
+namespace isoterra::graph {
+
+/// What a range rule sees: the box, the ranges of the node's inputs (in the table's order),
+/// and the program and noise (for inputs read at other points).
+struct RangeContext {
+    const Program& program;
+    const NoiseSet& noise;
+    const Box& box;
+    const std::vector<ValueRange>& in;
+};
+
+/// fold(v) = 1 - |3 |v| - 2|: peaks and valleys from a ridge noise (Minecraft's PV).
+double fold_at(double v);
+ValueRange fold_range(const ValueRange& in);
+
+/// dfbm2 (landform/dfbm2.cpp): derivative-damped fBm of 2D noise; ports value, dx, dz.
+void run_dfbm2(const Node& node, const NoiseSet& noise, const Lanes& l);
+NodeRanges dfbm2_ranges(const Node& node, const RangeContext& c);
+
+/// erosion (landform/erosion.cpp): gullies running downhill over a height and its gradient;
+/// ports height, dx, dz, ridge.
+void run_erosion(const Node& node, const NoiseSet& noise, const Lanes& l);
+NodeRanges erosion_ranges(const Node& node, const RangeContext& c);
+
+/// spline (landform/spline.cpp): a monotone cubic through knots whose values may be nodes.
+void run_spline(const Node& node, const Lanes& l);
+ValueRange spline_range(const Node& node, const RangeContext& c);
+
+/// slope (landform/slope_curvature.cpp): the slope angle in degrees of a gradient (dx, dz).
+void run_slope(const Node& node, const Lanes& l);
+ValueRange slope_range(const Node& node, const RangeContext& c);
+/// curvature (landform/slope_curvature.cpp): how far a column input rises above the mean of
+/// its four neighbours `step_m` away, per metre of step (ridges > 0, hollows < 0).
+void run_curvature(const Node& node, const Lanes& l);
+ValueRange curvature_range(const Node& node, const RangeContext& c);
+
+/// cellular (landform/cellular.cpp): the distance in metres to the nearest of one jittered
+/// point per cell of a square grid (Worley's F1); ports distance, x, z (the point).
+void run_cellular(const Node& node, const NoiseSet& noise, const Lanes& l);
+NodeRanges cellular_ranges(const Node& node, const RangeContext& c);
+
+/// drainage (landform/drainage.cpp): a river network computed locally; ports height
+/// (carved), distance, water, order.
+void run_drainage(const Node& node, const Lanes& l);
+NodeRanges drainage_ranges(const Node& node, const RangeContext& c);
+
+}  // namespace isoterra::graph
