@@ -6,6 +6,7 @@ packages=(
   g++ cmake make pkg-config git ca-certificates
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libglm-dev libspng-dev
   libsqlite3-dev libzstd-dev libnoise-dev libgdal-dev gdal-bin
+  python-matplotlib-data python3-numpy
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev xvfb xauth xdotool

@@ -87,5 +87,6 @@ void register_fly(CLI::App& app);
 void register_render(CLI::App& app);
 void register_view(CLI::App& app);
 void register_bake(CLI::App& app);
+void register_landform(CLI::App& app);
 
 }  // namespace isoterra::app

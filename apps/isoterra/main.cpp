@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     register_heightmap(app);
     register_slice(app);
     register_stats(app);
+    register_landform(app);
     register_bake(app);
     register_edit(app);
     register_fly(app);
