@@ -96,6 +96,14 @@ TEST(LandformCli, the_real_dem_has_the_figures_the_issue_measured) {
     EXPECT_GT(j["hack_h"].get<double>(), 0.4);
     EXPECT_LT(j["hack_h"].get<double>(), 0.7);
 
+    // The lowest pixel (236 m, one of them) marked as no data: left out, the rest as before.
+    const std::string nodata = fmt::format("gdal_translate -q -of GTiff -a_nodata 236 {}/dem.bil {}/nodata.tif", dir, dir);
+    ASSERT_EQ(std::system(nodata.c_str()), 0);
+    const nlohmann::json n = parse_json(run_cli(fmt::format("landform --raster {}/nodata.tif --json", dir)));
+    EXPECT_EQ(n["land_cells"], 344 * 403 - 1);
+    EXPECT_EQ(n["min_m"], 244.0);
+    EXPECT_NEAR(n["pit_share"].get<double>(), j["pit_share"].get<double>(), 0.001);
+
     // The same pixels with square 75 m cells are measured differently: the spacing is used.
     const std::string square = fmt::format("gdal_translate -q -of GTiff -a_ullr 0 0 30225 -25800 {}/dem.bil {}/square.tif", dir, dir);
     ASSERT_EQ(std::system(square.c_str()), 0);
@@ -214,6 +222,7 @@ TEST(LandformCli, bad_inputs_are_refused_in_one_line_with_exit_2) {
     expect_refused("landform --preset tutorial --from 0,0", "--from/--to: give both or neither");
     expect_refused("landform --preset tutorial --from 0,0 --to 40,40 --step 30", "at least 3x3");
     expect_refused("landform --preset tutorial --step 1", "add --force");
+    expect_refused("landform --preset tutorial --from 0,0 --to 3e9,3e9 --step 1e6", "--to");
     expect_refused("landform --preset tutorial --step 0 " + small, "--step");
     expect_refused("landform --preset tutorial --step -5 " + small, "--step");
     expect_refused("landform --preset tutorial --step nan " + small, "--step");
