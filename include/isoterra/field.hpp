@@ -70,6 +70,7 @@ struct LatticeColumns {
     double spacing_m = 1.0;
     std::vector<double> height;   // the ground height per column, x fastest
     std::vector<double> bend;     // how far the surface may depart from it there
+    std::shared_ptr<const void> field_data;  // what else the field keeps per column (a graph's column nodes)
     /// Returns true when `lattice` has exactly these columns.
     bool fits(const Lattice& lattice) const {
         return origin.x == lattice.origin.x && origin.y == lattice.origin.z && size.x == lattice.size.x && size.y == lattice.size.z &&

@@ -68,6 +68,9 @@ public:
     const MaterialRules& material_rules() const override;
     /// The `ground` output per column, when the graph has one.
     bool ground_heights(const Lattice& lattice, float* out) const override;
+    /// The column part of lattices with `lattice`'s columns (every node that depends on x and
+    /// z only, run once), with the ground heights when the graph has a ground.
+    std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const override;
 
     /// Returns the proven range of every node over `box`, in the graph's order.
     std::vector<GraphNodeRange> node_ranges(const Box& box) const;

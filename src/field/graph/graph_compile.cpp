@@ -17,6 +17,7 @@
 #include "graph_gates.hpp"
 #include "graph_nodes.hpp"
 #include "height_raster.hpp"
+#include "landform_nodes.hpp"
 #include "isoterra/base.hpp"
 #include "isoterra/graph.hpp"
 
@@ -306,6 +307,7 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
     if (node.op == Op::simplex3 || node.op == Op::fbm3)
         if (std::isnan(node.number[1])) node.number[1] = node.number[0];  // vertical scale: the scale
     if (node.op == Op::heightmap) read_raster(*table, node, detail::toml_where(source_, *table->get("file")));
+    if (node.op == Op::drainage) node.cache = make_drainage_cache();
     return raw;
 }
 

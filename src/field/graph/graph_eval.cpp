@@ -282,48 +282,115 @@ void run_columns(const Program& program, const NoiseSet& noise, const double* xs
     std::copy(result, result + count, out);
 }
 
-void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
-                 LatticeStats* stats) {
-    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
-    const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
-    const std::size_t ncol = nx * nz, slab = nx * ny;
-    // The column part, once per column.
-    std::vector<double> cx(ncol), cz(ncol);
+namespace {
+
+// The nodes a lattice runs per sample (the sdf's nodes that depend on y), in order.
+std::vector<int> sample_nodes(const Program& program) {
+    std::vector<int> samples;
+    for (const int n : needed_by(program, program.sdf))
+        if (!is_column(program.nodes[static_cast<std::size_t>(n)])) samples.push_back(n);
+    return samples;
+}
+
+// The column outputs a graph has (ground, water, snow line, scree).
+std::vector<Operand> column_outputs(const Program& program) {
+    std::vector<Operand> out;
+    for (const Operand* o : {&program.ground, &program.water, &program.snow_line, &program.scree})
+        if (!o->is_constant() || !std::isnan(o->constant)) out.push_back(*o);
+    return out;
+}
+
+}  // namespace
+
+const double* ColumnValues::get(int node, int port) const {
+    const int s = slot[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
+    return s < 0 ? nullptr : buffers[static_cast<std::size_t>(s)].data();
+}
+
+bool ColumnValues::fits(const Lattice& other) const {
+    return origin.x == other.origin.x && origin.y == other.origin.z && size.x == other.size.x && size.y == other.size.z &&
+           spacing_m == other.spacing_m;
+}
+
+ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice) {
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), nz = static_cast<std::size_t>(lattice.size.z);
+    ColumnValues cv;
+    cv.origin = {lattice.origin.x, lattice.origin.z};
+    cv.size = {lattice.size.x, lattice.size.z};
+    cv.spacing_m = lattice.spacing_m;
+    cv.count = nx * nz;
+    std::vector<double> cx(cv.count), cz(cv.count);
     for (std::size_t k = 0; k < nz; ++k)
         for (std::size_t i = 0; i < nx; ++i) {
             const glm::dvec3 p = lattice.position(static_cast<int>(i), 0, static_cast<int>(k));
             cx[k * nx + i] = p.x, cz[k * nx + i] = p.z;
         }
-    std::vector<int> columns, samples;
-    for (const int n : needed_by(program, program.sdf)) (is_column(program.nodes[static_cast<std::size_t>(n)]) ? columns : samples).push_back(n);
-    // The column outputs wanted: each with the vector it goes to.
-    std::vector<std::pair<Operand, float*>> column_outputs;
-    const auto want = [&](const Operand& output, float* to) {
-        if (to && (!output.is_constant() || !std::isnan(output.constant))) column_outputs.emplace_back(output, to);
+    // Every column node the sdf or a column output needs, run once per column.
+    std::vector<int> columns;
+    for (const int n : needed_by(program, program.sdf))
+        if (is_column(program.nodes[static_cast<std::size_t>(n)])) columns.push_back(n);
+    const std::vector<Operand> outputs = column_outputs(program);
+    for (const Operand& output : outputs)
+        for (const int n : needed_by(program, output)) columns.push_back(n);
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    Workspace work(program, cv.count);
+    for (const int n : columns) work.run(n, noise, cx.data(), nullptr, cz.data(), cv.count, true);
+    // Kept: what the samples read (their column inputs, the gates' deciding sides, the sdf
+    // itself when it is a column node) and the column outputs.
+    std::vector<bool> keep(program.nodes.size(), false);
+    for (const int n : sample_nodes(program))
+        for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
+            if (!in.is_constant()) keep[static_cast<std::size_t>(in.node)] = true;
+    for (const Gate& g : program.gates) {
+        const Operand& other = program.nodes[static_cast<std::size_t>(g.guard)].in[static_cast<std::size_t>(1 - g.side)];
+        keep[static_cast<std::size_t>(other.node)] = true;
+    }
+    if (!program.sdf.is_constant()) keep[static_cast<std::size_t>(program.sdf.node)] = true;
+    for (const Operand& output : outputs)
+        if (!output.is_constant()) keep[static_cast<std::size_t>(output.node)] = true;
+    cv.slot.assign(program.nodes.size() * kMaxPorts, -1);
+    for (const int n : columns) {
+        if (!keep[static_cast<std::size_t>(n)]) continue;
+        for (int port = 0; port < program.nodes[static_cast<std::size_t>(n)].ports; ++port) {
+            const double* b = work.buffer(n, port);
+            cv.slot[static_cast<std::size_t>(n) * kMaxPorts + static_cast<std::size_t>(port)] = static_cast<int>(cv.buffers.size());
+            cv.buffers.emplace_back(b, b + cv.count);
+        }
+    }
+    return cv;
+}
+
+void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
+                 LatticeStats* stats, const ColumnValues* given) {
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
+    const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
+    const std::size_t ncol = nx * nz, slab = nx * ny;
+    // The column part, once per column (or as a World column's survey worked it out).
+    ColumnValues made;
+    if (!given || !given->fits(lattice)) given = &(made = column_values(program, noise, lattice));
+    const ColumnValues& column_work = *given;
+    std::vector<int> samples = sample_nodes(program);
+    std::vector<int> columns;
+    for (const int n : needed_by(program, program.sdf))
+        if (is_column(program.nodes[static_cast<std::size_t>(n)])) columns.push_back(n);
+    // The column outputs wanted, each with the vector it goes to.
+    const auto put = [&](const Operand& output, float* to) {
+        if (!to || (output.is_constant() && std::isnan(output.constant))) return;
+        const double* g = output.is_constant() ? nullptr : column_work.get(output.node, output.port);
+        for (std::size_t c = 0; c < ncol; ++c) to[c] = static_cast<float>(g ? g[c] : output.constant);
     };
-    want(program.ground, sinks.ground);
+    put(program.ground, sinks.ground);
     if (ColumnLooks* looks = sinks.looks) {
         looks->clear();
         const auto look = [&](const Operand& output, std::vector<float>& v) {
             if (output.is_constant() && std::isnan(output.constant)) return;
             v.resize(ncol);
-            want(output, v.data());
+            put(output, v.data());
         };
         look(program.water, looks->water);
         look(program.snow_line, looks->snow_line);
         look(program.scree, looks->scree);
-    }
-    if (!column_outputs.empty()) {
-        for (const auto& [output, to] : column_outputs)
-            for (const int n : needed_by(program, output)) columns.push_back(n);
-        std::sort(columns.begin(), columns.end());
-        columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-    }
-    Workspace column_work(program, ncol);
-    for (const int n : columns) column_work.run(n, noise, cx.data(), nullptr, cz.data(), ncol, true);
-    for (const auto& [output, to] : column_outputs) {
-        const double* g = output.is_constant() ? nullptr : column_work.buffer(output.node, output.port);
-        for (std::size_t c = 0; c < ncol; ++c) to[c] = static_cast<float>(g ? g[c] : output.constant);
     }
     // Gated noises (graph_gates.hpp): thresholds from the ranges over this lattice; the
     // nodes that read them run after the rest of each slab, so the deciding sides are there.
@@ -389,7 +456,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
         for (const int n : spread_columns) {
             const Node& node = program.nodes[static_cast<std::size_t>(n)];
             for (int port = 0; port < node.ports; ++port) {
-                const double* c = column_work.buffer(n, port) + k * nx;
+                const double* c = column_work.get(n, port) + k * nx;
                 double* spread = work.buffer(n, port);
                 for (std::size_t j = 0; j < ny; ++j) std::copy(c, c + nx, spread + j * nx);
             }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "graph_program.hpp"
@@ -57,11 +58,30 @@ struct ColumnSinks {
     ColumnLooks* looks = nullptr;  // water, snow line, scree: resized for those the graph has, cleared for the rest
 };
 
+/// The column part of a lattice's program: per (x, z) column (x fastest), the values of the
+/// column nodes the rest reads (the samples' column inputs, the gates' deciding sides) and
+/// of the column outputs. What a World column's survey works out once for all its chunks.
+struct ColumnValues {
+    glm::i64vec2 origin{0};  // x and z of the first column, in samples
+    glm::ivec2 size{0};
+    double spacing_m = 1.0;
+    std::size_t count = 0;
+    std::vector<int> slot;  // per node and port (node * kMaxPorts + port): the buffer, or -1
+    std::vector<std::vector<double>> buffers;
+    /// Returns the values of a node's port, or null when they were not kept.
+    const double* get(int node, int port) const;
+    /// Returns true when `lattice` has exactly these columns.
+    bool fits(const Lattice& lattice) const;
+};
+
+/// Returns the column part of `lattice` (every y of it shares it).
+ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice);
+
 /// Writes the sdf over `lattice` (floats, x fastest) and the column outputs `sinks` asks
-/// for. The lattice path: 3D noises of the raw position in single precision
+/// for, with the column part from `given` when it fits the lattice. The lattice path: 3D noises of the raw position in single precision
 /// (Simplex3::lattice_fast), hypot as sqrt(a a + b b), gated noises skipped where they
 /// cannot matter (graph_gates.hpp); `stats` counts them.
 void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
-                 LatticeStats* stats = nullptr);
+                 LatticeStats* stats = nullptr, const ColumnValues* given = nullptr);
 
 }  // namespace isoterra::graph

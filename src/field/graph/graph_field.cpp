@@ -26,9 +26,26 @@ void GraphField::sample_lattice(const Lattice& lattice, float* out) const {
 }
 
 bool GraphField::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse,
-                                           const LatticeColumns*, ColumnLooks* looks) const {
-    graph::run_lattice(*program_, noise_, lattice, values, {ground, looks});
+                                           const LatticeColumns* columns, ColumnLooks* looks) const {
+    const auto* given = columns && columns->fits(lattice) ? static_cast<const graph::ColumnValues*>(columns->field_data.get()) : nullptr;
+    graph::run_lattice(*program_, noise_, lattice, values, {ground, looks}, nullptr, given);
     return program_->has_ground;
+}
+
+std::shared_ptr<const LatticeColumns> GraphField::columns_of(const Lattice& lattice) const {
+    auto values = std::make_shared<graph::ColumnValues>(graph::column_values(*program_, noise_, lattice));
+    auto out = std::make_shared<LatticeColumns>();
+    out->origin = values->origin;
+    out->size = values->size;
+    out->spacing_m = values->spacing_m;
+    if (program_->has_ground) {
+        const graph::Operand& g = program_->ground;
+        const double* h = g.is_constant() ? nullptr : values->get(g.node, g.port);
+        out->height.resize(values->count);
+        for (std::size_t c = 0; c < values->count; ++c) out->height[c] = h ? h[c] : g.constant;
+    }
+    out->field_data = std::move(values);
+    return out;
 }
 
 ValueRange GraphField::bounds(const Box& box) const {

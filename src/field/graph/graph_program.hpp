@@ -28,6 +28,12 @@ enum class Op : std::uint8_t {
 
 struct HeightRaster;
 
+/// What a node keeps between runs (the drainage node's network tiles): shared by the copies
+/// of a compiled program, thread-safe, and never changing a value (a pure cache).
+struct NodeCache {
+    virtual ~NodeCache() = default;
+};
+
 /// The most outputs a node has (warp3: x, y, z; the landform nodes: up to four).
 inline constexpr int kMaxPorts = 4;
 
@@ -63,6 +69,7 @@ struct Node {
     std::string file;                            // heightmap: as the file wrote it
     std::shared_ptr<const HeightRaster> raster;  // heightmap: read when compiled
     bool folded = false;            // a constant, read by its users as a number: not run
+    std::shared_ptr<NodeCache> cache;  // made when compiled, for nodes that keep one
 };
 
 /// True for a 3D noise of the raw position: run on the lattice kernel (Simplex3::lattice_fast)

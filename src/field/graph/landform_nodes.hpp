@@ -4,6 +4,7 @@
 // and has a proven range rule (graph_intervals.hpp); one file each in landform/.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "graph_eval.hpp"
@@ -13,12 +14,14 @@
 namespace isoterra::graph {
 
 /// What a range rule sees: the box, the ranges of the node's inputs (in the table's order),
-/// and the program and noise (for inputs read at other points).
+/// and the program, noise and the node's place in the program (for the ranges of inputs read
+/// at other points: node_intervals(program, noise, other_box, nullptr, index)).
 struct RangeContext {
     const Program& program;
     const NoiseSet& noise;
     const Box& box;
     const std::vector<ValueRange>& in;
+    std::size_t index;
 };
 
 /// fold(v) = 1 - |3 |v| - 2|: peaks and valleys from a ridge noise (Minecraft's PV).
@@ -54,6 +57,8 @@ NodeRanges cellular_ranges(const Node& node, const RangeContext& c);
 /// drainage (landform/drainage.cpp): a river network computed locally; ports height
 /// (carved), distance, water, order.
 void run_drainage(const Node& node, const Lanes& l);
+/// The drainage node's cache of network tiles (made once per compiled node).
+std::shared_ptr<NodeCache> make_drainage_cache();
 NodeRanges drainage_ranges(const Node& node, const RangeContext& c);
 
 }  // namespace isoterra::graph

@@ -1,7 +1,480 @@
-// drainage: a river network (to be written).
+// drainage: a river network computed locally, after Dendry (Gaillard et al., I3D 2019), and
+// the valleys it carves. Level k has one jittered point per square cell of cell_m / 2^k.
+// A level-0 point links to its lowest neighbour under `control` (the rivers' level); a
+// point of a finer level joins the nearest coarser channel (moved downstream by `junction`
+// of its distance, so tributaries meet at an angle), starting from the ground the coarser
+// levels made there, so water levels fall downstream at every level. The ground is the
+// lowest of `control + relief` and every channel's valley: its water level (a concave
+// profile for the finer levels) plus slope x distance beyond a floor, less a river bed.
+// A channel counts for a point when its source lies within two cells of the point's cell
+// at that level (the same rule everywhere), so every value is a pure function of the point.
+// Channels are built in tiles of 8 x 8 cells, kept in a cache shared by the node's users.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
 #include "../landform_nodes.hpp"
-#include <stdexcept>
+
 namespace isoterra::graph {
-void run_drainage(const Node&, const Lanes&) { throw std::logic_error("drainage: not yet"); }
-NodeRanges drainage_ranges(const Node&, const RangeContext&) { return {}; }
+namespace {
+
+constexpr int kWindow = 2;     // a point sees the channels whose sources lie this many cells around its own
+constexpr int kTile = 8;       // cells a side of a cached tile
+constexpr double kDry = -1e4;  // the water output where no river runs
+constexpr double kFar = 1e7;   // the distance output where no channel is seen
+constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
+
+// The node's settings, and what they give per level (worked out once: valleys are the
+// inner loop).
+struct Params {
+    double cell0, jitter, slope, slope_gain, floor0, bed_width0, bed_depth0;
+    int levels, water_levels;
+    double concavity, junction, sea_level;
+    struct Level {
+        double cell, slope, floor, bed_width, bed_depth;
+    };
+    Level level[8];
+
+    explicit Params(const Node& node) {
+        const std::vector<double>& p = node.number;
+        cell0 = p[0], jitter = p[1], slope = p[2], slope_gain = p[3], floor0 = p[4], bed_width0 = p[5], bed_depth0 = p[6];
+        water_levels = static_cast<int>(p[7]);
+        concavity = p[8], junction = p[9], sea_level = p[10];
+        levels = std::clamp(node.shape.octaves, 1, 8);
+        for (int k = 0; k < 8; ++k) {
+            const bool river = k < water_levels;
+            level[k] = {std::ldexp(cell0, -k), slope * std::pow(slope_gain, k), std::ldexp(floor0, -k),
+                        river ? std::ldexp(bed_width0, -k) : 0.0, river ? std::ldexp(bed_depth0, -k) : 0.0};
+        }
+    }
+    double cell(int k) const { return level[k].cell; }
+    double slope_at(int k) const { return level[k].slope; }
+    double floor_at(int k) const { return level[k].floor; }
+    double bed_width_at(int k) const { return level[k].bed_width; }
+    double bed_depth_at(int k) const { return level[k].bed_depth; }
+};
+
+// u^gamma, by multiplication for the whole exponents presets use.
+double power(double u, double gamma) {
+    switch (static_cast<int>(gamma)) {
+        case 1: if (gamma == 1.0) return u; break;
+        case 2: if (gamma == 2.0) return u * u; break;
+        case 3: if (gamma == 3.0) return u * u * u; break;
+        case 4: if (gamma == 4.0) { const double u2 = u * u; return u2 * u2; } break;
+        default: break;
+    }
+    return std::pow(u, gamma);
+}
+
+// The Node::in slots.
+constexpr std::size_t kInX = 0, kInZ = 1, kInControl = 2, kInRelief = 3;
+
+// A channel: from its source q down to r, water levels zq >= zr, the level falling as
+// zr + (zq - zr) u^gamma with u the share of the way still to go (1 at the source).
+struct Channel {
+    glm::dvec2 q{0.0}, r{0.0};
+    double zq = 0.0, zr = 0.0;
+    double gamma = 1.0;
+    double inv_len2 = 0.0;
+    std::int64_t ci = 0, cj = 0;  // the source's cell at its level
+    int level = 0;
+    bool taper = false;  // the bed grows from nothing at the source (a channel's head)
+};
+
+struct Tile {
+    std::vector<Channel> channels;  // those whose sources lie in the tile's cells
+};
+
+struct TileKey {
+    std::uint32_t seed;
+    int level;
+    std::int64_t tx, tz;
+    bool operator==(const TileKey&) const = default;
+};
+struct TileKeyHash {
+    std::size_t operator()(const TileKey& k) const {
+        return static_cast<std::size_t>(cell_hash(k.seed, k.tx, k.tz, static_cast<std::uint32_t>(k.level)));
+    }
+};
+
+class DrainageCache final : public NodeCache {
+public:
+    std::shared_ptr<const Tile> find(const TileKey& key) {
+        std::lock_guard<std::mutex> lock(mu_);
+        const auto it = tiles_.find(key);
+        return it == tiles_.end() ? nullptr : it->second;
+    }
+    // Two threads may build the same tile; both are the same, the first one stays.
+    std::shared_ptr<const Tile> keep(const TileKey& key, std::shared_ptr<const Tile> tile) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (tiles_.size() >= kMostTiles) tiles_.clear();  // a bound, not a policy: values never depend on it
+        return tiles_.emplace(key, std::move(tile)).first->second;
+    }
+
+private:
+    std::mutex mu_;
+    std::unordered_map<TileKey, std::shared_ptr<const Tile>, TileKeyHash> tiles_;
+};
+
+std::int64_t cell_of(double v, double cell) {
+    return static_cast<std::int64_t>(std::floor(std::clamp(v / cell, -1e15, 1e15)));
+}
+std::int64_t tile_of(std::int64_t c) { return c >= 0 ? c / kTile : -((-c + kTile - 1) / kTile); }
+
+// What one channel makes at a point: the closest point's water level, the distance, and the
+// valley's ground there.
+struct Valley {
+    double ground = 0.0, water = 0.0, distance = 0.0;
+};
+
+class Network {
+public:
+    Network(const Node& node, const Lanes& l) : node_(node), p_(node), program_(*l.program), noise_(*l.noise) {
+        cache_ = static_cast<DrainageCache*>(node.cache.get());
+    }
+    const Params& params() const { return p_; }
+
+    glm::dvec2 point(int level, std::int64_t i, std::int64_t j) const {
+        const std::uint64_t h = cell_hash(noise_.seed, i, j, 0x64726e00u + static_cast<std::uint32_t>(level));
+        const double c = p_.cell(level);
+        return {(static_cast<double>(i) + 0.5 + p_.jitter * (cell_random(h, 0) - 0.5)) * c,
+                (static_cast<double>(j) + 0.5 + p_.jitter * (cell_random(h, 1) - 0.5)) * c};
+    }
+
+    std::shared_ptr<const Tile> tile(int level, std::int64_t tx, std::int64_t tz) {
+        const TileKey key{noise_.seed, level, tx, tz};
+        if (auto found = cache_->find(key)) return found;
+        auto built = std::make_shared<Tile>(level == 0 ? trunks(tx, tz) : tributaries(level, tx, tz));
+        return cache_->keep(key, std::move(built));
+    }
+
+    // The valley of channel `c` at point `at`.
+    Valley valley(const Channel& c, const glm::dvec2& at) const {
+        const glm::dvec2 qr = c.r - c.q;
+        const double t = std::clamp(glm::dot(at - c.q, qr) * c.inv_len2, 0.0, 1.0);
+        const glm::dvec2 closest = c.q + t * qr;
+        const double d = glm::length(at - closest);
+        const double u = 1.0 - t;
+        const double water = c.zr + (c.zq - c.zr) * power(u, c.gamma);
+        // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
+        const Params::Level& level = p_.level[c.level];
+        const double f = level.floor;
+        const double beyond = d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f;
+        double ground = water + level.slope * beyond;
+        if (d < level.bed_width) {
+            const double depth = level.bed_depth * (c.taper ? std::min(1.0, 4.0 * t) : 1.0);
+            ground -= depth * (1.0 - (d / level.bed_width) * (d / level.bed_width));
+        }
+        return {ground, water, d};
+    }
+
+    // The lowest valley at `at` of the channels of levels below `below` that it sees, or
+    // `ceiling` when none is lower; `best` gets the channel (null: none).
+    double lowest_valley(const glm::dvec2& at, int below, double ceiling, const Channel** best) {
+        double lowest = ceiling;
+        if (best) *best = nullptr;
+        for (int k = 0; k < below; ++k) {
+            const double c = p_.cell(k);
+            const std::int64_t ci = cell_of(at.x, c), cj = cell_of(at.y, c);
+            for_each_seen(k, ci, cj, ci, cj, [&](const Channel& ch) {
+                const double g = valley(ch, at).ground;
+                if (g < lowest) {
+                    lowest = g;
+                    if (best) *best = &ch;
+                }
+            });
+        }
+        return lowest;
+    }
+
+    // Calls f for every channel of `level` whose source cell lies within kWindow of a cell
+    // in [i0, i1] x [j0, j1], tile by tile in a fixed order.
+    template <class F>
+    void for_each_seen(int level, std::int64_t i0, std::int64_t j0, std::int64_t i1, std::int64_t j1, F&& f) {
+        const std::int64_t a0 = i0 - kWindow, a1 = i1 + kWindow, b0 = j0 - kWindow, b1 = j1 + kWindow;
+        for (std::int64_t tz = tile_of(b0); tz <= tile_of(b1); ++tz)
+            for (std::int64_t tx = tile_of(a0); tx <= tile_of(a1); ++tx) {
+                held_.push_back(tile(level, tx, tz));  // kept alive while the caller holds references
+                for (const Channel& ch : held_.back()->channels)
+                    if (ch.ci >= a0 && ch.ci <= a1 && ch.cj >= b0 && ch.cj <= b1) f(ch);
+            }
+    }
+
+    // The control (or relief) at points, evaluated by the graph.
+    void read(std::size_t slot, const std::vector<glm::dvec2>& at, std::vector<double>& out) const {
+        std::vector<double> xs(at.size()), zs(at.size());
+        for (std::size_t i = 0; i < at.size(); ++i) xs[i] = at[i].x, zs[i] = at[i].y;
+        out.resize(at.size());
+        run_columns(program_, noise_, xs.data(), zs.data(), at.size(), node_.in[slot], out.data());
+    }
+
+private:
+    Tile trunks(std::int64_t tx, std::int64_t tz) const;
+    Tile tributaries(int level, std::int64_t tx, std::int64_t tz);
+
+    const Node& node_;
+    Params p_;
+    const Program& program_;
+    const NoiseSet& noise_;
+    DrainageCache* cache_;
+    std::vector<std::shared_ptr<const Tile>> held_;
+};
+
+// Level 0: each land point links to the lowest of its eight neighbours under the control,
+// when that one is lower. A point no neighbour drains into is a river's head.
+Tile Network::trunks(std::int64_t tx, std::int64_t tz) const {
+    constexpr int kRing = 2, kSide = kTile + 2 * kRing;
+    const std::int64_t i0 = tx * kTile - kRing, j0 = tz * kTile - kRing;
+    std::vector<glm::dvec2> pts(kSide * kSide);
+    for (int b = 0; b < kSide; ++b)
+        for (int a = 0; a < kSide; ++a) pts[b * kSide + a] = point(0, i0 + a, j0 + b);
+    std::vector<double> z;
+    read(kInControl, pts, z);
+    // The link of every point but the outer ring: -1 none, else the neighbour's index.
+    std::vector<int> link(pts.size(), -1);
+    for (int b = 1; b < kSide - 1; ++b)
+        for (int a = 1; a < kSide - 1; ++a) {
+            const int at = b * kSide + a;
+            if (!(z[at] >= p_.sea_level)) continue;  // the sea (or NaN): an outlet
+            double lowest = z[at];
+            for (int db = -1; db <= 1; ++db)
+                for (int da = -1; da <= 1; ++da) {
+                    const int n = (b + db) * kSide + a + da;
+                    if (n != at && z[n] < lowest) lowest = z[n], link[at] = n;
+                }
+        }
+    Tile tile;
+    for (int b = kRing; b < kRing + kTile; ++b)
+        for (int a = kRing; a < kRing + kTile; ++a) {
+            const int at = b * kSide + a;
+            if (link[at] < 0) continue;
+            bool upstream = false;
+            for (int db = -1; db <= 1; ++db)
+                for (int da = -1; da <= 1; ++da) upstream |= link[(b + db) * kSide + a + da] == at;
+            Channel c;
+            c.q = pts[at], c.r = pts[link[at]];
+            c.zq = z[at], c.zr = z[link[at]];
+            c.inv_len2 = 1.0 / glm::dot(c.r - c.q, c.r - c.q);
+            c.ci = i0 + a, c.cj = j0 + b;
+            c.level = 0;
+            c.taper = !upstream;
+            tile.channels.push_back(c);
+        }
+    return tile;
+}
+
+// A finer level: each land point joins the nearest channel of the coarser levels it sees,
+// from the ground those levels make at the point down to the junction.
+Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
+    std::vector<glm::dvec2> pts;
+    std::vector<std::pair<std::int64_t, std::int64_t>> cells;
+    for (std::int64_t j = tz * kTile; j < (tz + 1) * kTile; ++j)
+        for (std::int64_t i = tx * kTile; i < (tx + 1) * kTile; ++i) {
+            pts.push_back(point(level, i, j));
+            cells.emplace_back(i, j);
+        }
+    std::vector<double> control, relief;
+    read(kInControl, pts, control);
+    read(kInRelief, pts, relief);
+    Tile tile;
+    for (std::size_t n = 0; n < pts.size(); ++n) {
+        if (!(control[n] >= p_.sea_level)) continue;
+        const glm::dvec2 q = pts[n];
+        // The nearest coarser channel (ties: the first met, in a fixed order).
+        const Channel* nearest = nullptr;
+        double best = INFINITY, best_t = 0.0;
+        for (int k = 0; k < level; ++k) {
+            const double c = p_.cell(k);
+            const std::int64_t ci = cell_of(q.x, c), cj = cell_of(q.y, c);
+            for_each_seen(k, ci, cj, ci, cj, [&](const Channel& ch) {
+                const glm::dvec2 qr = ch.r - ch.q;
+                const double t = std::clamp(glm::dot(q - ch.q, qr) * ch.inv_len2, 0.0, 1.0);
+                const double d = glm::length(q - (ch.q + t * qr));
+                if (d < best) best = d, nearest = &ch, best_t = t;
+            });
+        }
+        if (!nearest || !(best > 1e-6 * p_.cell(level))) continue;
+        // The junction, moved downstream so the tributary meets at an angle.
+        const double t = std::min(1.0, best_t + p_.junction * best * std::sqrt(nearest->inv_len2));
+        const glm::dvec2 r = nearest->q + t * (nearest->r - nearest->q);
+        const double zr = valley(*nearest, r).water;
+        const double ground = lowest_valley(q, level, control[n] + relief[n], nullptr);
+        Channel ch;
+        ch.q = q, ch.r = r;
+        ch.zq = std::max(ground, zr), ch.zr = zr;
+        ch.gamma = p_.concavity;
+        const double len2 = glm::dot(r - q, r - q);
+        if (!(len2 > 0.0)) continue;
+        ch.inv_len2 = 1.0 / len2;
+        ch.ci = cells[n].first, ch.cj = cells[n].second;
+        ch.level = level;
+        ch.taper = true;
+        tile.channels.push_back(ch);
+    }
+    return tile;
+}
+
+// The distance from a segment to a rectangle (0 where they meet), and the farthest a point
+// of the rectangle lies from the segment (at a corner: the distance to a segment is convex).
+double point_segment(const glm::dvec2& p, const glm::dvec2& a, const glm::dvec2& b) {
+    const glm::dvec2 ab = b - a;
+    const double len2 = glm::dot(ab, ab);
+    const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    return glm::length(p - (a + t * ab));
+}
+double point_box(const glm::dvec2& p, const glm::dvec2& lo, const glm::dvec2& hi) {
+    return glm::length(glm::max(glm::max(lo - p, p - hi), glm::dvec2(0.0)));
+}
+bool segments_cross(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& c, const glm::dvec2& d) {
+    const auto cross = [](const glm::dvec2& u, const glm::dvec2& v) { return u.x * v.y - u.y * v.x; };
+    const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a), d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
+    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
+}
+double segment_box_nearest(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& lo, const glm::dvec2& hi) {
+    const auto inside = [&](const glm::dvec2& p) { return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y; };
+    if (inside(a) || inside(b)) return 0.0;
+    const glm::dvec2 corner[4] = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
+    for (int e = 0; e < 4; ++e)
+        if (segments_cross(a, b, corner[e], corner[(e + 1) % 4])) return 0.0;
+    double d = std::min(point_box(a, lo, hi), point_box(b, lo, hi));
+    for (const glm::dvec2& c : corner) d = std::min(d, point_segment(c, a, b));
+    return d;
+}
+double segment_box_farthest(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& lo, const glm::dvec2& hi) {
+    const glm::dvec2 corner[4] = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
+    double d = 0.0;
+    for (const glm::dvec2& c : corner) d = std::max(d, point_segment(c, a, b));
+    return d;
+}
+
+// A channel that may matter for some lane of a batch, with bounds of its valley there.
+struct Candidate {
+    const Channel* channel;
+    double lowest;  // no lane's valley of it is lower
+    double near;    // no lane is nearer to it
+};
+
+double held_coordinate(double v) { return std::isfinite(v) ? std::clamp(v, -1e12, 1e12) : 0.0; }
+
+}  // namespace
+
+std::shared_ptr<NodeCache> make_drainage_cache() { return std::make_shared<DrainageCache>(); }
+
+void run_drainage(const Node& node, const Lanes& l) {
+    const std::size_t n = l.count;
+    if (n == 0) return;
+    Network net(node, l);
+    const Params& p = net.params();
+    const double* xs = coordinate(node, l, 0, l.x);
+    const double* zs = coordinate(node, l, 1, l.z);
+    const double* control = l.in[kInControl];
+    const double* relief = l.in[kInRelief];
+    std::vector<glm::dvec2> at(n);
+    glm::dvec2 lo(INFINITY), hi(-INFINITY);
+    double ceiling = -INFINITY;  // no lane's ground is above this
+    for (std::size_t i = 0; i < n; ++i) {
+        at[i] = {held_coordinate(xs[i]), held_coordinate(zs[i])};
+        lo = glm::min(lo, at[i]), hi = glm::max(hi, at[i]);
+        const double e = control[i] + relief[i];
+        ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
+    }
+    // The channels any lane sees, level by level, and what bounds their valleys over the
+    // lanes' rectangle. Channels every lane sees bound the lowest valley from above.
+    std::vector<Candidate> valleys, nearest;
+    double nearest_bound = INFINITY;
+    std::vector<std::int64_t> lane_cells;  // per level and lane: the cell (x then z)
+    lane_cells.reserve(static_cast<std::size_t>(p.levels) * n * 2);
+    for (int k = 0; k < p.levels; ++k) {
+        const double c = p.cell(k);
+        std::int64_t i0 = INT64_MAX, i1 = INT64_MIN, j0 = INT64_MAX, j1 = INT64_MIN;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::int64_t ci = cell_of(at[i].x, c), cj = cell_of(at[i].y, c);
+            lane_cells.push_back(ci), lane_cells.push_back(cj);
+            i0 = std::min(i0, ci), i1 = std::max(i1, ci), j0 = std::min(j0, cj), j1 = std::max(j1, cj);
+        }
+        const double slope = p.slope_at(k), f = p.floor_at(k);
+        const auto rise = [&](double d) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; };
+        net.for_each_seen(k, i0, j0, i1, j1, [&](const Channel& ch) {
+            const double near = segment_box_nearest(ch.q, ch.r, lo, hi), far = segment_box_farthest(ch.q, ch.r, lo, hi);
+            const bool seen_by_all = ch.ci >= i1 - kWindow && ch.ci <= i0 + kWindow && ch.cj >= j1 - kWindow && ch.cj <= j0 + kWindow;
+            valleys.push_back({&ch, ch.zr - p.bed_depth_at(k) + slope * rise(near), near});
+            nearest.push_back({&ch, 0.0, near});
+            if (seen_by_all) {
+                ceiling = std::min(ceiling, ch.zq + slope * rise(far));
+                nearest_bound = std::min(nearest_bound, far);
+            }
+        });
+    }
+    // A little slack over the bounds' own rounding.
+    const double slack = 1e-9 * (std::fabs(ceiling) + 1.0);
+    std::erase_if(valleys, [&](const Candidate& c) { return c.lowest > ceiling + slack; });
+    std::erase_if(nearest, [&](const Candidate& c) { return c.near > nearest_bound * (1.0 + 1e-9) + 1e-9; });
+    std::sort(valleys.begin(), valleys.end(), [](const Candidate& a, const Candidate& b) { return a.lowest < b.lowest; });
+    std::sort(nearest.begin(), nearest.end(), [](const Candidate& a, const Candidate& b) { return a.near < b.near; });
+
+    const std::size_t stride = n * 2;
+    const auto sees = [&](std::size_t lane, const Channel& ch) {
+        const std::int64_t ci = lane_cells[static_cast<std::size_t>(ch.level) * stride + 2 * lane];
+        const std::int64_t cj = lane_cells[static_cast<std::size_t>(ch.level) * stride + 2 * lane + 1];
+        return ch.ci >= ci - kWindow && ch.ci <= ci + kWindow && ch.cj >= cj - kWindow && ch.cj <= cj + kWindow;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        double ground = control[i] + relief[i];
+        const Channel* best = nullptr;
+        Valley best_valley;
+        for (const Candidate& c : valleys) {
+            if (c.lowest > ground) break;  // sorted: no later one can be lower
+            if (!sees(i, *c.channel)) continue;
+            const Valley v = net.valley(*c.channel, at[i]);
+            // Ties go to the first in the sorted order, which every batch shares for these two.
+            if (v.ground < ground) ground = v.ground, best = c.channel, best_valley = v;
+        }
+        double distance = kFar;
+        for (const Candidate& c : nearest) {
+            if (c.near > distance) break;
+            if (!sees(i, *c.channel)) continue;
+            distance = std::min(distance, point_segment(at[i], c.channel->q, c.channel->r));
+        }
+        l.out[0][i] = ground;
+        l.out[1][i] = distance;
+        const bool river = best && best->level < p.water_levels && best_valley.distance < p.bed_width_at(best->level);
+        l.out[2][i] = river ? best_valley.water : kDry;
+        l.out[3][i] = best ? static_cast<double>(p.levels - best->level) : 0.0;
+    }
+}
+
+NodeRanges drainage_ranges(const Node& node, const RangeContext& c) {
+    const Params p(node);
+    NodeRanges out{};
+    // Every water level is a control value or a ground made of them, read at points within
+    // the windows of every level around the box, and no valley is lower than its water level
+    // less the deepest bed.
+    const double reach = 2.0 * (kWindow + 2) * p.cell0 * std::sqrt(2.0);
+    const Box grown{c.box.lo - glm::dvec3(reach, 0.0, reach), c.box.hi + glm::dvec3(reach, 0.0, reach)};
+    const auto around = node_intervals(c.program, c.noise, grown, nullptr, c.index);
+    const ValueRange control = operand_range(around, node.in[kInControl]);
+    const ValueRange relief = operand_range(around, node.in[kInRelief]);
+    const ValueRange& here_control = c.in[kInControl];
+    const ValueRange& here_relief = c.in[kInRelief];
+    const double envelope_lo = here_control.lo + here_relief.lo, envelope_hi = here_control.hi + here_relief.hi;
+    const double lowest = std::min(envelope_lo, control.lo - p.bed_depth0);
+    const double highest_water = std::max(control.hi, control.hi + relief.hi);
+    const auto widen = [](double lo, double hi) -> ValueRange {
+        if (!(lo <= hi) || !std::isfinite(lo) || !std::isfinite(hi)) return {-INFINITY, INFINITY};
+        const double slack = std::max(std::fabs(lo), std::fabs(hi)) * 1e-9 + 1e-9;
+        return {lo - slack, hi + slack};
+    };
+    out[0] = widen(lowest, envelope_hi);
+    out[1] = {0.0, kFar};
+    out[2] = widen(kDry, std::max(kDry, highest_water));
+    out[3] = {0.0, static_cast<double>(p.levels)};
+    return out;
+}
+
 }  // namespace isoterra::graph

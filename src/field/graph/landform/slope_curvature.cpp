@@ -53,8 +53,12 @@ ValueRange curvature_range(const Node& node, const RangeContext& c) {
     // The centre and its neighbours all lie within the input's range over the box grown by
     // the step, so their difference lies within that range's width either way.
     const double step = node.number[0];
+    const Operand& in = node.in[0];
+    if (in.is_constant()) return {0.0, 0.0};  // a number has no curvature (folded before this runs)
     const Box grown{c.box.lo - glm::dvec3(step, 0.0, step), c.box.hi + glm::dvec3(step, 0.0, step)};
-    const ValueRange r = operand_range(node_intervals(c.program, c.noise, grown), node.in[0]);
+    // Over the nodes before this one only: this node's range would ask for the grown box's
+    // again, without end.
+    const ValueRange r = operand_range(node_intervals(c.program, c.noise, grown, nullptr, c.index), in);
     const double width = (r.hi - r.lo) / step;
     if (!std::isfinite(width)) return {-INFINITY, INFINITY};
     return {-width * (1.0 + 0x1p-40) - 1e-300, width * (1.0 + 0x1p-40) + 1e-300};
