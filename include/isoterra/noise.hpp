@@ -42,8 +42,26 @@ public:
     /// time (an octave count of 1 with amplitude 1 is the plain noise).
     void fbm_batch(const double* x, const double* y, double* out, std::size_t count, const FbmShape& shape) const;
     /// An upper bound of |gradient| of this noise per unit of input, for value bounds
-    /// (the steepest slope found by search is 7.333; tests/noise checks it).
+    /// (the steepest slope found by search is 7.333; tests/noise proves the bound over every
+    /// kind of simplex).
     static constexpr double kLipschitz = 8.0;
+
+    /// The noise at a point with its first and second derivatives per unit of input.
+    struct Derivatives {
+        double value = 0.0;
+        double dx = 0.0, dy = 0.0;             // the gradient
+        double dxx = 0.0, dxy = 0.0, dyy = 0.0;  // the Hessian
+    };
+    /// Returns the noise at (x, y) (the same bits as operator()), its gradient and its
+    /// Hessian, analytic (src/noise/simplex2_derivatives.cpp). Thread-safe.
+    Derivatives derivatives(double x, double y) const;
+    /// Writes derivatives() at `count` points as columns: out[0..5][i] = value, dx, dy, dxx,
+    /// dxy, dyy at (x[i], y[i]). The same bits, four points at a time. Thread-safe.
+    void derivatives_batch(const double* x, const double* y, std::size_t count, double* const out[6]) const;
+    /// An upper bound of the Hessian's spectral norm per unit of input squared, for slope
+    /// bounds of damped fBm: a grid over every kind of simplex finds 55.7 at most, and the
+    /// third derivative's bound covers the grid's gaps by 6.7 more (tests/noise).
+    static constexpr double kHessianBound = 64.0;
 
 private:
     std::array<std::uint8_t, 512> perm_;
