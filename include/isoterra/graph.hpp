@@ -31,6 +31,17 @@ struct GraphRaster {
     std::string digest;  // FNV-1a 64 of the file (hex)
 };
 
+/// A channel of a `drainage` node's river network: from its source down to its end (a
+/// junction with a coarser channel, a neighbour of a trunk, or the sea), with the water
+/// levels there, in the node's coordinates (the sample's x and z unless the node is given
+/// others).
+struct GraphChannel {
+    glm::dvec2 from{0.0}, to{0.0};
+    double water_from = 0.0, water_to = 0.0;  // water_from >= water_to
+    int level = 0;                            // 0: the trunks
+    int order = 0;                            // levels - level: the trunks have the highest
+};
+
 /// The proven range of one node over a box (graph check, tests).
 struct GraphNodeRange {
     std::string id;
@@ -93,6 +104,10 @@ public:
     GraphSkipCount count_skipped(const Lattice& lattice) const;
     /// The rasters its `heightmap` nodes read, in the graph's order.
     std::vector<GraphRaster> rasters() const;
+    /// The channels of drainage node `id` whose sources lie in the rectangle from `lo` to `hi`
+    /// (x, z), level by level; throws GraphError when the graph has no drainage node `id`.
+    /// Thread-safe.
+    std::vector<GraphChannel> channels(const std::string& id, const glm::dvec2& lo, const glm::dvec2& hi) const;
 
 private:
     std::shared_ptr<const graph::Program> program_;

@@ -8,6 +8,8 @@
 #include "graph_intervals.hpp"
 #include "graph_nodes.hpp"
 #include "height_raster.hpp"
+#include "landform_nodes.hpp"
+#include "isoterra/base.hpp"
 #include "isoterra/graph.hpp"
 
 namespace isoterra {
@@ -128,6 +130,12 @@ std::vector<GraphRaster> GraphField::rasters() const {
     for (const graph::Node& node : program_->nodes)
         if (node.raster) out.push_back({node.raster->path, node.raster->digest});
     return out;
+}
+
+std::vector<GraphChannel> GraphField::channels(const std::string& id, const glm::dvec2& lo, const glm::dvec2& hi) const {
+    for (const graph::Node& node : program_->nodes)
+        if (node.id == id && node.op == graph::Op::drainage) return graph::drainage_channels(*program_, noise_, node, lo, hi);
+    throw GraphError(fmt::format("{}: no drainage node '{}'", program_->source, text_excerpt(id, 60)));
 }
 
 std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source, const std::string& directory) {

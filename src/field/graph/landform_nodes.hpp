@@ -10,6 +10,7 @@
 #include "graph_eval.hpp"
 #include "graph_intervals.hpp"
 #include "graph_program.hpp"
+#include "isoterra/graph.hpp"
 
 namespace isoterra::graph {
 
@@ -57,6 +58,9 @@ NodeRanges cellular_ranges(const Node& node, const RangeContext& c);
 /// drainage (landform/drainage.cpp): a river network computed locally; ports height
 /// (carved), distance, water, order.
 void run_drainage(const Node& node, const Lanes& l);
+/// The channels of drainage node `node` (of `program`) whose sources lie in the rectangle.
+std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseSet& noise, const Node& node, const glm::dvec2& lo,
+                                            const glm::dvec2& hi);
 /// The drainage node's cache of network tiles (made once per compiled node).
 std::shared_ptr<NodeCache> make_drainage_cache();
 NodeRanges drainage_ranges(const Node& node, const RangeContext& c);

@@ -135,7 +135,7 @@ struct Valley {
 
 class Network {
 public:
-    Network(const Node& node, const Lanes& l) : node_(node), p_(node), program_(*l.program), noise_(*l.noise) {
+    Network(const Node& node, const Program& program, const NoiseSet& noise) : node_(node), p_(node), program_(program), noise_(noise) {
         cache_ = static_cast<DrainageCache*>(node.cache.get());
     }
     const Params& params() const { return p_; }
@@ -161,7 +161,9 @@ public:
         const glm::dvec2 closest = c.q + t * qr;
         const double d = glm::length(at - closest);
         const double u = 1.0 - t;
-        const double water = c.zr + (c.zq - c.zr) * power(u, c.gamma);
+        // A river runs down to the sea, not along its floor: below the sea level its valley
+        // lies at the sea level, and the sea floor (the control) is lower than it there.
+        const double water = std::max(c.zr + (c.zq - c.zr) * power(u, c.gamma), p_.sea_level);
         // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
         const Params::Level& level = p_.level[c.level];
         const double f = level.floor;
@@ -366,10 +368,28 @@ double held_coordinate(double v) { return std::isfinite(v) ? std::clamp(v, -1e12
 
 std::shared_ptr<NodeCache> make_drainage_cache() { return std::make_shared<DrainageCache>(); }
 
+std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseSet& noise, const Node& node, const glm::dvec2& lo,
+                                            const glm::dvec2& hi) {
+    Network net(node, program, noise);
+    const Params& p = net.params();
+    std::vector<GraphChannel> out;
+    for (int k = 0; k < p.levels; ++k) {
+        const double c = p.cell(k);
+        // Tiles over the rectangle's cells (the window reaches no further than kWindow).
+        const std::int64_t i0 = cell_of(lo.x, c), i1 = cell_of(hi.x, c), j0 = cell_of(lo.y, c), j1 = cell_of(hi.y, c);
+        for (std::int64_t tz = tile_of(j0); tz <= tile_of(j1); ++tz)
+            for (std::int64_t tx = tile_of(i0); tx <= tile_of(i1); ++tx)
+                for (const Channel& ch : net.tile(k, tx, tz)->channels)
+                    if (ch.q.x >= lo.x && ch.q.x <= hi.x && ch.q.y >= lo.y && ch.q.y <= hi.y)
+                        out.push_back({ch.q, ch.r, std::max(ch.zq, p.sea_level), std::max(ch.zr, p.sea_level), k, p.levels - k});
+    }
+    return out;
+}
+
 void run_drainage(const Node& node, const Lanes& l) {
     const std::size_t n = l.count;
     if (n == 0) return;
-    Network net(node, l);
+    Network net(node, *l.program, *l.noise);
     const Params& p = net.params();
     const double* xs = coordinate(node, l, 0, l.x);
     const double* zs = coordinate(node, l, 1, l.z);
