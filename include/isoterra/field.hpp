@@ -3,8 +3,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -89,11 +91,14 @@ struct ColumnLooks {
         snow_line.clear();
         scree.clear();
     }
+    /// Returns true when the field gave none of them.
+    bool empty() const { return water.empty() && snow_line.empty() && scree.empty(); }
 };
 
-/// The surface materials, in the order the renderer's palette uses.
-enum class Material : std::uint8_t { grass = 0, soil = 1, rock = 2, snow = 3 };
-inline constexpr int kMaterialCount = 4;
+/// The surface materials, in the order the renderer's palette uses (new ones go last, so
+/// the numbers of the older ones, and the meshes made with them, stay).
+enum class Material : std::uint8_t { grass = 0, soil = 1, rock = 2, snow = 3, sand = 4, scree = 5 };
+inline constexpr int kMaterialCount = 6;
 /// Returns the lower-case name of a material ("grass").
 const char* material_name(Material m);
 
@@ -103,6 +108,17 @@ struct MaterialSample {
     Material primary = Material::grass;
     Material secondary = Material::grass;
     float blend = 0.0f;
+};
+
+/// The column looks at one point of the surface (ColumnLooks between its columns, with the
+/// sea level folded into `water_m`): what besides height, slope and depth picks its material.
+/// The defaults change nothing.
+struct PointLooks {
+    double water_m = -1e300;     // the water level there (the higher of the water surface and the sea); very low: none
+    double snow_line_m = std::numeric_limits<double>::quiet_NaN();  // NaN: MaterialRules::snow_line_m
+    double scree = 0.0;          // 0 none .. 1 all (gentle ground only)
+    /// Returns true when these looks change nothing.
+    bool none() const { return !(water_m > -1e299) && std::isnan(snow_line_m) && !(scree > 0.0); }
 };
 
 /// Where each material shows: thresholds in metres and degrees.
@@ -115,11 +131,15 @@ struct MaterialRules {
     double soil_depth_m = 12.0;     // below the column's ground, soil down to here, then rock
     double surface_reach_m = 0.0;   // open ground may lie this far below the column's height
                                     // (the overhangs' reach): still surface, not underground
+    double sand_height_m = 0.0;     // sand on gentle ground up to this far above the water (and
+                                    // under it); 0: no sand anywhere
 
     /// Returns the material at height `y` with the surface's unit `normal`, `depth_m`
     /// below the column's ground (0 on the open surface). Thread-safe.
     /// (One call; for many, a MaterialClassifier does the set-up once.)
     MaterialSample classify(double y, const glm::dvec3& normal, double depth_m) const;
+    /// The same with the looks of the point's column (water, snow line, scree). Thread-safe.
+    MaterialSample classify(double y, const glm::dvec3& normal, double depth_m, const PointLooks& looks) const;
 };
 
 /// MaterialRules::classify() for many vertices, with the same results: each blend band's
@@ -128,7 +148,10 @@ struct MaterialRules {
 class MaterialClassifier {
 public:
     explicit MaterialClassifier(const MaterialRules& rules);
+    /// Returns MaterialRules::classify(y, normal, depth_m). Thread-safe.
     MaterialSample operator()(double y, const glm::dvec3& normal, double depth_m) const;
+    /// Returns MaterialRules::classify(y, normal, depth_m, looks). Thread-safe.
+    MaterialSample operator()(double y, const glm::dvec3& normal, double depth_m, const PointLooks& looks) const;
 
 private:
     struct Step {  // smoothstep from `from` over a band, as a multiply
@@ -138,6 +161,7 @@ private:
     };
     Step steep_, snow_line_, snow_slope_, below_, facing_down_, deep_;
     double surface_reach_m_;
+    double snow_blend_m_, sand_height_m_;
     double flat_ny_;   // normal.y above this: below every slope band
     double steep_ny_;  // normal.y below this: above every slope band
 };
@@ -165,6 +189,11 @@ public:
 
     /// Returns the rules that colour this field's surface. Thread-safe.
     virtual const MaterialRules& material_rules() const;
+
+    /// Returns the sea level: the water renderers draw as a level, and the one sand lies by;
+    /// very low (-1e9) when there is none (the default). Thread-safe. (GraphField's
+    /// sea_level_m(), declared before this was, overrides it by its signature.)
+    virtual double sea_level_m() const { return -1e9; }
 
     /// Writes the ground height of each (x, z) column of `lattice` (size.x * size.z floats,
     /// x fastest) and returns true, or returns false when the field has no ground height.
@@ -336,6 +365,7 @@ public:
     ValueRange bounds(const Box& box) const override;
     MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
     const MaterialRules& material_rules() const override { return p_.materials; }
+    double sea_level_m() const override { return p_.sea_level_m; }
     bool ground_heights(const Lattice& lattice, float* out) const override;
     bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
                                    LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr,

@@ -126,6 +126,7 @@ const std::vector<Key>& keys() {
         ISO_NUM("snow_blend_m", materials.snow_blend_m, between(0, 1e6, true)),
         ISO_NUM("snow_max_slope_deg", materials.snow_max_slope_deg, between(0, 90, true)),
         ISO_NUM("soil_depth_m", materials.soil_depth_m, between(0, 1e6, true)),
+        ISO_NUM("sand_height_m", materials.sand_height_m, between(0, 1e4)),
     };
     return list;
 }
@@ -292,15 +293,15 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
     for (auto&& [name_view, node] : table) {
         const std::string name = text_excerpt(std::string(name_view.str()), 100);
         const std::string at = toml_where(source, node);
-        static const std::vector<std::string> material_keys = {"rock_slope_deg", "slope_blend_deg", "snow_line_m",
-                                                               "snow_blend_m", "snow_max_slope_deg", "soil_depth_m"};
+        static const std::vector<std::string> material_keys = {"rock_slope_deg", "slope_blend_deg",    "snow_line_m",  "snow_blend_m",
+                                                               "snow_max_slope_deg", "soil_depth_m", "sand_height_m"};
         const Key* key = nullptr;
         if (std::find(material_keys.begin(), material_keys.end(), name) != material_keys.end())
             for (const Key& k : keys())
                 if (name == k.name) key = &k;
         if (!key)
             throw PresetError(fmt::format("{}: unknown material key '{}' (rock_slope_deg, slope_blend_deg, snow_line_m, "
-                                          "snow_blend_m, snow_max_slope_deg, soil_depth_m)", at, name));
+                                          "snow_blend_m, snow_max_slope_deg, soil_depth_m, sand_height_m)", at, name));
         key->set_number(preset, read_key(*key, node, at, name));
     }
     rules = preset.terrain.materials;
