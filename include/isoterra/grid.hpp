@@ -59,6 +59,8 @@ struct ChunkSamples {
     std::vector<float> values;
     std::vector<float> ground;  // ground height per (x, z) column, when the field has one
     bool has_ground = false;
+    ColumnLooks looks;          // water, snow line and scree per (x, z) column, where the field has them
+    double sea_level_m = -1e9;  // the field's sea level (Field::sea_level_m), for sand
     ValueRange core_range;      // the values over the 33^3 core samples
 
     /// Returns the value at core-relative sample (i, j, k); -pad.lo <= i <= 32 + pad.hi.
@@ -72,9 +74,9 @@ struct ChunkSamples {
 /// Returns the lattice of a chunk's samples with `pad`.
 Lattice chunk_lattice(const ChunkCoord& c, const Padding& pad);
 
-/// Samples `field` over the chunk into `out`, reusing its buffers; `use` as in
-/// Field::sample_lattice_and_ground (`surface`: for meshing only). Thread-safe for distinct
-/// `out` objects.
+/// Samples `field` over the chunk into `out`, reusing its buffers, with the ground heights
+/// and the column looks of its lattice; `use` as in Field::sample_lattice_and_ground
+/// (`surface`: for meshing only). Thread-safe for distinct `out` objects.
 void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out,
                   LatticeUse use = LatticeUse::values);
 /// Recomputes `samples.core_range` from its values (after something changed them).

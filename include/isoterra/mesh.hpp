@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,15 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
 void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
                  bool greedy = true);
 
+/// The water surface over the chunk's column cells (the field's `water` output, in
+/// `s.looks`), replacing `out`: a polygon per column cell with a wet corner (water above the
+/// ground and above `s.sea_level_m`), at the water's heights, cut at the shore on the edges
+/// towards dry corners; normals up, default materials, no ranges (drawn always). Each cell
+/// is made by exactly one chunk of its column: the one whose core rows [0, 32) hold the
+/// ground at the cell's lower corner, raised to `floor_m` + 0.5 (a World's floor; -inf:
+/// none). Empty when the chunk's field has no water. Thread-safe for distinct `out`.
+void mesh_water(const ChunkSamples& s, MeshBuffers& out, double floor_m = -std::numeric_limits<double>::infinity());
+
 /// A height field as a grid mesh (seed 002): `heights` holds (nx + 2) x (nz + 2) heights,
 /// x fastest, with a one-sample border for the normals; vertex (i, k) is at
 /// (x0 + i * step, h, z0 + k * step) for 0 <= i < nx, 0 <= k < nz. Replaces `out`.
@@ -153,5 +163,7 @@ void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0
 
 /// The colour (linear RGB, 0..1) of a material sample: its two materials mixed by the blend.
 glm::vec3 material_colour(const MaterialSample& m);
+/// The colour (linear RGB, 0..1) files give water surfaces (mesh_water), and its opacity.
+inline constexpr float kWaterColour[4] = {0.10f, 0.28f, 0.45f, 0.7f};
 
 }  // namespace isoterra

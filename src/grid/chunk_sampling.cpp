@@ -1,6 +1,6 @@
 // Sampling a chunk: its lattice in global sample coordinates, the values, the ground height
-// per column (for materials), and the value range of the core that decides whether it is
-// meshed at all.
+// and the looks (water, snow line, scree) per column (for materials and water), and the value
+// range of the core that decides whether it is meshed at all.
 #include <algorithm>
 #include <limits>
 
@@ -25,7 +25,8 @@ void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, C
     out.lattice = chunk_lattice(c, pad);
     out.values.resize(out.lattice.count());
     out.ground.resize(static_cast<std::size_t>(out.lattice.size.x) * out.lattice.size.z);
-    out.has_ground = field.sample_lattice_and_ground(out.lattice, out.values.data(), out.ground.data(), use);
+    out.has_ground = field.sample_lattice_and_ground(out.lattice, out.values.data(), out.ground.data(), use, nullptr, &out.looks);
+    out.sea_level_m = field.sea_level_m();
 
     update_core_range(out);
 }

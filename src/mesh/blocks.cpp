@@ -14,9 +14,10 @@
 namespace isoterra {
 namespace {
 
-// Materials merge when they show the same pair at the same blend, to an eighth.
+// Materials merge when they show the same pair at the same blend, to an eighth (a blend is at
+// most 0.5: 0..4; six materials: the secondary's part stays below 128).
 int material_key(const MaterialSample& m) {
-    return static_cast<int>(m.primary) * 64 + static_cast<int>(m.secondary) * 16 + static_cast<int>(m.blend * 8.0f + 0.5f);
+    return static_cast<int>(m.primary) * 128 + static_cast<int>(m.secondary) * 16 + static_cast<int>(m.blend * 8.0f + 0.5f);
 }
 
 }  // namespace
@@ -61,7 +62,7 @@ void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch&
                         const glm::dvec3 centre = detail::sample_position(s, c[0], c[1], c[2]);
                         const double depth = detail::ground_depth(s, centre.x, centre.y, centre.z);
                         const MaterialSample mat = classify(centre.y + dir * (axis == 1) * 0.5 * sp, glm::dvec3(normal),
-                                                                  depth < 0.0 ? 0.0 : depth);
+                                                            depth < 0.0 ? 0.0 : depth, detail::point_looks(s, centre.x, centre.z));
                         materials[static_cast<std::size_t>(b) * n + a] = mat;
                         slot = material_key(mat) + 1;
                     }
@@ -125,7 +126,8 @@ void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch&
                 if (!scratch.solid[at] || !scratch.solid[at + dir * static_cast<std::ptrdiff_t>(stride[axis])]) continue;
                 const glm::dvec3 centre = detail::sample_position(s, c[0], c[1], c[2]);
                 const double depth = detail::ground_depth(s, centre.x, centre.y, centre.z);
-                const MaterialSample mat = classify(centre.y, glm::dvec3(normal), depth < 0.0 ? 0.0 : depth);
+                const MaterialSample mat =
+                    classify(centre.y, glm::dvec3(normal), depth < 0.0 ? 0.0 : depth, detail::point_looks(s, centre.x, centre.z));
                 const auto base = static_cast<std::uint32_t>(out.positions.size());
                 const double du[4] = {-0.5, 0.5, 0.5, -0.5}, dv[4] = {-0.5, -0.5, 0.5, 0.5};
                 for (int q = 0; q < 4; ++q) {

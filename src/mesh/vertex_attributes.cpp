@@ -1,9 +1,10 @@
 // What every smooth mesher needs at a vertex: the field's gradient from the lattice
 // (central differences, so both chunks at a border compute the same normal), the ground
-// depth for materials, and the mesher table of names and paddings.
+// depth and column looks for materials, and the mesher table of names and paddings.
 #include "vertex_attributes.hpp"
 
 #include <cstring>
+#include <limits>
 
 namespace isoterra {
 
@@ -52,6 +53,8 @@ glm::vec3 material_colour(const MaterialSample& m) {
         {0.45f, 0.33f, 0.22f},  // soil
         {0.50f, 0.48f, 0.46f},  // rock
         {0.93f, 0.95f, 0.98f},  // snow
+        {0.80f, 0.72f, 0.52f},  // sand
+        {0.56f, 0.53f, 0.50f},  // scree
     };
     const glm::vec3 a = kPalette[static_cast<int>(m.primary)], b = kPalette[static_cast<int>(m.secondary)];
     return a + (b - a) * m.blend;
@@ -85,11 +88,17 @@ glm::vec3 unit_or_up(const glm::vec3& v) {
     return d / std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-double ground_depth(const ChunkSamples& s, double x, double y, double z, int stride) {
-    if (!s.has_ground || !std::isfinite(x) || !std::isfinite(z)) return 0.0;
-    // Bilinear in the heights of every stride-th column, counted in columns of that grid
-    // from the core's first (the chunk one level coarser counts the same way from its own:
-    // the fractions agree to the bit); clamped to the columns the lattice has.
+namespace {
+
+// The cell of every stride-th column that holds (x, z): its lower corner's index in the
+// lattice's columns and the fractions across it. Counted in columns of that grid from the
+// core's first (the chunk one level coarser counts the same way from its own: the fractions
+// agree to the bit); clamped to the columns the lattice has.
+struct ColumnCell {
+    int i, k;
+    double fu, fv;
+};
+ColumnCell column_cell(const ChunkSamples& s, double x, double z, int stride) {
     const double sp = s.lattice.spacing_m * stride;
     const double core_x = static_cast<double>(s.lattice.origin.x + s.pad.lo) / stride;
     const double core_z = static_cast<double>(s.lattice.origin.z + s.pad.lo) / stride;
@@ -97,13 +106,49 @@ double ground_depth(const ChunkSamples& s, double x, double y, double z, int str
     const double u = std::clamp(x / sp - core_x, double(first), last - 0.001);
     const double v = std::clamp(z / sp - core_z, double(first), last - 0.001);
     const double fi = std::floor(u), fk = std::floor(v);
-    const double fu = u - fi, fv = v - fk;
-    const int i = static_cast<int>(fi) * stride + s.pad.lo, k = static_cast<int>(fk) * stride + s.pad.lo;
+    return {static_cast<int>(fi) * stride + s.pad.lo, static_cast<int>(fk) * stride + s.pad.lo, u - fi, v - fk};
+}
+
+// A channel bilinear over the cell's corners where it is a number, or NaN where none is.
+double bilinear_of_numbers(const std::vector<float>& channel, std::size_t nx, const ColumnCell& c, int stride) {
+    const std::size_t at[4] = {c.k * nx + c.i, c.k * nx + c.i + stride, (c.k + stride) * nx + c.i, (c.k + stride) * nx + c.i + stride};
+    const double w[4] = {(1 - c.fu) * (1 - c.fv), c.fu * (1 - c.fv), (1 - c.fu) * c.fv, c.fu * c.fv};
+    double sum = 0.0, weight = 0.0;
+    for (int q = 0; q < 4; ++q)
+        if (std::isfinite(channel[at[q]]) && w[q] > 0.0) sum += w[q] * channel[at[q]], weight += w[q];
+    return weight > 0.0 ? sum / weight : std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
+
+double ground_depth(const ChunkSamples& s, double x, double y, double z, int stride) {
+    if (!s.has_ground || !std::isfinite(x) || !std::isfinite(z)) return 0.0;
+    const ColumnCell c = column_cell(s, x, z, stride);
     const std::size_t nx = static_cast<std::size_t>(s.lattice.size.x);
     const float* g = s.ground.data();
+    const int i = c.i, k = c.k;
+    const double fu = c.fu, fv = c.fv;
     const double h = (g[k * nx + i] * (1 - fu) + g[k * nx + i + stride] * fu) * (1 - fv) +
                      (g[(k + stride) * nx + i] * (1 - fu) + g[(k + stride) * nx + i + stride] * fu) * fv;
     return h - y;
+}
+
+PointLooks point_looks(const ChunkSamples& s, double x, double z, int stride) {
+    PointLooks looks;
+    if (s.sea_level_m > -1e8) looks.water_m = s.sea_level_m;
+    if (s.looks.empty() || !std::isfinite(x) || !std::isfinite(z)) return looks;
+    const ColumnCell c = column_cell(s, x, z, stride);
+    const std::size_t nx = static_cast<std::size_t>(s.lattice.size.x);
+    if (!s.looks.water.empty()) {
+        const double w = bilinear_of_numbers(s.looks.water, nx, c, stride);
+        if (w > looks.water_m) looks.water_m = w;  // NaN: the sea's alone
+    }
+    if (!s.looks.snow_line.empty()) looks.snow_line_m = bilinear_of_numbers(s.looks.snow_line, nx, c, stride);
+    if (!s.looks.scree.empty()) {
+        const double v = bilinear_of_numbers(s.looks.scree, nx, c, stride);
+        looks.scree = std::isnan(v) ? 0.0 : v;
+    }
+    return looks;
 }
 
 void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::uint64_t>& rows) {
@@ -142,7 +187,7 @@ void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifi
     const glm::vec3 n = unit_or_up(gradient);
     out.positions.emplace_back(p - out.origin);
     out.normals.push_back(n);
-    out.materials.push_back(classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z, stride)));
+    out.materials.push_back(classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z, stride), point_looks(s, p.x, p.z, stride)));
 }
 
 void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3],
