@@ -134,6 +134,7 @@ struct WorldJobResult {
     std::shared_ptr<const LatticeColumns> lattice_columns;  // a survey's per-column work, if the field shares it
     bool built = false;                // a chunk job: false when its bounds proved it empty or full
     MeshBuffers mesh;                  // a chunk job's mesh (empty when not built)
+    MeshBuffers water;                 // a chunk job's water surface (mesh_water; empty when none)
 };
 /// Runs `job` over `field` + `deltas` (null: no edits) exactly as a World's own workers do.
 /// `columns`: the column's per-column work from its survey, when at hand. Thread-safe for
@@ -151,9 +152,10 @@ ValueRange world_chunk_range(const Field& field, const ChunkDeltas* deltas, cons
 int edited_top_layer(const ChunkDeltas* deltas, const LodColumn& c);
 
 /// What deliver() hands the owner for one chunk: a new mesh (empty if the chunk has no
-/// surface), a change of whether it is drawn or of its neighbours' levels, or the news that
-/// it was dropped and its mesh can go. Every update but a drop carries the chunk's current
-/// `visible` and `neighbours`.
+/// surface) with its water surface, a change of whether it is drawn or of its neighbours'
+/// levels, or the news that it was dropped and its meshes can go. Every update but a drop
+/// carries the chunk's current `visible` and `neighbours`. The water is drawn with the chunk
+/// (when it is visible), after the ground and translucent.
 struct ChunkUpdate {
     ChunkCoord coord;
     std::uint64_t version = 0;
@@ -161,6 +163,7 @@ struct ChunkUpdate {
     const MeshBuffers* mesh = nullptr;  // a new mesh, valid during the call; null otherwise
     bool visible = false;
     Neighbourhood neighbours;
+    const MeshBuffers* water = nullptr;  // with a new mesh: its water surface (often empty), valid during the call
 };
 
 /// Counts at one moment. Thread-safe to read via World::counts().
@@ -244,6 +247,7 @@ private:
         std::uint64_t version;
         bool dropped;
         MeshBuffers mesh;
+        MeshBuffers water;
     };
 
     void work();
@@ -301,13 +305,19 @@ public:
     /// Returns each visible chunk as drawn (select_for_neighbours), sorted by level, x, y, z.
     /// Needs keep_meshes.
     std::vector<std::pair<ChunkCoord, MeshBuffers>> drawn() const;
+    /// Returns the water surface of each visible chunk that has one, sorted as drawn().
+    /// Needs keep_meshes.
+    std::vector<std::pair<ChunkCoord, MeshBuffers>> drawn_water() const;
+    /// Returns how many water triangles the visible chunks draw.
+    std::size_t water_triangles_drawn() const;
     /// Returns the columns with a visible chunk.
     LodColumnSet visible_columns() const;
 
 private:
     struct Entry {
         MeshBuffers mesh;  // with keep_meshes; else only ranges and indices' count
-        std::size_t triangles = 0;
+        MeshBuffers water;  // with keep_meshes
+        std::size_t triangles = 0, water_triangles = 0;
         bool visible = false;
         Neighbourhood neighbours;
     };

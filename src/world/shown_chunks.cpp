@@ -14,8 +14,11 @@ void ShownChunks::apply(const ChunkUpdate& u) {
     Entry& e = chunks_[u.coord];
     if (u.mesh) {
         e.triangles = u.mesh->triangle_count();
+        e.water_triangles = u.water ? u.water->triangle_count() : 0;
         if (keep_meshes_) {
             e.mesh = *u.mesh;
+            if (u.water) e.water = *u.water;
+            else e.water.clear();
         } else {
             e.mesh.clear();
             e.mesh.ranges = u.mesh->ranges;
@@ -72,6 +75,23 @@ std::vector<std::pair<ChunkCoord, MeshBuffers>> ShownChunks::drawn() const {
         return std::tie(a.first.lod, a.first.x, a.first.y, a.first.z) < std::tie(b.first.lod, b.first.x, b.first.y, b.first.z);
     });
     return out;
+}
+
+std::vector<std::pair<ChunkCoord, MeshBuffers>> ShownChunks::drawn_water() const {
+    std::vector<std::pair<ChunkCoord, MeshBuffers>> out;
+    for (const auto& [c, e] : chunks_)
+        if (e.visible && !e.water.indices.empty()) out.emplace_back(c, e.water);
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.first.lod, a.first.x, a.first.y, a.first.z) < std::tie(b.first.lod, b.first.x, b.first.y, b.first.z);
+    });
+    return out;
+}
+
+std::size_t ShownChunks::water_triangles_drawn() const {
+    std::size_t n = 0;
+    for (const auto& [c, e] : chunks_)
+        if (e.visible) n += e.water_triangles;
+    return n;
 }
 
 LodColumnSet ShownChunks::visible_columns() const {

@@ -41,8 +41,11 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
     const int below = static_cast<int>(std::clamp<std::int64_t>(
         static_cast<std::int64_t>(std::floor(floor_m / lat.spacing_m)) - lat.origin.y + 1, 0, lat.size.y));
     const double sp = lat.spacing_m;
+    out.sea_level_m = field.sea_level_m();
+    // The column looks (water, snow line, scree) come with the values of whichever rows are
+    // sampled: they are per column, the same for every row.
     if (below == 0) {
-        out.has_ground = field.sample_lattice_and_ground(lat, out.values.data(), out.ground.data(), use, columns);
+        out.has_ground = field.sample_lattice_and_ground(lat, out.values.data(), out.ground.data(), use, columns, &out.looks);
     } else {
         Lattice upper = lat;
         upper.origin.y += below;
@@ -50,14 +53,19 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
         if (upper.size.y > 0) {
             thread_local std::vector<float> rows;
             rows.resize(upper.count());
-            out.has_ground = field.sample_lattice_and_ground(upper, rows.data(), out.ground.data(), use, columns);
+            out.has_ground = field.sample_lattice_and_ground(upper, rows.data(), out.ground.data(), use, columns, &out.looks);
             for (int k = 0; k < lat.size.z; ++k)
                 for (int j = 0; j < upper.size.y; ++j)
                     std::copy_n(&rows[upper.index(0, j, k)], lat.size.x, &out.values[lat.index(0, j + below, k)]);
         } else {
+            // All below the floor: the ground as before, the looks from one row of samples.
             Lattice ground = lat;
             ground.size.y = 1;
             out.has_ground = field.ground_heights(ground, out.ground.data());
+            thread_local std::vector<float> row, heights;
+            row.resize(ground.count());
+            heights.resize(ground.count());
+            field.sample_lattice_and_ground(ground, row.data(), heights.data(), LatticeUse::values, nullptr, &out.looks);
         }
         for (int k = 0; k < lat.size.z; ++k)
             for (int j = 0; j < below; ++j)
@@ -146,11 +154,15 @@ void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& 
     const ChunkCoord& c = job.coord;
     const double floor_m = job.lowest_layer * double(kChunkSize);
     const ValueRange range = world_chunk_range(field, deltas, job);
+    out.water.clear();
     out.built = !(range.lo > 0.0 || range.hi <= 0.0);
     if (!out.built) return;
     sample_world_chunk(field, deltas, c, job.mesher, floor_m, samples, true, columns);
     // The world's columns meet other levels across x and z only.
     mesh_chunk(job.mesher, samples, field.material_rules(), scratch, out.mesh, kWorldTransitionSides);
+    // The water of the cells whose ground this chunk holds (a chunk with a surface there).
+    mesh_water(samples, out.water, floor_m);
+    if (out.water.indices.empty()) out.water.clear();
 }
 
 }  // namespace
@@ -260,7 +272,7 @@ void World::drop_unwanted_locked() {
             for (int y = it->second.bottom; y <= it->second.top; ++y) {
                 auto chunk = chunks_.find(chunk_of(it->first, y));
                 if (chunk == chunks_.end()) continue;
-                if (chunk->second.handed >= 0) finished_.push_back({chunk->first, chunk->second.version, true, {}});
+                if (chunk->second.handed >= 0) finished_.push_back({chunk->first, chunk->second.version, true, {}, {}});
                 chunks_.erase(chunk);
             }
         it = columns_.erase(it);
@@ -366,7 +378,7 @@ void World::finish_job_locked(const WorldJob& job, WorldJobResult&& result) {
         return;
     }
     ++(result.built ? counts_.built : counts_.skipped);
-    finished_.push_back({job.coord, job.version, false, std::move(result.mesh)});
+    finished_.push_back({job.coord, job.version, false, std::move(result.mesh), std::move(result.water)});
 }
 
 bool World::take_job(WorldJob& job) {
@@ -485,7 +497,8 @@ std::size_t World::deliver(double budget_ms, const std::function<void(const Chun
                 if (it->second.version != f.version) queue_jobs_locked();
             }
         }
-        sink(ChunkUpdate{f.coord, f.version, f.dropped, f.dropped ? nullptr : &f.mesh, visible, neighbours});
+        sink(ChunkUpdate{f.coord, f.version, f.dropped, f.dropped ? nullptr : &f.mesh, visible, neighbours,
+                         f.dropped ? nullptr : &f.water});
         ++handed;
     }
     std::vector<ChunkUpdate> changes;
