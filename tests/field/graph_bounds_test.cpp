@@ -1,12 +1,14 @@
 // The proven ranges of graph nodes, fuzzed: random graphs of every node type over random
 // boxes (10 cm to 10 km wide, up to 1,000 km out), every node's values at random points in
-// the box and on a lattice filling it lie within the range node_ranges() gives for it.
+// the box and on a lattice filling it lie within the range node_ranges() gives for it (every
+// output of the nodes that have several).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,20 +47,25 @@ public:
     std::string make(int count) {
         std::string nodes = "p0 = { type = \"x\" }\np1 = { type = \"y\" }\np2 = { type = \"z\" }\n";
         ids_ = {"p0", "p1", "p2"};
+        on_y_ = {"p1"};
         for (int n = 0; n < count; ++n) {
             const std::string id = fmt::format("n{}", n);
+            reads_y_ = false;
             nodes += id + " = " + node() + "\n";
+            if (reads_y_) on_y_.insert(id);
             ids_.push_back(id);
         }
         return "format = 1\nseed = " + std::to_string(r_.next_u32() % 1000) + "\n[node]\n" + nodes;
     }
-    // Every node as an output can name it: a warp's two outputs, the others' one.
-    bool is_warp(const std::string& id) const { return warps_.count(id) > 0; }
+    // Every output of every node: a warp's two, a landform node's named ports, the others' one.
+    // A warp must be named with its port; the landform nodes' plain id is their first output.
+    bool is_warp(const std::string& id) const { return ports_.count(id) > 0 && !plain_ok_.count(id); }
     std::vector<std::string> outputs() const {
         std::vector<std::string> out;
         for (const std::string& id : ids_) {
-            if (warps_.count(id)) out.push_back(id + ".x"), out.push_back(id + ".z");
-            else out.push_back(id);
+            if (!ports_.count(id)) out.push_back(id);
+            else
+                for (const std::string& port : ports_.at(id)) out.push_back(id + "." + port);
         }
         return out;
     }
@@ -66,12 +73,33 @@ public:
 private:
     double uniform(double lo, double hi) { return lo + (hi - lo) * r_.next(); }
     std::string num(double lo, double hi) { return fmt::format("{}", uniform(lo, hi)); }
-    // An earlier node (a warp's port when it has ports) or, one time in five, a number.
-    std::string source() {
+    // An earlier node (one of its ports when it has several; a landform node's plain id now
+    // and then) or, one time in five, a number. `column`: only nodes that do not depend on y.
+    std::string source(bool column = false) {
         if (r_.next() < 0.2) return num(-50, 50);
-        const std::string& id = ids_[static_cast<std::size_t>(r_.next() * ids_.size())];
-        if (warps_.count(id)) return "\"" + id + (r_.next() < 0.5 ? ".x" : ".z") + "\"";
-        return "\"" + id + "\"";
+        std::vector<std::string> pool;
+        for (const std::string& id : ids_)
+            if (!column || !on_y_.count(id)) pool.push_back(id);
+        const std::string& id = pool[static_cast<std::size_t>(r_.next() * pool.size())];
+        if (on_y_.count(id)) reads_y_ = true;
+        if (!ports_.count(id) || (plain_ok_.count(id) && r_.next() < 0.25)) return "\"" + id + "\"";
+        const std::vector<std::string>& names = ports_.at(id);
+        return "\"" + id + "." + names[static_cast<std::size_t>(r_.next() * names.size())] + "\"";
+    }
+    // The node being made has these outputs (its plain id names the first when `plain`).
+    void ports(std::vector<std::string> names, bool plain) {
+        const std::string id = fmt::format("n{}", ids_.size() - 3);
+        ports_[id] = std::move(names);
+        if (plain) plain_ok_.insert(id);
+    }
+    // A spline's knots: x increasing, y numbers or (one time in three) nodes, which nests them.
+    std::string knots() {
+        std::string s;
+        double x = uniform(-60, 20);
+        const int count = 2 + static_cast<int>(r_.next_u32() % 5);
+        for (int k = 0; k < count; ++k, x += uniform(0.01, 30))
+            s += fmt::format("{}[{}, {}]", k ? ", " : "", x, r_.next() < 0.33 ? source() : num(-80, 80));
+        return s;
     }
     std::string noise_coords(bool three) {
         std::string s;
@@ -86,7 +114,7 @@ private:
     }
     std::string node() {
         static const char* const binary[] = {"add", "sub", "mul", "min", "max", "hypot", "union", "intersect", "subtract"};
-        switch (r_.next_u32() % 23) {
+        switch (r_.next_u32() % 29) {
             case 0: case 1: return fmt::format("{{ type = \"{}\", a = {}, b = {} }}", binary[r_.next_u32() % 9], source(), source());
             case 2: return fmt::format("{{ type = \"{}\", in = {} }}", r_.next() < 0.5 ? "neg" : "abs", source());
             case 3: return fmt::format("{{ type = \"clamp\", in = {}, lo = {}, hi = {} }}", source(), source(), source());
@@ -102,10 +130,10 @@ private:
                                        uniform(-9, 9), uniform(-9, 9), uniform(-9, 9), uniform(-9, 9));
             case 9: return fmt::format("{{ type = \"terrace\", in = {}, step = {}, smoothness = {} }}", source(), uniform(0.5, 20),
                                        r_.next() < 0.3 ? 0.0 : r_.next());
-            case 10: return fmt::format("{{ type = \"plane\", height = {} }}", source());
-            case 11: return fmt::format("{{ type = \"sphere\", center = [{}, {}, {}], radius = {} }}", uniform(-99, 99), uniform(-99, 99),
+            case 10: reads_y_ = true; return fmt::format("{{ type = \"plane\", height = {} }}", source());
+            case 11: reads_y_ = true; return fmt::format("{{ type = \"sphere\", center = [{}, {}, {}], radius = {} }}", uniform(-99, 99), uniform(-99, 99),
                                         uniform(-99, 99), source());
-            case 12: return fmt::format("{{ type = \"box\", center = [{}, {}, {}], half_extent = [{}, {}, {}] }}", uniform(-99, 99),
+            case 12: reads_y_ = true; return fmt::format("{{ type = \"box\", center = [{}, {}, {}], half_extent = [{}, {}, {}] }}", uniform(-99, 99),
                                         uniform(-99, 99), uniform(-99, 99), uniform(0, 40), uniform(0, 40), uniform(0, 40));
             case 13: return fmt::format("{{ type = \"{}\", a = {}, b = {}, k = {} }}", r_.next() < 0.5 ? "smooth_union" : "smooth_subtract",
                                         source(), source(), uniform(0.1, 20));
@@ -114,23 +142,41 @@ private:
             case 15: return fmt::format("{{ type = \"fbm2\", scale_m = {}{}{} }}", uniform(0.5, 3000), fbm(), noise_coords(false));
             case 16: return fmt::format("{{ type = \"ridged2\", scale_m = {}, sharpness = {}, crest = {}, exponent = {}{}{} }}", uniform(0.5, 3000),
                                         uniform(0.1, 3), uniform(0, 0.5), uniform(1, 4), fbm(), noise_coords(false));
-            case 17: return fmt::format("{{ type = \"simplex3\", scale_m = {}, vertical_scale_m = {}, offset = [{}, {}, {}]{} }}", uniform(0.5, 300),
+            case 17: reads_y_ = true; return fmt::format("{{ type = \"simplex3\", scale_m = {}, vertical_scale_m = {}, offset = [{}, {}, {}]{} }}", uniform(0.5, 300),
                                         uniform(0.5, 300), uniform(-50, 50), uniform(-50, 50), uniform(-50, 50), noise_coords(true));
-            case 18: return fmt::format("{{ type = \"fbm3\", scale_m = {}{}{} }}", uniform(0.5, 300), fbm(), noise_coords(true));
+            case 18: reads_y_ = true; return fmt::format("{{ type = \"fbm3\", scale_m = {}{}{} }}", uniform(0.5, 300), fbm(), noise_coords(true));
             case 19: return fmt::format("{{ type = \"ridge_profile\", in = {}, sharpness = {}, crest = {}, exponent = {} }}", source(),
                                         uniform(0.1, 3), uniform(0, 0.5), uniform(1, 4));
             case 20: {
-                warps_.insert(fmt::format("n{}", ids_.size() - 3));
+                ports({"x", "z"}, false);
                 return fmt::format("{{ type = \"warp2\", scale_m = {}, distance_m = {}{} }}", uniform(1, 900), uniform(0, 80), noise_coords(false));
             }
             case 21: return fmt::format("{{ type = \"heightmap\", file = \"rough.png\"{} }}", noise_coords(false));
+            // The landform nodes.
+            case 22: {
+                ports({"value", "dx", "dz"}, true);
+                return fmt::format("{{ type = \"dfbm2\", scale_m = {}, offset = [{}, {}], damping = {}{}{} }}", uniform(0.5, 3000), uniform(-50, 50),
+                                   uniform(-50, 50), r_.next() < 0.2 ? 0.0 : uniform(0, 6), fbm(), noise_coords(false));
+            }
+            case 23: return fmt::format("{{ type = \"spline\", in = {}, points = [{}] }}", source(), knots());
+            case 24: return fmt::format("{{ type = \"fold\", in = {} }}", source());
+            case 25: return fmt::format("{{ type = \"slope\", dx = {}, dz = {} }}", source(), source());
+            case 26: return fmt::format("{{ type = \"curvature\", in = {}, step_m = {} }}", source(true), uniform(0.05, 60));
+            case 27: {
+                ports({"distance", "x", "z"}, true);
+                return fmt::format("{{ type = \"cellular\", cell_m = {}, jitter = {}, offset = [{}, {}]{} }}", uniform(0.2, 800), r_.next(),
+                                   uniform(-50, 50), uniform(-50, 50), noise_coords(false));
+            }
             default: return fmt::format("{{ type = \"const\", value = {} }}", uniform(-1e3, 1e3));
         }
     }
 
     Mulberry32 r_;
     std::vector<std::string> ids_;
-    std::set<std::string> warps_;
+    std::map<std::string, std::vector<std::string>> ports_;  // nodes of several outputs
+    std::set<std::string> plain_ok_;                         // ... whose plain id names the first
+    std::set<std::string> on_y_;                             // nodes that (may) depend on y
+    bool reads_y_ = false;                                   // the node being made does
 };
 
 }  // namespace
