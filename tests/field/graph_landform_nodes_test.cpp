@@ -168,7 +168,9 @@ TEST(LandformNodes, spline_passes_through_its_knots_and_is_flat_beyond_them) {
             ASSERT_GE(v, std::min(ys[k], ys[k + 1])) << x;
             ASSERT_LE(v, std::max(ys[k], ys[k + 1])) << x;
             ASSERT_GE(v, previous) << x;  // every piece rises or stays here
-            if (k == 1) ASSERT_EQ(v, 5.0) << x;
+            if (k == 1) {
+                ASSERT_EQ(v, 5.0) << x;
+            }
             previous = v;
         }
     }
