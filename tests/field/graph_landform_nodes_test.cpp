@@ -286,3 +286,18 @@ TEST(LandformNodes, cellular_finds_the_nearest_jittered_point_of_a_brute_force_s
         }
     }
 }
+
+TEST(LandformNodes, cellular_point_ranges_hold_where_its_coordinates_are_held) {
+    // x past 1e12 cells reads as 1e12 cells (as the noises hold theirs): the point's range
+    // follows the held coordinate, not the input (it once claimed [5e13, 1.5e14] m for a
+    // point at 2e11 m).
+    const auto g = graph_of("big = { type = \"mul\", a = \"px\", b = 1e14 }\nc = { type = \"cellular\", cell_m = 0.2, x = \"big\" }",
+                            "c.x");
+    const Box box{{0.5, 0, 0}, {1.5, 1, 1}};
+    const ValueRange r = g->bounds(box);
+    for (const double x : {0.5, 0.75, 1.0, 1.5}) {
+        const double v = at(*g, x, 0.5, 0.5);
+        EXPECT_NEAR(v, 2e11, 1.0);
+        EXPECT_TRUE(v >= r.lo && v <= r.hi) << v << " outside [" << r.lo << ", " << r.hi << "]";
+    }
+}

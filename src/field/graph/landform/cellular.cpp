@@ -67,9 +67,14 @@ NodeRanges cellular_ranges(const Node& node, const RangeContext& c) {
         out[1] = out[2] = {-INFINITY, INFINITY};
         return out;
     }
-    const double reach = most + 1e-9 * std::max({std::fabs(x.lo), std::fabs(x.hi), std::fabs(z.lo), std::fabs(z.hi), cell});
-    out[1] = {x.lo - reach, x.hi + reach};
-    out[2] = {z.lo - reach, z.hi + reach};
+    // The point read is held to +-1e12 cells (rising with x and z, so its range is the held
+    // ends'), and the nearest point lies within a diagonal of it.
+    const double ox = node.number[2], oz = node.number[3];
+    const auto metres = [&](double c, double offset) { return (std::clamp(c / cell + offset, -1e12, 1e12) - offset) * cell; };
+    const ValueRange hx{metres(x.lo, ox), metres(x.hi, ox)}, hz{metres(z.lo, oz), metres(z.hi, oz)};
+    const double reach = most + 1e-9 * std::max({std::fabs(hx.lo), std::fabs(hx.hi), std::fabs(hz.lo), std::fabs(hz.hi), cell});
+    out[1] = {hx.lo - reach, hx.hi + reach};
+    out[2] = {hz.lo - reach, hz.hi + reach};
     // The distance at the centre of the rectangle, plus or minus half its diagonal.
     if (x.hi - x.lo < 64.0 * cell && z.hi - z.lo < 64.0 * cell) {
         Node centre_node = node;
