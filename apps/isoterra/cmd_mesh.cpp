@@ -1,6 +1,7 @@
 // `isoterra mesh`: the chunks covering a region, meshed and written as glTF, OBJ or PLY; or,
 // with --around, exactly what the World shows around a focus once settled: every level of
-// detail, each chunk with the transitions its neighbours call for, in world coordinates.
+// detail, each chunk with the transitions its neighbours call for, in world coordinates, and
+// the water surfaces it shows as one more mesh, "water".
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -25,9 +26,10 @@ struct MeshOptions {
     double view_distance_m = 8000.0;
 };
 
-// What a World shows around `focus` once settled, each visible chunk as drawn.
+// What a World shows around `focus` once settled, each visible chunk as drawn; its water
+// surfaces merged into `water`.
 std::vector<NamedMesh> world_around(const std::shared_ptr<const Field>& field, std::shared_ptr<const ChunkDeltas> deltas,
-                                    const glm::dvec3& focus, const WorldSettings& settings, bool quiet) {
+                                    const glm::dvec3& focus, const WorldSettings& settings, bool quiet, NamedMesh& water) {
     World world(field, settings, std::move(deltas));
     ShownChunks shown(true);
     const bool show = !quiet && stderr_is_terminal();
@@ -46,6 +48,8 @@ std::vector<NamedMesh> world_around(const std::shared_ptr<const Field>& field, s
     if (show) std::fprintf(stderr, "\n");
     std::vector<NamedMesh> meshes;
     for (auto& [c, m] : shown.drawn()) meshes.push_back({fmt::format("chunk_L{}_{}_{}_{}", c.lod, c.x, c.y, c.z), std::move(m)});
+    water = NamedMesh{"water", {}, true};
+    for (const auto& [c, m] : shown.drawn_water()) water.mesh.append(m);
     return meshes;
 }
 
@@ -85,6 +89,7 @@ void register_mesh(CLI::App& app) {
         const auto deltas = session.deltas();
         const int threads = opt.threads > 0 ? opt.threads : default_threads();
         std::vector<NamedMesh> meshes;
+        NamedMesh water{"water", {}, true};
         std::size_t chunk_count = 0;
         if (!opt.around.empty()) {
             WorldSettings settings;
@@ -92,7 +97,7 @@ void register_mesh(CLI::App& app) {
             settings.view_distance_m = opt.view_distance_m;
             settings.threads = threads;
             settings.mesher = mesher;
-            meshes = world_around(field, deltas, parse_vec3(opt.around, "--around"), settings, opt.quiet);
+            meshes = world_around(field, deltas, parse_vec3(opt.around, "--around"), settings, opt.quiet, water);
             chunk_count = meshes.size();
         } else {
             const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
@@ -113,6 +118,7 @@ void register_mesh(CLI::App& app) {
             for (const auto& m : meshes) all.mesh.append(m.mesh);
             meshes.assign(1, std::move(all));
         }
+        if (water.mesh.triangle_count() > 0) meshes.push_back(std::move(water));
         std::size_t triangles = 0;
         for (const auto& m : meshes) triangles += m.mesh.triangle_count();
         try {

@@ -24,12 +24,13 @@ public:
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename). Throws IoError.
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
-/// One named mesh of an export: a chunk ("chunk_1_0_-2") or the whole region ("terrain").
-/// Positions are written in world metres (origin + position); a chunk's mesh with index
-/// ranges is written as drawn among neighbours of its own level.
+/// One named mesh of an export: a chunk ("chunk_1_0_-2"), the whole region ("terrain") or
+/// its water ("water"). Positions are written in world metres (origin + position); a chunk's
+/// mesh with index ranges is written as drawn among neighbours of its own level.
 struct NamedMesh {
     std::string name;
     MeshBuffers mesh;
+    bool water = false;  // a water surface: the water's colour (kWaterColour), translucent in glTF
 };
 
 enum class MeshFormat { glb, gltf, obj, ply };
@@ -38,7 +39,7 @@ bool mesh_format_from_path(const std::string& path, MeshFormat& out);
 
 /// Returns the bytes of a glTF 2.0 file: one node and mesh per entry (empty ones left out),
 /// POSITION, NORMAL, COLOR_0 (material colour, RGBA bytes) and 16-bit indices (32-bit past
-/// 65535 vertices). `binary`: GLB, else
+/// 65535 vertices); water entries take a second, translucent material ("water"). `binary`: GLB, else
 /// JSON with the buffer embedded as a data URI. `placed`: positions stay relative to each
 /// mesh's origin and its node's translation is the origin (float precision far out);
 /// otherwise positions are in world metres.

@@ -1,6 +1,6 @@
 // A small glTF 2.0 writer: one buffer, four views per mesh (positions, normals, colours,
-// indices), accessors with the bounds the specification requires, one node per mesh, one
-// rough dielectric material.
+// indices), accessors with the bounds the specification requires, one node per mesh, a rough
+// dielectric material for ground and, when a mesh is water, a smooth translucent one.
 // Checked by the Khronos validator in tests/io.
 #include <cstring>
 
@@ -51,9 +51,11 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         return static_cast<int>(views.size() - 1);
     };
     MeshBuffers scratch;
+    bool any_water = false;
     for (const NamedMesh& nm : meshes) {
         const MeshBuffers& m = detail::drawn_alone(nm.mesh, scratch);
         if (m.triangle_count() == 0) continue;
+        any_water |= nm.water;
         // World metres: a chunk's positions are relative to its origin.
         std::vector<glm::vec3> positions(m.vertex_count());
         for (std::size_t v = 0; v < positions.size(); ++v) positions[v] = placed ? m.positions[v] : glm::vec3(m.world_position(v));
@@ -63,7 +65,7 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         // 16-bit indices where they suffice: a third less than floats and 32-bit indices.
         std::vector<std::uint8_t> colours(4 * m.vertex_count());
         for (std::size_t v = 0; v < m.vertex_count(); ++v) {
-            const glm::vec3 c = glm::clamp(material_colour(m.materials[v]), 0.0f, 1.0f);
+            const glm::vec3 c = glm::clamp(detail::vertex_colour(nm, m, v), 0.0f, 1.0f);
             for (int k = 0; k < 3; ++k) colours[4 * v + k] = static_cast<std::uint8_t>(c[k] * 255.0f + 0.5f);
             colours[4 * v + 3] = 255;
         }
@@ -84,7 +86,7 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         accessors.push_back({{"bufferView", iv}, {"componentType", short_indices ? 5123 : 5125}, {"count", m.indices.size()}, {"type", "SCALAR"}});
         gl_meshes.push_back({{"name", nm.name},
                              {"primitives", {{{"attributes", {{"POSITION", base}, {"NORMAL", base + 1}, {"COLOR_0", base + 2}}},
-                                              {"indices", base + 3}, {"material", 0}, {"mode", 4}}}}});
+                                              {"indices", base + 3}, {"material", nm.water ? 1 : 0}, {"mode", 4}}}}});
         nodes.push_back({{"name", nm.name}, {"mesh", gl_meshes.size() - 1}});
         if (placed) nodes.back()["translation"] = {m.origin.x, m.origin.y, m.origin.z};
     }
@@ -102,6 +104,13 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         // is fully metallic and shows black where no environment map is lit.
         doc["materials"] = json::array({{{"name", "terrain"},
                                          {"pbrMetallicRoughness", {{"metallicFactor", 0.0}, {"roughnessFactor", 0.9}}}}});
+        // Water: its colour from COLOR_0, see-through by the factor's alpha, from both sides.
+        if (any_water)
+            doc["materials"].push_back({{"name", "water"},
+                                        {"pbrMetallicRoughness",
+                                         {{"baseColorFactor", {1.0, 1.0, 1.0, kWaterColour[3]}}, {"metallicFactor", 0.0}, {"roughnessFactor", 0.1}}},
+                                        {"alphaMode", "BLEND"},
+                                        {"doubleSided", true}});
         doc["bufferViews"] = views;
         json buffer = {{"byteLength", bin.size()}};
         if (!binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(bin);

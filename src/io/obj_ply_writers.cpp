@@ -1,5 +1,5 @@
 // OBJ (text, one object per chunk, colours after positions as most tools read them) and
-// PLY (binary little endian, normals and 8-bit colours).
+// PLY (binary little endian, normals and 8-bit colours); water in its own colour.
 #include <cmath>
 #include <cstring>
 
@@ -24,7 +24,7 @@ std::string encode_obj(const std::vector<NamedMesh>& meshes) {
         if (m.triangle_count() == 0) continue;
         out += fmt::format("o {}\n", nm.name);
         for (std::size_t v = 0; v < m.vertex_count(); ++v) {
-            const glm::vec3 p(m.world_position(v)), c = material_colour(m.materials[v]);
+            const glm::vec3 p(m.world_position(v)), c = detail::vertex_colour(nm, m, v);
             out += fmt::format("v {} {} {} {:.4f} {:.4f} {:.4f}\n", p.x, p.y, p.z, c.x, c.y, c.z);
         }
         for (const glm::vec3& n : m.normals) out += fmt::format("vn {:.6f} {:.6f} {:.6f}\n", n.x, n.y, n.z);
@@ -50,9 +50,10 @@ std::string encode_ply(const std::vector<NamedMesh>& input) {
         "property uchar red\nproperty uchar green\nproperty uchar blue\n"
         "element face {}\nproperty list uchar uint vertex_indices\nend_header\n",
         vertices, faces);
-    for (const MeshBuffers* m : meshes)
-        for (std::size_t v = 0; v < m->vertex_count(); ++v) {
-            const glm::vec3 c = material_colour(m->materials[v]);
+    for (std::size_t i = 0; i < meshes.size(); ++i)
+        for (std::size_t v = 0; v < meshes[i]->vertex_count(); ++v) {
+            const MeshBuffers* m = meshes[i];
+            const glm::vec3 c = detail::vertex_colour(input[i], *m, v);
             const glm::vec3 p(m->world_position(v));
             out.append(reinterpret_cast<const char*>(&p), 12);
             out.append(reinterpret_cast<const char*>(&m->normals[v]), 12);

@@ -13,6 +13,11 @@ rm -rf "$work" && mkdir -p "$work"
 # What the world shows around a point: three levels of detail with their transitions.
 "$bin" mesh --quiet --around 0,40,0 --view-distance 300 --radius 2 --per-chunk -o "$work/around_mc.glb"
 "$bin" mesh --quiet --around 0,40,0 --view-distance 300 --radius 2 --mesher surface-nets -o "$work/around_sn.glb"
+# A graph's water: a second mesh with the translucent water material.
+printf '%s\n' 'format = 1' '[node]' 'ground = { type = "const", value = 0.5 }' 'out = { type = "plane", height = "ground" }' \
+  'east = { type = "x" }' 'fall = { type = "mul", a = "east", b = -1000.0 }' 'water = { type = "min", a = 1.5, b = "fall" }' \
+  '[output]' 'sdf = "out"' 'ground = "ground"' 'water = "water"' > "$work/water.toml"
+"$bin" mesh --quiet --config "$work/water.toml" --around 0,10,0 --view-distance 100 --radius 2 -o "$work/around_water.gltf"
 node "$src/tools/gltf-validator/validate.mjs" "$work"/*.glb "$work"/*.gltf
 # Every tile of small bakes with each mesher (3D Tiles content, placed by node translations).
 "$bin" bake --quiet --preset tutorial --from 0,0 --to 512,512 --levels 5 --out "$work/bake_mc"
