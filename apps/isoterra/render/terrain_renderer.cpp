@@ -25,6 +25,7 @@ layout(location = 1) in vec3 normal;
 layout(location = 2) in vec4 material;   // weights of grass, soil, rock, snow
 layout(location = 3) in vec3 secondary;  // Lengyel's secondary offset, per axis
 layout(location = 4) in int side_flags;  // bits 0-5 sides near, 8-13 sides on
+layout(location = 5) in vec2 material_more;  // weights of sand, scree
 uniform mat4 view_projection;            // of the eye at the origin
 uniform vec3 chunk_offset;               // the chunk's origin minus the eye
 uniform vec3 texture_offset;             // the chunk's origin, wrapped at the detail noise's period
@@ -33,6 +34,7 @@ out vec3 v_position;                     // from the eye
 out vec3 v_texture;
 out vec3 v_normal;
 out vec4 v_material;
+out vec2 v_more;
 void main() {
     vec3 p = position;
     int near = side_flags & 63, on = (side_flags >> 8) & 63;
@@ -47,6 +49,7 @@ void main() {
     v_texture = texture_offset + p;
     v_normal = normal;
     v_material = material;
+    v_more = material_more;
     gl_Position = view_projection * vec4(v_position, 1.0);
 }
 )";
@@ -58,11 +61,12 @@ in vec3 v_position;
 in vec3 v_texture;
 in vec3 v_normal;
 in vec4 v_material;
+in vec2 v_more;
 uniform vec3 sky_colour;      // at the horizon, where the fog ends
 uniform vec3 sun_direction;   // towards the sun
 uniform float fog_start;
 uniform float fog_end;        // 0: no fog
-uniform int water;            // 1 while drawing the sea
+uniform int water;            // 1 while drawing the sea and water surfaces
 uniform vec3 level_tint;      // (1, 1, 1) unless levels are coloured
 uniform int fade;             // 0 none, 1 appearing, 2 going
 uniform float fade_alpha;     // how far the fade has come, 0..1
@@ -81,7 +85,7 @@ void main() {
         colour = sea_colour(v_position, sun_direction, sky_colour, fog);
         return;
     }
-    vec3 albedo = terrain_albedo(v_texture, n, v_material) * level_tint;
+    vec3 albedo = terrain_albedo(v_texture, n, v_material, v_more) * level_tint;
     colour = vec4(mix(terrain_lit(albedo, n, sun_direction), sky_colour, fog), 1.0);
 }
 )";
@@ -140,13 +144,63 @@ unsigned link(const char* vertex, const char* fragment) {
     return program;
 }
 
-// Interleaved vertex: position, normal, secondary offset (floats), material weights (four
-// bytes), side flags (an int).
+// Interleaved vertex: position, normal, secondary offset (floats), material weights (six
+// bytes: grass, soil, rock, snow, then sand and scree; two of padding), side flags (an int).
 struct Vertex {
     float position[3], normal[3], secondary[3];
-    std::uint8_t material[4];
+    std::uint8_t material[8];
     std::int32_t flags;
 };
+
+// Uploads `m` as interleaved vertices and 32-bit indices into a new vertex array; returns
+// the bounds of its positions (relative to its origin). Needs a current context.
+void upload(const MeshBuffers& m, unsigned& vao, unsigned& vbo, unsigned& ibo, glm::vec3& lo, glm::vec3& hi) {
+    lo = hi = m.positions.empty() ? glm::vec3(0.0f) : m.positions[0];
+    std::vector<Vertex> vertices(m.vertex_count());
+    for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+        Vertex& out = vertices[v];
+        const glm::vec3 p = m.positions[v], n = m.normals[v];
+        lo = glm::min(lo, p), hi = glm::max(hi, p);
+        const glm::vec3 s = m.secondary.empty() ? glm::vec3(0.0f) : m.secondary[v];
+        for (int a = 0; a < 3; ++a) out.position[a] = p[a], out.normal[a] = n[a], out.secondary[a] = s[a];
+        float w[kMaterialCount] = {};
+        w[static_cast<int>(m.materials[v].primary)] += 1.0f - m.materials[v].blend;
+        w[static_cast<int>(m.materials[v].secondary)] += m.materials[v].blend;
+        for (int c = 0; c < kMaterialCount; ++c) out.material[c] = static_cast<std::uint8_t>(std::lround(std::clamp(w[c], 0.0f, 1.0f) * 255.0f));
+        out.flags = m.side_flags.empty() ? 0 : m.side_flags[v];
+    }
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(Vertex)), vertices.data(), GL_STATIC_DRAW);
+    glGenBuffers(1, &ibo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(m.indices.size() * 4), m.indices.data(), GL_STATIC_DRAW);
+    const auto at = [](std::size_t offset) { return reinterpret_cast<const void*>(offset); };
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), at(offsetof(Vertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), at(offsetof(Vertex, normal)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex), at(offsetof(Vertex, material)));
+    glEnableVertexAttribArray(3);
+    glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), at(offsetof(Vertex, secondary)));
+    glEnableVertexAttribArray(4);
+    glVertexAttribIPointer(4, 1, GL_INT, sizeof(Vertex), at(offsetof(Vertex, flags)));
+    glEnableVertexAttribArray(5);
+    glVertexAttribPointer(5, 2, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex), at(offsetof(Vertex, material) + 4));
+    glBindVertexArray(0);
+}
+
+// Whether the box lo..hi (eye-relative) lies wholly outside one of the frustum's planes.
+bool outside(const std::array<glm::vec4, 6>& planes, const glm::vec3& lo, const glm::vec3& hi) {
+    for (const glm::vec4& p : planes) {
+        const glm::vec3 corner(p.x >= 0 ? hi.x : lo.x, p.y >= 0 ? hi.y : lo.y, p.z >= 0 ? hi.z : lo.z);
+        if (p.x * corner.x + p.y * corner.y + p.z * corner.z + p.w < 0) return true;
+    }
+    return false;
+}
 
 const glm::vec3 kLevelColours[8] = {{1.0f, 0.55f, 0.55f}, {1.0f, 0.85f, 0.45f}, {0.65f, 1.0f, 0.5f}, {0.5f, 0.95f, 1.0f},
                                     {0.6f, 0.65f, 1.0f},  {0.95f, 0.6f, 1.0f},  {1.0f, 1.0f, 1.0f}, {0.7f, 0.7f, 0.7f}};
@@ -172,10 +226,12 @@ TerrainRenderer::~TerrainRenderer() {
 }
 
 void TerrainRenderer::free(GpuMesh& m) {
-    if (m.vao) glDeleteVertexArrays(1, &m.vao);
-    if (m.vbo) glDeleteBuffers(1, &m.vbo);
-    if (m.ibo) glDeleteBuffers(1, &m.ibo);
-    m.vao = m.vbo = m.ibo = 0;
+    for (unsigned* vao : {&m.vao, &m.water_vao})
+        if (*vao) glDeleteVertexArrays(1, vao);
+    for (unsigned* buffer : {&m.vbo, &m.ibo, &m.water_vbo, &m.water_ibo})
+        if (*buffer) glDeleteBuffers(1, buffer);
+    m.vao = m.vbo = m.ibo = m.water_vao = m.water_vbo = m.water_ibo = 0;
+    m.water_count = 0;
 }
 
 void TerrainRenderer::select_ranges(GpuMesh& m) {
@@ -218,42 +274,11 @@ void TerrainRenderer::apply(const ChunkUpdate& u, double time_s) {
         g.origin = m.origin;
         g.ranges = m.ranges;
         g.index_count = static_cast<std::uint32_t>(m.indices.size());
-        g.lo = glm::vec3(0.0f), g.hi = glm::vec3(0.0f);
-        if (!m.positions.empty()) g.lo = g.hi = m.positions[0];
-        std::vector<Vertex> vertices(m.vertex_count());
-        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
-            Vertex& out = vertices[v];
-            const glm::vec3 p = m.positions[v], n = m.normals[v];
-            g.lo = glm::min(g.lo, p), g.hi = glm::max(g.hi, p);
-            const glm::vec3 s = m.secondary.empty() ? glm::vec3(0.0f) : m.secondary[v];
-            for (int a = 0; a < 3; ++a) out.position[a] = p[a], out.normal[a] = n[a], out.secondary[a] = s[a];
-            float w[kMaterialCount] = {};
-            w[static_cast<int>(m.materials[v].primary)] += 1.0f - m.materials[v].blend;
-            w[static_cast<int>(m.materials[v].secondary)] += m.materials[v].blend;
-            for (int c = 0; c < 4; ++c) out.material[c] = static_cast<std::uint8_t>(std::lround(std::clamp(w[c], 0.0f, 1.0f) * 255.0f));
-            out.flags = m.side_flags.empty() ? 0 : m.side_flags[v];
-        }
-        if (g.index_count > 0) {
-            glGenVertexArrays(1, &g.vao);
-            glBindVertexArray(g.vao);
-            glGenBuffers(1, &g.vbo);
-            glBindBuffer(GL_ARRAY_BUFFER, g.vbo);
-            glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(Vertex)), vertices.data(), GL_STATIC_DRAW);
-            glGenBuffers(1, &g.ibo);
-            glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.ibo);
-            glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(m.indices.size() * 4), m.indices.data(), GL_STATIC_DRAW);
-            const auto at = [](std::size_t offset) { return reinterpret_cast<const void*>(offset); };
-            glEnableVertexAttribArray(0);
-            glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), at(offsetof(Vertex, position)));
-            glEnableVertexAttribArray(1);
-            glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), at(offsetof(Vertex, normal)));
-            glEnableVertexAttribArray(2);
-            glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex), at(offsetof(Vertex, material)));
-            glEnableVertexAttribArray(3);
-            glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), at(offsetof(Vertex, secondary)));
-            glEnableVertexAttribArray(4);
-            glVertexAttribIPointer(4, 1, GL_INT, sizeof(Vertex), at(offsetof(Vertex, flags)));
-            glBindVertexArray(0);
+        if (g.index_count > 0) upload(m, g.vao, g.vbo, g.ibo, g.lo, g.hi);
+        if (u.water && !u.water->indices.empty()) {
+            g.water_origin = u.water->origin;
+            g.water_count = static_cast<std::uint32_t>(u.water->indices.size());
+            upload(*u.water, g.water_vao, g.water_vbo, g.water_ibo, g.water_lo, g.water_hi);
         }
     }
     g.dropped = false;
@@ -371,13 +396,7 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
         const bool fading = since < kFadeSeconds;
         if (!m.visible && !fading) continue;
         const glm::dvec3 offset = m.origin - camera.eye;
-        const glm::vec3 lo = glm::vec3(offset) + m.lo, hi = glm::vec3(offset) + m.hi;
-        bool outside = false;
-        for (const glm::vec4& p : planes) {
-            const glm::vec3 corner(p.x >= 0 ? hi.x : lo.x, p.y >= 0 ? hi.y : lo.y, p.z >= 0 ? hi.z : lo.z);
-            if (p.x * corner.x + p.y * corner.y + p.z * corner.z + p.w < 0) outside = true;
-        }
-        if (outside) continue;
+        if (outside(planes, glm::vec3(offset) + m.lo, glm::vec3(offset) + m.hi)) continue;
         glUniform3f(offset_at, static_cast<float>(offset.x), static_cast<float>(offset.y), static_cast<float>(offset.z));
         // The detail noise repeats every 1000 m: coordinates wrapped there keep their precision
         // anywhere in the world.
@@ -394,8 +413,16 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
     }
     glUniform1i(fade_at, 0);
     glUniform3f(tint_at, 1.0f, 1.0f, 1.0f);
+    // Water after the ground, blended, writing no depth: the sea as a level, then the
+    // chunks' water surfaces (lakes and rivers), each cross-fading with its chunk.
+    glUniform1i(uniform("water"), 1);
+    glUniform1i(mask_at, 0);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
     if (o.sea_level_m > -1e8) {
-        // A square of sea as wide as the view around the eye, after the ground, blended.
+        // A square of sea as wide as the view around the eye.
         const float r = static_cast<float>(camera.far_m), y = static_cast<float>(o.sea_level_m - camera.eye.y);
         Vertex quad[6] = {};
         const float corners[6][2] = {{-r, -r}, {-r, r}, {r, r}, {-r, -r}, {r, r}, {r, -r}};
@@ -411,16 +438,24 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
         glEnableVertexAttribArray(1);
         glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), reinterpret_cast<const void*>(offsetof(Vertex, normal)));
         glUniform3f(offset_at, 0.0f, 0.0f, 0.0f);
-        glUniform1i(mask_at, 0);
-        glUniform1i(uniform("water"), 1);
-        glDisable(GL_CULL_FACE);
-        glEnable(GL_BLEND);
-        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-        glDepthMask(GL_FALSE);
         glDrawArrays(GL_TRIANGLES, 0, 6);
-        glDepthMask(GL_TRUE);
-        glDisable(GL_BLEND);
     }
+    for (auto& [k, m] : chunks_) {
+        if (!m.water_vao) continue;
+        const double since = o.time_s - m.fade_start;
+        const bool fading = since < kFadeSeconds;
+        if (!m.visible && !fading) continue;
+        const glm::dvec3 offset = m.water_origin - camera.eye;
+        if (outside(planes, glm::vec3(offset) + m.water_lo, glm::vec3(offset) + m.water_hi)) continue;
+        glUniform3f(offset_at, static_cast<float>(offset.x), static_cast<float>(offset.y), static_cast<float>(offset.z));
+        glUniform1i(fade_at, fading ? (m.visible ? 1 : 2) : 0);
+        glUniform1f(alpha_at, static_cast<float>(since / kFadeSeconds));
+        glBindVertexArray(m.water_vao);
+        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(m.water_count), GL_UNSIGNED_INT, nullptr);
+    }
+    glUniform1i(fade_at, 0);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
     glBindVertexArray(0);
     if (reversed_depth_) glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);  // as the UI expects
     glDepthFunc(GL_LESS);

@@ -1,12 +1,13 @@
 // Draws the chunks a World hands over with OpenGL 3.3 core: a low warm sun and a cool sky
-// light, grass, soil, rock and snow painted in the shader and projected from three sides
+// light, grass, soil, rock, snow, sand and scree painted in the shader and projected from three sides
 // (triplanar), blended by the vertex material weights, fog into a sky gradient. Levels of
 // detail: each chunk draws the index ranges its neighbourhood selects, and the vertex
 // shader moves vertices near coarser neighbours to their secondary positions (the same
 // arithmetic as transition_position). Far precision: vertices are relative to their chunk
 // and drawn relative to the eye (offsets in double on the CPU), with reversed depth in a
 // float depth buffer. A chunk that appears or goes at a swap between levels fades over
-// 0.3 s with a screen-space dither, so a region's two levels never pop. Needs a current
+// 0.3 s with a screen-space dither, so a region's two levels never pop. Water (the sea as a
+// level, the chunks' water surfaces) is drawn after the ground, translucent. Needs a current
 // context; consumes mesh buffers only.
 #pragma once
 
@@ -73,6 +74,11 @@ private:
         std::size_t triangles = 0;
         double fade_start = -1e9;  // when it last started to appear (visible) or go
         bool dropped = false;      // freed once it has faded out
+        // Its water surface, drawn after all ground, translucent (none: water_vao 0).
+        unsigned water_vao = 0, water_vbo = 0, water_ibo = 0;
+        std::uint32_t water_count = 0;
+        glm::dvec3 water_origin{0.0};
+        glm::vec3 water_lo{0.0f}, water_hi{0.0f};
     };
     static void select_ranges(GpuMesh& m);
     void free(GpuMesh& m);

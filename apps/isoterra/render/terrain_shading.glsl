@@ -19,7 +19,9 @@ vec3 paint(int id, vec2 p) {
     if (id == 0) return mix(vec3(0.22, 0.42, 0.14), vec3(0.36, 0.55, 0.20), detail(p, 0.7));  // grass
     if (id == 1) return mix(vec3(0.36, 0.25, 0.16), vec3(0.50, 0.37, 0.24), detail(p, 1.3));  // soil
     if (id == 2) return mix(vec3(0.38, 0.37, 0.36), vec3(0.60, 0.58, 0.55), detail(p, 0.4));  // rock
-    return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p, 0.9));              // snow
+    if (id == 3) return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p, 0.9));  // snow
+    if (id == 4) return mix(vec3(0.72, 0.64, 0.45), vec3(0.86, 0.79, 0.60), detail(p, 2.1));  // sand
+    return mix(vec3(0.42, 0.40, 0.38), vec3(0.64, 0.61, 0.57), detail(p, 3.3));              // scree: fine stones
 }
 
 vec3 triplanar(int id, vec3 p, vec3 n) {
@@ -28,11 +30,19 @@ vec3 triplanar(int id, vec3 p, vec3 n) {
     return paint(id, p.yz) * w.x + paint(id, p.xz) * w.y + paint(id, p.xy) * w.z;
 }
 
-// The albedo from the weights of grass, soil, rock and snow. Weights, not material numbers,
-// are interpolated: a number halfway between grass (0) and rock (2) would paint soil (1).
-vec3 terrain_albedo(vec3 p, vec3 n, vec4 weights) {
-    return triplanar(0, p, n) * weights.x + triplanar(1, p, n) * weights.y + triplanar(2, p, n) * weights.z +
-           triplanar(3, p, n) * weights.w;
+// The albedo from the weights of grass, soil, rock and snow (`weights`) and of sand and scree
+// (`more`). Weights, not material numbers, are interpolated: a number halfway between grass
+// (0) and rock (2) would paint soil (1). A material with no weight here is not painted (a
+// vertex has two materials at most: most of the six are 0 over a triangle).
+vec3 terrain_albedo(vec3 p, vec3 n, vec4 weights, vec2 more) {
+    vec3 albedo = vec3(0.0);
+    if (weights.x > 0.0) albedo += triplanar(0, p, n) * weights.x;
+    if (weights.y > 0.0) albedo += triplanar(1, p, n) * weights.y;
+    if (weights.z > 0.0) albedo += triplanar(2, p, n) * weights.z;
+    if (weights.w > 0.0) albedo += triplanar(3, p, n) * weights.w;
+    if (more.x > 0.0) albedo += triplanar(4, p, n) * more.x;
+    if (more.y > 0.0) albedo += triplanar(5, p, n) * more.y;
+    return albedo;
 }
 
 // A low warm sun and a cool sky light.
