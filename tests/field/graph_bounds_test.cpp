@@ -114,7 +114,7 @@ private:
     }
     std::string node() {
         static const char* const binary[] = {"add", "sub", "mul", "min", "max", "hypot", "union", "intersect", "subtract"};
-        switch (r_.next_u32() % 29) {
+        switch (r_.next_u32() % 30) {
             case 0: case 1: return fmt::format("{{ type = \"{}\", a = {}, b = {} }}", binary[r_.next_u32() % 9], source(), source());
             case 2: return fmt::format("{{ type = \"{}\", in = {} }}", r_.next() < 0.5 ? "neg" : "abs", source());
             case 3: return fmt::format("{{ type = \"clamp\", in = {}, lo = {}, hi = {} }}", source(), source(), source());
@@ -166,6 +166,17 @@ private:
                 ports({"distance", "x", "z"}, true);
                 return fmt::format("{{ type = \"cellular\", cell_m = {}, jitter = {}, offset = [{}, {}]{} }}", uniform(0.2, 800), r_.next(),
                                    uniform(-50, 50), uniform(-50, 50), noise_coords(false));
+            }
+            case 28: {
+                // Any height and gradient (steep, flat, huge), a target half the time.
+                const std::string in = source(), dx = source(), dz = source();
+                const double valley = uniform(-500, 500);
+                const std::string heights = r_.next() < 0.5 ? fmt::format(", heights = [{}, {}]", valley, valley + uniform(1, 1000)) : "";
+                ports({"height", "dx", "dz", "ridge"}, true);
+                return fmt::format("{{ type = \"erosion\", in = {}, dx = {}, dz = {}, scale_m = {}, octaves = {}, lacunarity = {}, gain = {}, "
+                                   "strength_m = {}, onset = {}{}{} }}",
+                                   in, dx, dz, uniform(0.5, 3000), 1 + r_.next_u32() % 8, uniform(1.1, 3.0), uniform(0.1, 0.9),
+                                   r_.next() < 0.1 ? 0.0 : uniform(0.01, 300), uniform(0.01, 3), heights, noise_coords(false));
             }
             default: return fmt::format("{{ type = \"const\", value = {} }}", uniform(-1e3, 1e3));
         }

@@ -125,10 +125,12 @@ const std::vector<NodeType>& node_types() {
         {"erosion", Op::erosion, 4, "height,dx,dz,ridge",
          {coordinate("x"), coordinate("z"), value("in"), value("dx"), value("dz"), scale("scale_m", 300.0),
           {"octaves", InputKind::octaves, false, 4, 1, 8, false, false}, {"lacunarity", InputKind::lacunarity, false, 2.0, 1, 4, true, false},
-          {"gain", InputKind::gain, false, 0.5, 0, 1, true, true}, number("strength_m", false, 30.0, 0, 1e4, true),
-          number("onset", false, 0.15, 0, 100, true)},
+          {"gain", InputKind::gain, false, 0.4, 0, 1, true, true}, number("strength_m", false, 25.0, 0, 1e4),
+          number("onset", false, 0.15, 0, 100, true), point(InputKind::point2, "heights", false, -1e7, 1e7)},
          "gullies running down the slope of height `in` with gradient (dx, dz), scale_m apart, octaves branching down their "
-         "sides; outputs 'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' and 'ID.ridge' (+1 on ridges, -1 in gullies)",
+         "sides, faded where the slope is under `onset` (to the valley floor's or the peak's height when heights = "
+         "[valley, peak] is given); outputs 'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient) and 'ID.ridge' "
+         "(+1 on ridges, -1 in gullies) (docs/landforms.md)",
          true},
         {"spline", Op::spline, 1, "", {value("in"), {"points", InputKind::knot_values, true, 0, 0, 0, false, false}},
          "a monotone cubic (Fritsch-Carlson) through points [[x, y], ...] (x increasing; y a number or a node, so splines "
