@@ -67,6 +67,25 @@ bool unpack_mesh(const std::uint8_t* data, std::size_t size, MeshBuffers& m) {
     return true;
 }
 
+void pack_chunk(const MeshBuffers& mesh, const MeshBuffers& water, std::vector<std::uint8_t>& out) {
+    std::vector<std::uint8_t> part;
+    pack_mesh(mesh, part);
+    const auto length = static_cast<std::uint32_t>(part.size());
+    out.resize(4);
+    std::memcpy(out.data(), &length, 4);
+    out.insert(out.end(), part.begin(), part.end());
+    pack_mesh(water, part);
+    out.insert(out.end(), part.begin(), part.end());
+}
+
+bool unpack_chunk(const std::uint8_t* data, std::size_t size, MeshBuffers& mesh, MeshBuffers& water) {
+    std::uint32_t length = 0;
+    if (size < 4) return false;
+    std::memcpy(&length, data, 4);
+    if (size - 4 < length) return false;
+    return unpack_mesh(data + 4, length, mesh) && unpack_mesh(data + 4 + length, size - 4 - length, water);
+}
+
 void drawn_arrays(const MeshBuffers& mesh, const Neighbourhood& neighbours, DrawnArrays& out) {
     const MeshBuffers drawn = select_for_neighbours(mesh, neighbours);
     out.origin = drawn.origin;
@@ -74,14 +93,21 @@ void drawn_arrays(const MeshBuffers& mesh, const Neighbourhood& neighbours, Draw
     out.positions.resize(3 * n);
     out.normals.resize(3 * n);
     out.materials.assign(4 * n, 0.0f);
+    out.materials_more.assign(2 * n, 0.0f);
     for (std::size_t v = 0; v < n; ++v) {
         for (int a = 0; a < 3; ++a) {
             out.positions[3 * v + a] = drawn.positions[v][a];
             out.normals[3 * v + a] = drawn.normals[v][a];
         }
-        // Weights, not material numbers, are interpolated (as in the native renderer).
-        out.materials[4 * v + static_cast<int>(drawn.materials[v].primary)] += 1.0f - drawn.materials[v].blend;
-        out.materials[4 * v + static_cast<int>(drawn.materials[v].secondary)] += drawn.materials[v].blend;
+        // Weights, not material numbers, are interpolated (as in the native renderer): grass,
+        // soil, rock and snow in one array, sand and scree in the other.
+        const auto add = [&](Material m, float w) {
+            const int id = static_cast<int>(m);
+            if (id < 4) out.materials[4 * v + id] += w;
+            else out.materials_more[2 * v + id - 4] += w;
+        };
+        add(drawn.materials[v].primary, 1.0f - drawn.materials[v].blend);
+        add(drawn.materials[v].secondary, drawn.materials[v].blend);
     }
     out.indices = drawn.indices;
 }

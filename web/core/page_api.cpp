@@ -109,6 +109,7 @@ std::string read_bytes(const std::string& path) {
 
 struct Shown {
     MeshBuffers mesh;
+    MeshBuffers water;            // its water surface (drawn always, as it is)
     bool drawn = false;           // the page holds this mesh drawn with `neighbours`
     Neighbourhood neighbours;
 };
@@ -212,8 +213,8 @@ val take_job() {
     return val(to_js(job));
 }
 
-/// Hands back a worker's result; a chunk's mesh as pack_mesh bytes. False for bytes that
-/// are not a mesh (the job then counts as built empty).
+/// Hands back a worker's result; a chunk's mesh and water as pack_chunk bytes. False for
+/// bytes that are not that (the job then counts as built empty).
 bool finish_job(const JobJs& job, const ResultJs& r, const std::string& mesh_bytes) {
     if (!page.world) return true;
     WorldJobResult result;
@@ -223,8 +224,8 @@ bool finish_job(const JobJs& job, const ResultJs& r, const std::string& mesh_byt
     result.built = r.built;
     bool ok = true;
     if (r.built && !mesh_bytes.empty())
-        ok = unpack_mesh(reinterpret_cast<const std::uint8_t*>(mesh_bytes.data()), mesh_bytes.size(), result.mesh);
-    if (!ok) result.mesh.clear();
+        ok = unpack_chunk(reinterpret_cast<const std::uint8_t*>(mesh_bytes.data()), mesh_bytes.size(), result.mesh, result.water);
+    if (!ok) result.mesh.clear(), result.water.clear();
     page.world->finish_job(from_js(job), std::move(result));
     return ok;
 }
@@ -232,7 +233,8 @@ bool finish_job(const JobJs& job, const ResultJs& r, const std::string& mesh_byt
 std::string chunk_key(const ChunkCoord& c) { return fmt::format("{},{},{},{}", c.lod, c.x, c.y, c.z); }
 
 /// Hands finished meshes and changes of what to draw, within `budget_ms`: a list of
-/// {"key", "drop"} or {"key", "visible", "draw": index of drawn_*() or -1}.
+/// {"key", "drop"} or {"key", "visible", "draw": index of drawn_*() or -1, "water": index of
+/// drawn_*() of its water surface or -1 (with a draw: none)}.
 std::string deliver(double budget_ms) {
     nlohmann::json out = nlohmann::json::array();
     page.drawn.clear();
@@ -247,17 +249,25 @@ std::string deliver(double budget_ms) {
         Shown& s = page.chunks[u.coord];
         if (u.mesh) {
             s.mesh = *u.mesh;
+            if (u.water) s.water = *u.water;
+            else s.water.clear();
             s.drawn = false;
         }
-        int draw = -1;
+        int draw = -1, water = -1;
         if (u.visible && (!s.drawn || !(s.neighbours == u.neighbours))) {
             page.drawn.emplace_back();
             drawn_arrays(s.mesh, u.neighbours, page.drawn.back());
             s.drawn = true;
             s.neighbours = u.neighbours;
             draw = static_cast<int>(page.drawn.size()) - 1;
+            // The page draws the chunk anew, its water with it.
+            if (!s.water.indices.empty()) {
+                page.drawn.emplace_back();
+                drawn_arrays(s.water, Neighbourhood{}, page.drawn.back());
+                water = static_cast<int>(page.drawn.size()) - 1;
+            }
         }
-        out.push_back({{"key", key}, {"visible", u.visible}, {"draw", draw}});
+        out.push_back({{"key", key}, {"visible", u.visible}, {"draw", draw}, {"water", water}});
     });
     return out.dump();
 }
@@ -269,6 +279,7 @@ val drawn_array(int i, const std::string& which) {
     if (which == "positions") return val(typed_memory_view(d.positions.size(), d.positions.data()));
     if (which == "normals") return val(typed_memory_view(d.normals.size(), d.normals.data()));
     if (which == "materials") return val(typed_memory_view(d.materials.size(), d.materials.data()));
+    if (which == "materials_more") return val(typed_memory_view(d.materials_more.size(), d.materials_more.data()));
     if (which == "indices") return val(typed_memory_view(d.indices.size(), d.indices.data()));
     if (which == "origin") return val(typed_memory_view(3, &d.origin.x));
     return val::null();
@@ -427,7 +438,7 @@ ResultJs worker_run(const JobJs& job) {
     r.ground_lo = result.ground.lo;
     r.ground_hi = result.ground.hi;
     r.built = result.built;
-    if (result.built) pack_mesh(result.mesh, worker.mesh_bytes);
+    if (result.built) pack_chunk(result.mesh, result.water, worker.mesh_bytes);
     return r;
 }
 

@@ -97,7 +97,7 @@ async function main() {
     state.key = key;
     state.name = opened.name;
     state.seed = opened.seed;
-    view.setSea(opened.graph ? null : opened.sea_level);
+    view.setSea(opened.sea_level);  // a graph's `sea_level` too
     streamer.open(opened.terrain, opened.ops, opened.applied);
     restartWorld();
     await persist();
@@ -309,12 +309,12 @@ async function main() {
     streamer.pump(view.camera.position);
     const updates = JSON.parse(core.deliver(kUploadBudgetMs));
     for (const u of updates) {
-      let arrays = null;
-      if (u.draw >= 0) {
-        arrays = {};
-        for (const k of ['positions', 'normals', 'materials', 'indices', 'origin']) arrays[k] = core.drawn_array(u.draw, k).slice();
-      }
-      view.apply(u, arrays);
+      const copy = (i) => {
+        const arrays = {};
+        for (const k of ['positions', 'normals', 'materials', 'materials_more', 'indices', 'origin']) arrays[k] = core.drawn_array(i, k).slice();
+        return arrays;
+      };
+      view.apply(u, u.draw >= 0 ? copy(u.draw) : null, u.water >= 0 ? copy(u.water) : null);
     }
     if (updates.length) dirty = true;
     const idle = view.gpuIdle();

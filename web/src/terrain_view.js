@@ -1,6 +1,7 @@
 // The Babylon.js side: a right-handed scene in the world's own metres (y up), one mesh per
-// shown chunk, and the native renderer's look: grass, soil, rock and snow painted by
-// triplanar detail noise, lit by a low sun and a sky light, fading into the sky with fog.
+// shown chunk (and one for its water surface), and the native renderer's look: grass, soil,
+// rock, snow, sand and scree painted by triplanar detail noise, lit by a low sun and a sky
+// light, fading into the sky with fog; the sea and the chunks' water translucent over them.
 import { Engine } from '@babylonjs/core/Engines/engine.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
@@ -21,6 +22,7 @@ precision highp float;
 attribute vec3 position;
 attribute vec3 normal;
 attribute vec4 material;   // weights of grass, soil, rock, snow
+attribute vec2 material_more;  // weights of sand, scree
 uniform mat4 world;
 uniform mat4 viewProjection;
 uniform vec3 eye;
@@ -28,12 +30,14 @@ varying vec3 vFromEye;
 varying vec3 vWorld;
 varying vec3 vNormal;
 varying vec4 vMaterial;
+varying vec2 vMore;
 void main() {
   vec4 w = world * vec4(position, 1.0);
   vFromEye = w.xyz - eye;
   vWorld = w.xyz;
   vNormal = normal;
   vMaterial = material;
+  vMore = material_more;
   gl_Position = viewProjection * w;
 }`;
 
@@ -45,6 +49,7 @@ varying vec3 vFromEye;
 varying vec3 vWorld;
 varying vec3 vNormal;
 varying vec4 vMaterial;
+varying vec2 vMore;
 uniform vec3 skyColour;
 uniform vec3 sunDirection;
 uniform float fogStart;
@@ -52,18 +57,18 @@ uniform float fogEnd;
 ${terrainShading}
 `;
 const kShaderOptions = {
-  attributes: ['position', 'normal', 'material'],
+  attributes: ['position', 'normal', 'material', 'material_more'],
   uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
 };
 
 Effect.ShadersStore.terrainFragmentShader = `${kFragmentPrologue}void main() {
   vec3 n = normalize(vNormal);
-  vec3 albedo = terrain_albedo(mod(vWorld, 1000.0), n, vMaterial);  // the detail repeats every 1000 m
+  vec3 albedo = terrain_albedo(mod(vWorld, 1000.0), n, vMaterial, vMore);  // the detail repeats every 1000 m
   float fog = fog_amount(length(vFromEye), fogStart, fogEnd);
   gl_FragColor = vec4(mix(terrain_lit(albedo, n, sunDirection), skyColour, fog), 1.0);
 }`;
 
-// The sea: a square at sea level around the eye, blended over the ground.
+// The sea (a square at sea level around the eye) and the chunks' water, blended over the ground.
 Effect.ShadersStore.seaFragmentShader = `${kFragmentPrologue}void main() {
   gl_FragColor = sea_colour(vFromEye, sunDirection, skyColour, fog_amount(length(vFromEye), fogStart, fogEnd));
 }`;
@@ -121,6 +126,7 @@ export class TerrainView {
     data.indices = [0, 1, 2, 0, 2, 3];
     data.applyToMesh(mesh, false);
     mesh.setVerticesData('material', new Float32Array(16), false, 4);
+    mesh.setVerticesData('material_more', new Float32Array(8), false, 2);
     mesh.material = this.sea;
     mesh.isPickable = false;
     mesh.alphaIndex = 1;
@@ -133,57 +139,67 @@ export class TerrainView {
     this.camera.setTarget(new Vector3(target[0], target[1], target[2]));
   }
 
-  /// Applies one update from the World: a drop, a new drawing, or shown / hidden.
-  apply(update, arrays) {
+  /// Applies one update from the World: a drop, a new drawing (the chunk's `arrays` and its
+  /// water's, `water`, or null), or shown / hidden.
+  apply(update, arrays, water = null) {
     let entry = this.chunks.get(update.key);
     if (update.drop) {
-      if (entry) {
-        if (entry.mesh.isEnabled()) this.triangles -= entry.triangles;
-        entry.mesh.dispose();
-        this.chunks.delete(update.key);
-      }
+      if (entry) this.#remove(update.key, entry);
       return;
     }
     if (arrays) {
-      if (entry) {
-        if (entry.mesh.isEnabled()) this.triangles -= entry.triangles;
-        entry.mesh.dispose();
-        this.chunks.delete(update.key);
-        entry = undefined;
-      }
-      if (arrays.indices.length === 0) return;  // nothing to draw: air, or hidden by its neighbours
-      const mesh = new Mesh(update.key, this.scene);
-      const data = new VertexData();
-      data.positions = arrays.positions;
-      data.normals = arrays.normals;
-      data.indices = arrays.indices;
-      data.applyToMesh(mesh, false);
-      mesh.setVerticesData('material', arrays.materials, false, 4);
-      mesh.position.set(arrays.origin[0], arrays.origin[1], arrays.origin[2]);
-      mesh.material = this.material;
-      mesh.isPickable = false;
-      mesh.doNotSyncBoundingInfo = true;
-      mesh.setEnabled(false);
-      entry = { mesh, triangles: arrays.indices.length / 3 };
+      if (entry) this.#remove(update.key, entry);
+      entry = undefined;
+      // Nothing to draw (air, or hidden by its neighbours) and no water: no entry.
+      const mesh = arrays.indices.length ? this.#mesh(update.key, arrays, this.material, 0) : null;
+      const waterMesh = water && water.indices.length ? this.#mesh(`${update.key} water`, water, this.sea, 2) : null;
+      if (!mesh && !waterMesh) return;
+      entry = { mesh, water: waterMesh, triangles: mesh ? arrays.indices.length / 3 : 0, shown: false };
       this.chunks.set(update.key, entry);
     }
     if (!entry) return;
-    const visible = update.visible && entry.triangles > 0;
-    if (visible !== entry.mesh.isEnabled()) {
-      this.triangles += visible ? entry.triangles : -entry.triangles;
-      entry.mesh.setEnabled(visible);
+    if (update.visible !== entry.shown) {
+      this.triangles += update.visible ? entry.triangles : -entry.triangles;
+      entry.shown = update.visible;
+      for (const m of [entry.mesh, entry.water]) if (m) m.setEnabled(update.visible);
     }
   }
 
+  // A Babylon mesh of drawn arrays at their origin, hidden until shown; water after the sea.
+  #mesh(name, arrays, material, alphaIndex) {
+    const mesh = new Mesh(name, this.scene);
+    const data = new VertexData();
+    data.positions = arrays.positions;
+    data.normals = arrays.normals;
+    data.indices = arrays.indices;
+    data.applyToMesh(mesh, false);
+    const n = arrays.positions.length / 3;
+    mesh.setVerticesData('material', arrays.materials.length ? arrays.materials : new Float32Array(4 * n), false, 4);
+    mesh.setVerticesData('material_more', arrays.materials_more.length ? arrays.materials_more : new Float32Array(2 * n), false, 2);
+    mesh.position.set(arrays.origin[0], arrays.origin[1], arrays.origin[2]);
+    mesh.material = material;
+    mesh.alphaIndex = alphaIndex;
+    mesh.isPickable = false;
+    mesh.doNotSyncBoundingInfo = true;
+    mesh.setEnabled(false);
+    return mesh;
+  }
+
+  #remove(key, entry) {
+    if (entry.shown) this.triangles -= entry.triangles;
+    for (const m of [entry.mesh, entry.water]) if (m) m.dispose();
+    this.chunks.delete(key);
+  }
+
   clear() {
-    for (const { mesh } of this.chunks.values()) mesh.dispose();
+    for (const { mesh, water } of this.chunks.values()) for (const m of [mesh, water]) if (m) m.dispose();
     this.chunks.clear();
     this.triangles = 0;
   }
 
   shownChunks() {
     let n = 0;
-    for (const { mesh } of this.chunks.values()) n += mesh.isEnabled();
+    for (const { mesh, shown } of this.chunks.values()) n += Boolean(mesh && shown);
     return n;
   }
 
