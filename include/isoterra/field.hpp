@@ -191,8 +191,7 @@ public:
     virtual const MaterialRules& material_rules() const;
 
     /// Returns the sea level: the water renderers draw as a level, and the one sand lies by;
-    /// very low (-1e9) when there is none (the default). Thread-safe. (GraphField's
-    /// sea_level_m(), declared before this was, overrides it by its signature.)
+    /// very low (-1e9) when there is none (the default). Thread-safe.
     virtual double sea_level_m() const { return -1e9; }
 
     /// Writes the ground height of each (x, z) column of `lattice` (size.x * size.z floats,

@@ -97,7 +97,7 @@ public:
     std::size_t node_count() const;
     bool has_ground() const;
     /// The file's `sea_level` (the sea renderers draw); very low (-1e9) when it has none.
-    double sea_level_m() const;
+    double sea_level_m() const override;
     /// The same graph with another seed.
     std::unique_ptr<GraphField> with_seed(std::uint32_t seed) const;
     /// Samples `lattice` as sample_lattice() does and counts the noise samples it skipped.
