@@ -39,6 +39,7 @@ const std::vector<End> kEnds = {
     {"cave_entrance_narrowing", 0, 100}, {"cave_blend_m", 0, 1e3},
     {"sea_level_m", -1e9, 1e4},         {"snow_line_m", -1e6, 1e6},
     {"snow_blend_m", 1e-6, 1e6},        {"soil_depth_m", 1e-6, 1e6},
+    {"sand_height_m", 0, 1e4},
 };
 
 // Every mesher, on the chunks of a column through the ground at (x, z), at levels 0 and 4:
