@@ -151,7 +151,7 @@ export class TerrainView {
       if (entry) this.#remove(update.key, entry);
       entry = undefined;
       // Nothing to draw (air, or hidden by its neighbours) and no water: no entry.
-      const mesh = arrays.indices.length ? this.#mesh(update.key, arrays, this.material, 0) : null;
+      const mesh = arrays.indices.length ? this.#mesh(update.key, arrays, this.material, null) : null;
       const waterMesh = water && water.indices.length ? this.#mesh(`${update.key} water`, water, this.sea, 2) : null;
       if (!mesh && !waterMesh) return;
       entry = { mesh, water: waterMesh, triangles: mesh ? arrays.indices.length / 3 : 0, shown: false };
@@ -165,7 +165,7 @@ export class TerrainView {
     }
   }
 
-  // A Babylon mesh of drawn arrays at their origin, hidden until shown; water after the sea.
+  // A Babylon mesh of drawn arrays at their origin, hidden until shown.
   #mesh(name, arrays, material, alphaIndex) {
     const mesh = new Mesh(name, this.scene);
     const data = new VertexData();
@@ -178,7 +178,7 @@ export class TerrainView {
     mesh.setVerticesData('material_more', arrays.materials_more.length ? arrays.materials_more : new Float32Array(2 * n), false, 2);
     mesh.position.set(arrays.origin[0], arrays.origin[1], arrays.origin[2]);
     mesh.material = material;
-    mesh.alphaIndex = alphaIndex;
+    if (alphaIndex !== null) mesh.alphaIndex = alphaIndex;  // water: after the sea (1)
     mesh.isPickable = false;
     mesh.doNotSyncBoundingInfo = true;
     mesh.setEnabled(false);
