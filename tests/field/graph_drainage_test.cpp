@@ -131,12 +131,18 @@ TEST(Drainage, the_ground_is_the_lowest_of_the_envelope_and_the_valleys_it_sees)
         for (double z = -3000.0; z <= 3000.0; z += 311.0) {
             const glm::dvec2 p(x, z);
             double best = INFINITY;
-            const auto cell = [](double v) { return std::floor(v / 1000.0); };
             for (const GraphChannel& c : channels) {
-                if (std::fabs(cell(c.from.x) - cell(x)) > 2.0 || std::fabs(cell(c.from.y) - cell(z)) > 2.0) continue;
+                // Its window: the 5 x 5 cells around its source's; over the outer cell the valley
+                // is lifted by 1.5 slope cell (1 - fx fz)^2 / (fx fz) on its way out, fx and fz eased from
+                // 0 at the window's edge to 1 a cell inside.
+                const double x0 = (std::floor(c.from.x / 1000.0) - 2.0) * 1000.0, z0 = (std::floor(c.from.y / 1000.0) - 2.0) * 1000.0;
+                const auto eased = [](double e) { return e >= 1.0 ? 1.0 : e <= 0.0 ? 0.0 : e * e * (3.0 - 2.0 * e); };
+                const double fx = eased(std::min(x - x0, x0 + 5000.0 - x) / 1000.0), fz = eased(std::min(z - z0, z0 + 5000.0 - z) / 1000.0);
+                if (fx == 0.0 || fz == 0.0) continue;
+                const double lift = 1.5 * 0.6 * 1000.0 * (1.0 - fx * fz) * (1.0 - fx * fz) / (fx * fz);
                 double t = 0.0;
                 const double d = to_segment(p, c.from, c.to, &t);
-                best = std::min(best, c.water_from + (c.water_to - c.water_from) * t + 0.6 * d);
+                best = std::min(best, c.water_from + (c.water_to - c.water_from) * t + 0.6 * d + lift);
             }
             const double e = envelope->ground_height(x, z);
             EXPECT_NEAR(ground_at(*g, x, z), std::min(e, best), 1e-9) << x << ", " << z;
@@ -176,6 +182,35 @@ TEST(Drainage, values_do_not_depend_on_the_batch_the_path_or_the_thread) {
         });
     for (auto& t : threads) t.join();
     for (std::size_t i = 0; i < pts.size(); ++i) EXPECT_EQ(batch[i], threaded[i]) << i;
+}
+
+TEST(Drainage, the_gradient_ports_are_the_derivatives_of_the_height_in_the_valleys) {
+    // dx and dz against central differences, where the height is smooth (away from the
+    // creases where two valleys meet, and from the envelope, where the ports read 0).
+    std::string text = coast_graph(kSettings);
+    const auto at = [&](const std::string& port) {
+        std::string t = text;
+        t.replace(t.find("ground = \"drain\""), 16, "ground = \"" + port + "\"");
+        return parse_graph(t, "coast.toml");
+    };
+    const auto height = at("drain"), dx = at("drain.dx"), dz = at("drain.dz");
+    int smooth = 0, sloped = 0;
+    for (int i = 0; i < 400; ++i) {
+        const double x = -6000.0 + 29.7 * i, z = 3000.0 - 17.3 * i;
+        const auto diff = [&](double h, double ox, double oz) {
+            return (height->ground_height(x + h * ox, z + h * oz) - height->ground_height(x - h * ox, z - h * oz)) / (2.0 * h);
+        };
+        const double gx = diff(0.01, 1, 0), gz = diff(0.01, 0, 1);
+        if (std::fabs(gx - diff(0.005, 1, 0)) > 1e-6 || std::fabs(gz - diff(0.005, 0, 1)) > 1e-6) continue;  // a crease
+        const double px = dx->ground_height(x, z), pz = dz->ground_height(x, z);
+        if (px == 0.0 && pz == 0.0) continue;  // the envelope
+        EXPECT_NEAR(px, gx, 1e-5) << x << ", " << z;
+        EXPECT_NEAR(pz, gz, 1e-5) << x << ", " << z;
+        ++smooth;
+        sloped += std::hypot(px, pz) > 0.1;
+    }
+    EXPECT_GT(smooth, 200);
+    EXPECT_GT(sloped, 100);
 }
 
 TEST(Drainage, rivers_carry_water_in_their_beds_and_the_sea_is_below_its_level) {

@@ -118,7 +118,7 @@ const std::vector<NodeType>& node_types() {
         // Landforms (docs/landforms.md).
         {"dfbm2", Op::dfbm2, 3, "value,dx,dz",
          join(join({coordinate("x"), coordinate("z"), scale("scale_m"), point(InputKind::point2, "offset", false)}, fbm_inputs()),
-              {number("damping", false, 1.0, 0, 1e3)}),
+              {number("damping", false, 0.25, 0, 1e3)}),
          "derivative-damped fBm: octave i adds amplitude gain^i n_i / (1 + damping |sum of the octaves' noise gradients so far|^2), "
          "each octave rotated; outputs 'ID.value' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient per metre)",
          true},
@@ -146,18 +146,19 @@ const std::vector<NodeType>& node_types() {
          "the distance in metres to the nearest of one jittered point per cell_m square (Worley F1); outputs "
          "'ID.distance' (also plain 'ID'), 'ID.x', 'ID.z' (the point)",
          true},
-        {"drainage", Op::drainage, 4, "height,distance,water,order",
+        {"drainage", Op::drainage, 6, "height,dx,dz,distance,water,order",
          {coordinate("x"), coordinate("z"), field("control"), field("relief", false, 0.0),
           number("cell_m", false, 6000.0, 10.0, 1e6), {"levels", InputKind::octaves, false, 4, 1, 7, false, false},
           number("jitter", false, 0.8, 0, 1), number("slope", false, 0.5, 0, 100, true), number("slope_gain", false, 1.0, 0, 10, true),
           number("floor_m", false, 0.0, 0, 1e5), number("bed_width_m", false, 12.0, 0, 1e4), number("bed_depth_m", false, 2.0, 0, 1e3),
           number("water_levels", false, 2.0, 0, 7), number("concavity", false, 2.0, 1, 8), number("junction", false, 0.5, 0, 1),
-          number("sea_level", false, -1e9, -1e9, 1e5)},
+          number("sea_level", false, -1e9, -1e9, 1e5), number("smooth_m", false, 0.0, 0, 1e4)},
          "a river network computed locally: level 0 of one jittered point per cell_m square linked to its lowest neighbour "
          "under `control`, each finer level's points joined to the nearest coarser channel; the ground is the lowest of "
          "`control + relief` and each channel's valley (its water level + slope x distance, a floor, a river bed); outputs "
-         "'ID.height' (also plain 'ID'), 'ID.distance' (to the nearest channel), 'ID.water' (its water level where a river "
-         "runs, else -10000), 'ID.order' (levels - level of the channel whose valley it is)",
+         "'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient in the valleys, 0 where control + relief is "
+         "lower; turning smoothly over smooth_m metres across creases), 'ID.distance' (to the nearest channel), 'ID.water' (its water level where a river runs, else -10000), "
+         "'ID.order' (levels - level of the channel whose valley it is)",
          true},
     };
     return types;

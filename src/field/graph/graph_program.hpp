@@ -34,8 +34,8 @@ struct NodeCache {
     virtual ~NodeCache() = default;
 };
 
-/// The most outputs a node has (warp3: x, y, z; the landform nodes: up to four).
-inline constexpr int kMaxPorts = 4;
+/// The most outputs a node has (warp3: x, y, z; erosion: 4; drainage: 6).
+inline constexpr int kMaxPorts = 6;
 
 /// A proven range per output of a node (graph_intervals.hpp).
 using NodeRanges = std::array<ValueRange, kMaxPorts>;

@@ -25,6 +25,9 @@ namespace isoterra::graph {
 namespace {
 
 constexpr int kWindow = 2;     // a point sees the channels whose sources lie this many cells around its own
+constexpr double kFade = 1.0;  // ... lifted out of the way over the outer cell of that window,
+constexpr double kLift = 1.5;  // ... by up to this many times the level's slope times its cell
+constexpr double kReach = 1.5; // cells: a finer level's point joins no channel farther than this
 constexpr int kTile = 8;       // cells a side of a cached tile
 constexpr double kDry = -1e4;  // the water output where no river runs
 constexpr double kFar = 1e7;   // the distance output where no channel is seen
@@ -35,7 +38,7 @@ constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a til
 struct Params {
     double cell0, jitter, slope, slope_gain, floor0, bed_width0, bed_depth0;
     int levels, water_levels;
-    double concavity, junction, sea_level;
+    double concavity, junction, sea_level, smooth;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -45,7 +48,7 @@ struct Params {
         const std::vector<double>& p = node.number;
         cell0 = p[0], jitter = p[1], slope = p[2], slope_gain = p[3], floor0 = p[4], bed_width0 = p[5], bed_depth0 = p[6];
         water_levels = static_cast<int>(p[7]);
-        concavity = p[8], junction = p[9], sea_level = p[10];
+        concavity = p[8], junction = p[9], sea_level = p[10], smooth = p[11];
         levels = std::clamp(node.shape.octaves, 1, 8);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
@@ -74,6 +77,38 @@ double power(double u, double gamma) {
 
 // The Node::in slots.
 constexpr std::size_t kInX = 0, kInZ = 1, kInControl = 2, kInRelief = 3;
+
+// How much a channel's valley is lifted at point `at`: 0 well inside the window of cells
+// around its source; over the window's outer cell it rises smoothly, past kLift x `rise` (the
+// level's slope times its cell) halfway, without bound at the edge; infinity outside. So the lowest valley a point sees does
+// not jump where a channel leaves its window: by then the channel lies above the valleys of
+// the channels nearer the point (whose sources' windows hold it well inside).
+double window_lift(std::int64_t ci, std::int64_t cj, double cell, double rise, const glm::dvec2& at, glm::dvec2* gradient = nullptr) {
+    // Along each axis, how far inside the fade it lies (eased: smooth across the fade's inner
+    // edge); their product, so corners turn smoothly too.
+    const double x0 = static_cast<double>(ci - kWindow) * cell, x1 = static_cast<double>(ci + kWindow + 1) * cell;
+    const double z0 = static_cast<double>(cj - kWindow) * cell, z1 = static_cast<double>(cj + kWindow + 1) * cell;
+    const double fade = kFade * cell;
+    const auto axis = [&](double v, double lo, double hi, double* slope) {
+        const bool low = v - lo < hi - v;
+        const double e = (low ? v - lo : hi - v) / fade;
+        if (e >= 1.0) return *slope = 0.0, 1.0;
+        if (!(e > 0.0)) return *slope = 0.0, 0.0;
+        *slope = 6.0 * e * (1.0 - e) / fade * (low ? 1.0 : -1.0);
+        return e * e * (3.0 - 2.0 * e);
+    };
+    double sx = 0.0, sz = 0.0;
+    const double fx = axis(at.x, x0, x1, &sx), fz = axis(at.y, z0, z1, &sz);
+    if (gradient) *gradient = glm::dvec2(0.0);
+    if (fx == 1.0 && fz == 1.0) return 0.0;
+    if (fx == 0.0 || fz == 0.0) return INFINITY;
+    // kLift rise (1 - F)^2 / F: 0 with a level slope where F reaches 1, without bound at the
+    // window's edge (F = 0), so a channel is out of the way, whatever its valley, before it goes.
+    const double inside = fx * fz;
+    const double lift = kLift * rise * (1.0 - inside) * (1.0 - inside) / inside;
+    if (gradient) *gradient = kLift * rise * (1.0 - 1.0 / (inside * inside)) * glm::dvec2(sx * fz, fx * sz);
+    return lift;
+}
 
 // A channel: from its source q down to r, water levels zq >= zr, the level falling as
 // zr + (zq - zr) u^gamma with u the share of the way still to go (1 at the source).
@@ -128,9 +163,10 @@ std::int64_t cell_of(double v, double cell) {
 std::int64_t tile_of(std::int64_t c) { return c >= 0 ? c / kTile : -((-c + kTile - 1) / kTile); }
 
 // What one channel makes at a point: the closest point's water level, the distance, and the
-// valley's ground there.
+// valley's ground there (with its gradient, when asked).
 struct Valley {
     double ground = 0.0, water = 0.0, distance = 0.0;
+    glm::dvec2 gradient{0.0};
 };
 
 class Network {
@@ -154,26 +190,50 @@ public:
         return cache_->keep(key, std::move(built));
     }
 
-    // The valley of channel `c` at point `at`.
-    Valley valley(const Channel& c, const glm::dvec2& at) const {
+    // The valley of channel `c` at point `at`, with its gradient when `slope` is set (the
+    // derivative of each term: the water level along the channel, the sides, the bed).
+    Valley valley(const Channel& c, const glm::dvec2& at, bool slope = false, bool smooth_ends = false) const {
         const glm::dvec2 qr = c.r - c.q;
-        const double t = std::clamp(glm::dot(at - c.q, qr) * c.inv_len2, 0.0, 1.0);
+        const double along = glm::dot(at - c.q, qr) * c.inv_len2;
+        const double t = std::clamp(along, 0.0, 1.0);
         const glm::dvec2 closest = c.q + t * qr;
-        const double d = glm::length(at - closest);
+        const glm::dvec2 off = at - closest;
+        const double d = glm::length(off);
         const double u = 1.0 - t;
         // A river runs down to the sea, not along its floor: below the sea level its valley
         // lies at the sea level, and the sea floor (the control) is lower than it there.
-        const double water = std::max(c.zr + (c.zq - c.zr) * power(u, c.gamma), p_.sea_level);
+        const double level = c.zr + (c.zq - c.zr) * power(u, c.gamma);
+        const double water = std::max(level, p_.sea_level);
         // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
-        const Params::Level& level = p_.level[c.level];
-        const double f = level.floor;
+        const Params::Level& lv = p_.level[c.level];
+        const double f = lv.floor;
         const double beyond = d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f;
-        double ground = water + level.slope * beyond;
-        if (d < level.bed_width) {
-            const double depth = level.bed_depth * (c.taper ? std::min(1.0, 4.0 * t) : 1.0);
-            ground -= depth * (1.0 - (d / level.bed_width) * (d / level.bed_width));
+        double ground = water + lv.slope * beyond;
+        const double taper = c.taper ? std::min(1.0, 4.0 * t) : 1.0;
+        // The bed's cross-section, (1 - (d / w)^2)^2: level with the banks at its edge.
+        const double b = d < lv.bed_width ? 1.0 - (d / lv.bed_width) * (d / lv.bed_width) : 0.0;
+        const double across = b * b;
+        ground -= lv.bed_depth * taper * across;
+        Valley v{ground, water, d};
+        if (slope) {
+            const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
+            const glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
+            const double dwater = level >= p_.sea_level ? -(c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
+            const double drise = d <= f ? 0.0 : d < 2.0 * f ? (d - f) / f : 1.0;
+            const double dacross = d < lv.bed_width ? -4.0 * b * d / (lv.bed_width * lv.bed_width) : 0.0;
+            const double dtaper = c.taper && 4.0 * t < 1.0 ? 4.0 : 0.0;
+            v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dtaper * across * dt);
+            if (smooth_ends) {
+                // For the slope a later node follows: the fall along the channel eased in and
+                // out over the first and last 5 % beyond its ends, where the exact slope turns
+                // at once to the cone around the end point's.
+                const double ease = smoothstep(-0.05, 0.05, along) * (1.0 - smoothstep(0.95, 1.05, along));
+                const glm::dvec2 axis = qr * std::sqrt(c.inv_len2);
+                const double fall = dwater * std::sqrt(c.inv_len2);
+                v.gradient = v.gradient - dwater * dt + ease * fall * axis;
+            }
         }
-        return {ground, water, d};
+        return v;
     }
 
     // The lowest valley at `at` of the channels of levels below `below` that it sees, or
@@ -185,7 +245,7 @@ public:
             const double c = p_.cell(k);
             const std::int64_t ci = cell_of(at.x, c), cj = cell_of(at.y, c);
             for_each_seen(k, ci, cj, ci, cj, [&](const Channel& ch) {
-                const double g = valley(ch, at).ground;
+                const double g = valley(ch, at).ground + window_lift(ch.ci, ch.cj, c, p_.slope_at(k) * c, at);
                 if (g < lowest) {
                     lowest = g;
                     if (best) *best = &ch;
@@ -295,13 +355,17 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
             const double c = p_.cell(k);
             const std::int64_t ci = cell_of(q.x, c), cj = cell_of(q.y, c);
             for_each_seen(k, ci, cj, ci, cj, [&](const Channel& ch) {
+                if (window_lift(ch.ci, ch.cj, c, 1.0, q) > 0.0) return;  // only channels it sees whole
                 const glm::dvec2 qr = ch.r - ch.q;
                 const double t = std::clamp(glm::dot(q - ch.q, qr) * ch.inv_len2, 0.0, 1.0);
                 const double d = glm::length(q - (ch.q + t * qr));
                 if (d < best) best = d, nearest = &ch, best_t = t;
             });
         }
-        if (!nearest || !(best > 1e-6 * p_.cell(level))) continue;
+        // A channel stays within its window (kReach cells of its source, the window reaching
+        // kWindow), so the points near its whole length see it.
+        const double reach = kReach * p_.cell(level) / std::sqrt(1.0 + p_.junction * p_.junction);
+        if (!nearest || !(best > 1e-6 * p_.cell(level)) || best > reach) continue;
         // The junction, moved downstream so the tributary meets at an angle.
         const double t = std::min(1.0, best_t + p_.junction * best * std::sqrt(nearest->inv_len2));
         const glm::dvec2 r = nearest->q + t * (nearest->r - nearest->q);
@@ -360,7 +424,12 @@ struct Candidate {
     const Channel* channel;
     double lowest;  // no lane's valley of it is lower
     double near;    // no lane is nearer to it
+    bool unlifted;  // every lane lies where its window does not lift it
 };
+
+// A valley's weight in the soft minimum's slope, e^-x at x widths above the lowest, fades
+// out between kSoftFade and kSoftBand widths (e^-4 to e^-6), so that none drops out at once.
+constexpr double kSoftFade = 4.0, kSoftBand = 6.0;
 
 double held_coordinate(double v) { return std::isfinite(v) ? std::clamp(v, -1e12, 1e12) : 0.0; }
 
@@ -408,23 +477,18 @@ void run_drainage(const Node& node, const Lanes& l) {
     // lanes' rectangle. Channels every lane sees bound the lowest valley from above.
     std::vector<Candidate> valleys, nearest;
     double nearest_bound = INFINITY;
-    std::vector<std::int64_t> lane_cells;  // per level and lane: the cell (x then z)
-    lane_cells.reserve(static_cast<std::size_t>(p.levels) * n * 2);
     for (int k = 0; k < p.levels; ++k) {
         const double c = p.cell(k);
-        std::int64_t i0 = INT64_MAX, i1 = INT64_MIN, j0 = INT64_MAX, j1 = INT64_MIN;
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::int64_t ci = cell_of(at[i].x, c), cj = cell_of(at[i].y, c);
-            lane_cells.push_back(ci), lane_cells.push_back(cj);
-            i0 = std::min(i0, ci), i1 = std::max(i1, ci), j0 = std::min(j0, cj), j1 = std::max(j1, cj);
-        }
+        const std::int64_t i0 = cell_of(lo.x, c), i1 = cell_of(hi.x, c), j0 = cell_of(lo.y, c), j1 = cell_of(hi.y, c);
         const double slope = p.slope_at(k), f = p.floor_at(k);
         const auto rise = [&](double d) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; };
         net.for_each_seen(k, i0, j0, i1, j1, [&](const Channel& ch) {
             const double near = segment_box_nearest(ch.q, ch.r, lo, hi), far = segment_box_farthest(ch.q, ch.r, lo, hi);
-            const bool seen_by_all = ch.ci >= i1 - kWindow && ch.ci <= i0 + kWindow && ch.cj >= j1 - kWindow && ch.cj <= j0 + kWindow;
-            valleys.push_back({&ch, ch.zr - p.bed_depth_at(k) + slope * rise(near), near});
-            nearest.push_back({&ch, 0.0, near});
+            // Seen unlifted by every lane: the lanes' rectangle lies inside the window less its fade.
+            const bool seen_by_all = window_lift(ch.ci, ch.cj, c, 1.0, lo) == 0.0 && window_lift(ch.ci, ch.cj, c, 1.0, hi) == 0.0;
+            const bool unlifted = window_lift(ch.ci, ch.cj, c, 1.0, lo) == 0.0 && window_lift(ch.ci, ch.cj, c, 1.0, hi) == 0.0;
+            valleys.push_back({&ch, ch.zr - p.bed_depth_at(k) + slope * rise(near), near, unlifted});
+            nearest.push_back({&ch, 0.0, near, unlifted});
             if (seen_by_all) {
                 ceiling = std::min(ceiling, ch.zq + slope * rise(far));
                 nearest_bound = std::min(nearest_bound, far);
@@ -433,39 +497,79 @@ void run_drainage(const Node& node, const Lanes& l) {
     }
     // A little slack over the bounds' own rounding.
     const double slack = 1e-9 * (std::fabs(ceiling) + 1.0);
-    std::erase_if(valleys, [&](const Candidate& c) { return c.lowest > ceiling + slack; });
+    std::erase_if(valleys, [&](const Candidate& c) { return c.lowest > ceiling + kSoftBand * p.smooth + slack; });
     std::erase_if(nearest, [&](const Candidate& c) { return c.near > nearest_bound * (1.0 + 1e-9) + 1e-9; });
     std::sort(valleys.begin(), valleys.end(), [](const Candidate& a, const Candidate& b) { return a.lowest < b.lowest; });
     std::sort(nearest.begin(), nearest.end(), [](const Candidate& a, const Candidate& b) { return a.near < b.near; });
 
-    const std::size_t stride = n * 2;
-    const auto sees = [&](std::size_t lane, const Channel& ch) {
-        const std::int64_t ci = lane_cells[static_cast<std::size_t>(ch.level) * stride + 2 * lane];
-        const std::int64_t cj = lane_cells[static_cast<std::size_t>(ch.level) * stride + 2 * lane + 1];
-        return ch.ci >= ci - kWindow && ch.ci <= ci + kWindow && ch.cj >= cj - kWindow && ch.cj <= cj + kWindow;
+    const auto lift = [&](const Candidate& c, const glm::dvec2& point, glm::dvec2* gradient) {
+        if (c.unlifted) return *gradient = glm::dvec2(0.0), 0.0;
+        const double cell = p.cell(c.channel->level);
+        return window_lift(c.channel->ci, c.channel->cj, cell, p.slope_at(c.channel->level) * cell, point, gradient);
     };
+    const double k = p.smooth;
     for (std::size_t i = 0; i < n; ++i) {
-        double ground = control[i] + relief[i];
+        const double envelope = control[i] + relief[i];
+        double ground = envelope;
         const Channel* best = nullptr;
         Valley best_valley;
+        // The lowest valley...
         for (const Candidate& c : valleys) {
             if (c.lowest > ground) break;  // sorted: no later one can be lower
-            if (!sees(i, *c.channel)) continue;
-            const Valley v = net.valley(*c.channel, at[i]);
+            glm::dvec2 lift_gradient;
+            const double lifted = lift(c, at[i], &lift_gradient);
+            if (lifted == INFINITY) continue;
+            const double g = net.valley(*c.channel, at[i]).ground + lifted;
             // Ties go to the first in the sorted order, which every batch shares for these two.
-            if (v.ground < ground) ground = v.ground, best = c.channel, best_valley = v;
+            if (g < ground) ground = g, best = c.channel;
+        }
+        glm::dvec2 gradient(0.0);
+        if (best) {
+            glm::dvec2 lift_gradient;
+            best_valley = net.valley(*best, at[i], true);
+            lift(Candidate{best, 0.0, 0.0, false}, at[i], &lift_gradient);
+            gradient = best_valley.gradient + lift_gradient;
+        }
+        // ... and with a soft minimum's width k the slope rounded where valleys meet: the
+        // weights of -k ln sum exp(-g / k) over the valleys near the lowest and the envelope
+        // (whose slope counts as 0), so that the slope turns smoothly over a crease (what the
+        // erosion filter follows) while the ground keeps its sharp crease and drains.
+        if (k > 0.0 && std::isfinite(ground)) {
+            const auto weight = [&](double g) {
+                const double x = (g - ground) / k;
+                return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
+            };
+            double weights = weight(envelope);
+            glm::dvec2 weighted(0.0);
+            for (const Candidate& c : valleys) {
+                if (c.lowest > ground + kSoftBand * k) break;
+                glm::dvec2 lift_gradient;
+                const double lifted = lift(c, at[i], &lift_gradient);
+                if (lifted == INFINITY) continue;
+                const Valley v = net.valley(*c.channel, at[i], true, true);
+                const double w = weight(v.ground + lifted);
+                if (w == 0.0) continue;
+                weights += w;
+                weighted += w * (v.gradient + lift_gradient);
+            }
+            gradient = weighted / weights;
         }
         double distance = kFar;
         for (const Candidate& c : nearest) {
             if (c.near > distance) break;
-            if (!sees(i, *c.channel)) continue;
-            distance = std::min(distance, point_segment(at[i], c.channel->q, c.channel->r));
+            // Lifted over the window's fade by up to kLift cells, as the valleys are.
+            const double cell = p.cell(c.channel->level);
+            const double lifted = c.unlifted ? 0.0 : window_lift(c.channel->ci, c.channel->cj, cell, cell, at[i]);
+            if (lifted == INFINITY) continue;
+            distance = std::min(distance, point_segment(at[i], c.channel->q, c.channel->r) + lifted);
         }
         l.out[0][i] = ground;
-        l.out[1][i] = distance;
+        l.out[1][i] = gradient.x;
+        l.out[2][i] = gradient.y;
+        l.out[3][i] = distance;
         const bool river = best && best->level < p.water_levels && best_valley.distance < p.bed_width_at(best->level);
-        l.out[2][i] = river ? best_valley.water : kDry;
-        l.out[3][i] = best ? static_cast<double>(p.levels - best->level) : 0.0;
+        l.out[4][i] = river ? best_valley.water : kDry;
+        l.out[5][i] = best ? static_cast<double>(p.levels - best->level) : 0.0;
     }
 }
 
@@ -491,9 +595,13 @@ NodeRanges drainage_ranges(const Node& node, const RangeContext& c) {
         return {lo - slack, hi + slack};
     };
     out[0] = widen(lowest, envelope_hi);
-    out[1] = {0.0, kFar};
-    out[2] = widen(kDry, std::max(kDry, highest_water));
-    out[3] = {0.0, static_cast<double>(p.levels)};
+    // The steepest a valley gets: its sides' slope, plus a bed's walls, plus the water level's
+    // fall along a channel (at most the whole range of water levels over the shortest channel
+    // a cell can hold... unbounded in principle: a channel may be very short), so no bound.
+    out[1] = out[2] = {-INFINITY, INFINITY};
+    out[3] = {0.0, kFar};
+    out[4] = widen(kDry, std::max(kDry, highest_water));
+    out[5] = {0.0, static_cast<double>(p.levels)};
     return out;
 }
 
