@@ -150,6 +150,10 @@ ValueRange world_chunk_range(const Field& field, const ChunkDeltas* deltas, cons
 /// border samples its chunks read, or INT_MIN when `deltas` (null: none) reach none: a
 /// column's chunks go up to at least this layer.
 int edited_top_layer(const ChunkDeltas* deltas, const LodColumn& c);
+/// Returns the lowest chunk layer of column `c` whose chunks read an edited sample of it or of
+/// its border, or INT_MAX when `deltas` (null: none) reach none: a column's chunks go down to
+/// at most this layer (not below the floor). Thread-safe.
+int edited_bottom_layer(const ChunkDeltas* deltas, const LodColumn& c);
 
 /// What deliver() hands the owner for one chunk: a new mesh (empty if the chunk has no
 /// surface) with its water surface, a change of whether it is drawn or of its neighbours'

@@ -113,19 +113,24 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
         const double bend = field.ground_bend() + 0.01 + 1e-6 * std::max(std::fabs(*lo), std::fabs(*hi));
         out.ground = {*lo - bend, *hi + bend};
     }
-    // The chunks from the floor up to the highest whose samples can be solid. Over ground
-    // the field only grows upwards, so the first chunk that is all air ends the column; a
-    // field without a ground height is searched up to a ceiling.
+    // The chunks from the lowest whose samples can be air (those below are all rock, with
+    // nothing to mesh: high ground would otherwise stand on tens of them) up to the highest
+    // whose samples can be solid. Over ground the field only grows upwards, so the first
+    // chunk that is all air ends the column; a field without a ground height is searched up
+    // to a ceiling.
     const double size = c.size_m(), floor_m = job.lowest_layer * double(kChunkSize);
     constexpr double kCeiling = 4096.0;
-    out.bottom = static_cast<int>(std::floor(floor_m / size));
-    out.top = out.bottom;
+    const int floor_layer = static_cast<int>(std::floor(floor_m / size));
+    out.bottom = INT_MAX;
+    out.top = floor_layer;
     const double x0 = c.x * size, z0 = c.z * size;
-    for (int y = out.bottom; y * size < kCeiling; ++y) {
+    for (int y = floor_layer; y * size < kCeiling; ++y) {
         const ValueRange r = field.bounds_with_ground({{x0, y * size, z0}, {x0 + size, (y + 1) * size, z0 + size}}, out.ground);
+        if (r.hi > 0.0 && out.bottom == INT_MAX) out.bottom = y;
         if (r.lo <= 0.0) out.top = y;
         else if (has_ground) break;
     }
+    out.bottom = std::min(out.bottom, out.top);
 }
 
 }  // namespace
@@ -171,6 +176,20 @@ void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob
                    const LatticeColumns* columns) {
     if (job.survey) survey_column(field, job, out);
     else build_chunk(field, deltas, job, out, columns);
+}
+
+int edited_bottom_layer(const ChunkDeltas* deltas, const LodColumn& c) {
+    // The lowest layer of this level whose chunks read an edited sample of the column (two
+    // samples of padding below them), or of its neighbours' (one level-0 column around).
+    if (!deltas || deltas->empty()) return INT_MAX;
+    const std::int64_t span = std::int64_t{1} << c.level;
+    const std::int64_t x0 = c.x * span - 1, x1 = (c.x + 1) * span, z0 = c.z * span - 1, z1 = (c.z + 1) * span;
+    const double size = c.size_m();
+    int bottom = INT_MAX;
+    for (const auto& [d, chunk] : deltas->chunks())
+        if (d.x >= x0 && d.x <= x1 && d.z >= z0 && d.z <= z1)
+            bottom = std::min(bottom, static_cast<int>(std::floor((d.y * double(kChunkSize) - 2.0 * c.size_m() / kChunkSize) / size)));
+    return bottom;
 }
 
 int edited_top_layer(const ChunkDeltas* deltas, const LodColumn& c) {
@@ -228,6 +247,11 @@ int World::edited_top(const LodColumn& c) const { return edited_top_layer(deltas
 
 void World::add_chunks_locked(const LodColumn& c, Column& column) {
     column.top = std::max(column.top, edited_top(c));
+    // Edits below the column's lowest chunk (a carve into the rock under it) get chunks too,
+    // down to the world's floor.
+    const int edited_bottom = edited_bottom_layer(deltas_.get(), c);
+    if (edited_bottom < column.bottom)
+        column.bottom = std::max(edited_bottom, static_cast<int>(std::floor(settings_.lowest_layer * double(kChunkSize) / c.size_m())));
     for (int y = column.bottom; y <= column.top; ++y) {
         const ChunkCoord coord = chunk_of(c, y);
         auto [it, fresh] = chunks_.try_emplace(coord, Chunk{next_version_++, -1, -1});
