@@ -288,6 +288,15 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
     for (auto&& [key_view, value] : *table) {
         const std::string key(key_view.str());
         if (key == "type") continue;
+        if (key == "grid_m") {
+            // Any node of x and z may be run on a coarser global grid and interpolated.
+            double g = 0.0;
+            if (!number_of(value, g) || !std::isfinite(g) || g <= 0.0 || g > 1e4)
+                fail(detail::toml_where(source_, value), id, fmt::format("input 'grid_m': expected a number in (0, 10000], got {}",
+                                                                        detail::toml_shown(value)));
+            node.grid_m = g;
+            continue;
+        }
         const bool known = std::any_of(type->inputs.begin(), type->inputs.end(), [&](const InputSpec& s) { return key == s.name; });
         if (!known) {
             std::string inputs;
@@ -529,6 +538,15 @@ void check_column_output(const Program& program, const Operand& output, const ch
                                  culprit->id, path, std::string(name) == "snow_line" ? "snow line" : name));
 }
 
+// A node run on a grid reads its inputs at the grid's nodes: neither may depend on y.
+void check_grids(const Program& program) {
+    for (const Node& node : program.nodes)
+        if (node.grid_m > 0.0 && (node.axes & kY))
+            throw GraphError(fmt::format("{}: node '{}': input 'grid_m': the node depends on y; only a node of x and z may run "
+                                         "on a grid",
+                                         at_line(program.source, node.line), node.id));
+}
+
 // Inputs read at other points than the sample's must not depend on y.
 void check_field_inputs(const Program& program) {
     for (const Node& node : program.nodes) {
@@ -574,6 +592,17 @@ void fold_constants(Program& program) {
     for (Operand* output : {&program.sdf, &program.ground, &program.water, &program.snow_line, &program.scree}) rewrite(*output);
 }
 
+// Which outputs of each node something reads: a node with several may skip the others.
+void find_ports_read(Program& program) {
+    for (Node& node : program.nodes) node.ports_read = 0;
+    const auto read = [&](const Operand& op) {
+        if (!op.is_constant()) program.nodes[static_cast<std::size_t>(op.node)].ports_read |= 1u << op.port;
+    };
+    for (const Node& node : program.nodes)
+        for (const Operand& in : node.in) read(in);
+    for (const Operand* output : {&program.sdf, &program.ground, &program.water, &program.snow_line, &program.scree}) read(*output);
+}
+
 }  // namespace
 
 Program compile_graph(const std::string& text, const std::string& file, const std::string& directory) {
@@ -594,8 +623,10 @@ Program compile_graph(const std::string& text, const std::string& file, const st
     find_axes(program);
     check_column_outputs(program);
     check_field_inputs(program);
+    check_grids(program);
     fold_constants(program);
     find_gates(program);
+    find_ports_read(program);
     return program;
 }
 

@@ -5,6 +5,7 @@
 #include "graph_eval.hpp"
 #include "graph_gates.hpp"
 #include "graph_intervals.hpp"
+#include "graph_nodes.hpp"
 #include "height_raster.hpp"
 #include "landform_nodes.hpp"
 
@@ -156,13 +157,30 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     }
 }
 
+void run_gridded(const Program& program, const NoiseSet& noise, int n, const double* x, const double* z, std::size_t count,
+                 double* const* out);
+std::vector<int> needed_by(const Program& program, const std::vector<Operand>& outputs);
+
+// True when every lane lies on a node of the grid of step g: a node on that grid runs there
+// as any other (its inputs read at those very points).
+bool on_grid(double g, const double* x, const double* z, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const double u = x[i] / g, v = z[i] / g;
+        if (!(u == std::floor(u) && v == std::floor(v) && std::fabs(u) < 1e15 && std::fabs(v) < 1e15)) return false;
+    }
+    return true;
+}
+
 // Buffers for one run: per node and port, `lanes` doubles; constants broadcast.
 class Workspace {
 public:
     Workspace(const Program& program, std::size_t lanes) : program_(program), lanes_(lanes) {
         buffers_.resize(program.nodes.size() * kMaxPorts);
         constants_.resize(program.nodes.size());
+        done_.assign(program.nodes.size(), 0);
     }
+    // A new set of lanes (positions): what was run before is stale.
+    void begin_pass() { ++pass_; }
     double* buffer(int node, int port) {
         std::vector<double>& b = buffers_[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
         b.resize(lanes_);
@@ -181,6 +199,18 @@ public:
     // Runs node `n` over the first `count` lanes.
     void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice) {
         const Node& node = program_.nodes[static_cast<std::size_t>(n)];
+        done_[static_cast<std::size_t>(n)] = pass_;
+        if (node.grid_m > 0.0) {
+            if (!on_grid(node.grid_m, x, z, count)) {
+                std::vector<double*> out(static_cast<std::size_t>(node.ports));
+                for (int port = 0; port < node.ports; ++port) out[static_cast<std::size_t>(port)] = buffer(n, port);
+                run_gridded(program_, noise, n, x, z, count, out.data());
+                return;
+            }
+            // Every lane a grid node: its inputs here (those not run yet), then as any node.
+            for (const int k : needed_by(program_, node.in))
+                if (done_[static_cast<std::size_t>(k)] != pass_) run(k, noise, x, y, z, count, lattice);
+        }
         inputs_.resize(node.in.size());
         for (std::size_t i = 0; i < node.in.size(); ++i) inputs_[i] = operand(n, i);
         Lanes l;
@@ -189,6 +219,7 @@ public:
         l.x = x, l.y = y, l.z = z;
         l.count = count;
         l.lattice = lattice;
+        l.ports_read = node.ports_read;
         l.program = &program_;
         l.noise = &noise;
         evaluate(node, &noise, l);
@@ -200,18 +231,29 @@ private:
     std::vector<std::vector<double>> buffers_;
     std::vector<std::vector<std::vector<double>>> constants_;
     std::vector<const double*> inputs_;
+    std::vector<std::uint32_t> done_;  // per node: the pass it last ran in
+    std::uint32_t pass_ = 1;
 };
 
 bool is_column(const Node& node) { return !(node.axes & kY); }
 
-// The nodes `output` needs that are run (not folded), in order.
-std::vector<int> needed_by(const Program& program, const Operand& output) {
-    const std::vector<bool> need = needed_mask(program, output);
+// The nodes `outputs` need that are run (not folded), in order; a node run on a grid reads
+// its inputs at the grid's nodes itself, so what only it reads is not run at the lanes.
+std::vector<int> needed_by(const Program& program, const std::vector<Operand>& outputs) {
+    std::vector<bool> need(program.nodes.size(), false);
+    for (const Operand& output : outputs)
+        if (!output.is_constant()) need[static_cast<std::size_t>(output.node)] = true;
+    for (std::size_t n = program.nodes.size(); n-- > 0;) {
+        if (!need[n] || program.nodes[n].grid_m > 0.0) continue;
+        for (const Operand& in : program.nodes[n].in)
+            if (!in.is_constant()) need[static_cast<std::size_t>(in.node)] = true;
+    }
     std::vector<int> list;
     for (std::size_t n = 0; n < need.size(); ++n)
         if (need[n] && !program.nodes[n].folded) list.push_back(static_cast<int>(n));
     return list;
 }
+std::vector<int> needed_by(const Program& program, const Operand& output) { return needed_by(program, std::vector<Operand>{output}); }
 
 }  // namespace
 
@@ -264,6 +306,7 @@ void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3*
     for (std::size_t start = 0; start < count; start += kBatch) {
         const std::size_t n = std::min(kBatch, count - start);
         for (std::size_t i = 0; i < n; ++i) xs[i] = points[start + i].x, ys[i] = points[start + i].y, zs[i] = points[start + i].z;
+        work.begin_pass();
         for (const int node : order) work.run(node, noise, xs, ys, zs, n, false);
         const double* result = work.buffer(output.node, output.port);
         std::copy(result, result + n, out + start);
@@ -361,6 +404,87 @@ ColumnValues column_values(const Program& program, const NoiseSet& noise, const 
     return cv;
 }
 
+namespace {
+
+// Node `n` (of x and z only) with grid_m g at `count` lanes: run at the nodes of the global grid
+// of step g around the lanes (its inputs read there), then each port interpolated: bilinear,
+// or the most of the four nodes where its table says. A lane on a grid node gets that node's
+// value exactly, so every level of detail whose samples are grid nodes agrees with the finer.
+void run_gridded(const Program& program, const NoiseSet& noise, int n, const double* x, const double* z, std::size_t count,
+                 double* const* out) {
+    const Node& node = program.nodes[static_cast<std::size_t>(n)];
+    const double g = node.grid_m;
+    const auto cell = [&](double v) { return std::floor(std::clamp(std::isfinite(v) ? v : 0.0, -1e15, 1e15) / g); };
+    // The grid nodes the lanes need, over the rectangle of their cells.
+    double i0 = INFINITY, i1 = -INFINITY, j0 = INFINITY, j1 = -INFINITY;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double ci = cell(x[i]), cj = cell(z[i]);
+        i0 = std::min(i0, ci), i1 = std::max(i1, ci), j0 = std::min(j0, cj), j1 = std::max(j1, cj);
+    }
+    // A lane on a grid line needs no nodes across it: its share of them is 0.
+    const auto share = [&](double v) { return std::clamp(std::isfinite(v) ? v : 0.0, -1e15, 1e15) / g - cell(v); };
+    const bool dense = (i1 - i0 + 2.0) * (j1 - j0 + 2.0) <= 4.0 * static_cast<double>(count) + 64.0;
+    std::vector<double> gx, gz;
+    std::vector<std::int64_t> corner(4 * count);  // per lane, the four nodes' places in gx, gz
+    const std::int64_t w = dense ? static_cast<std::int64_t>(i1 - i0) + 2 : 0, h = dense ? static_cast<std::int64_t>(j1 - j0) + 2 : 0;
+    std::vector<std::int64_t> slot(static_cast<std::size_t>(w * h), -1);
+    for (std::size_t i = 0; i < count; ++i) {
+        const double ci = cell(x[i]), cj = cell(z[i]);
+        const bool across_x = share(x[i]) != 0.0, across_z = share(z[i]) != 0.0;
+        for (int c = 0; c < 4; ++c) {
+            const int dx = (c & 1) && across_x ? 1 : 0, dz = (c >> 1) && across_z ? 1 : 0;
+            std::int64_t* s = nullptr;
+            std::int64_t fresh = -1;
+            if (dense) s = &slot[static_cast<std::size_t>((static_cast<std::int64_t>(cj - j0) + dz) * w + static_cast<std::int64_t>(ci - i0) + dx)];
+            else s = &fresh;
+            if (*s < 0) {
+                *s = static_cast<std::int64_t>(gx.size());
+                gx.push_back((ci + dx) * g);
+                gz.push_back((cj + dz) * g);
+            }
+            corner[4 * i + static_cast<std::size_t>(c)] = *s;
+        }
+    }
+    // The node at the grid's nodes: its inputs evaluated there first, in one run.
+    const std::size_t m = gx.size();
+    Workspace work(program, m);
+    for (const int k : needed_by(program, node.in)) work.run(k, noise, gx.data(), nullptr, gz.data(), m, true);
+    std::vector<const double*> in_lanes(node.in.size());
+    for (std::size_t k = 0; k < node.in.size(); ++k) in_lanes[k] = work.operand(n, k);
+    std::vector<std::vector<double>> values(static_cast<std::size_t>(node.ports), std::vector<double>(m));
+    Lanes l;
+    l.in = in_lanes.data();
+    for (int port = 0; port < node.ports; ++port) l.out[port] = values[static_cast<std::size_t>(port)].data();
+    l.x = gx.data(), l.z = gz.data();
+    l.count = m;
+    l.lattice = true;
+    l.ports_read = node.ports_read;
+    l.program = &program;
+    l.noise = &noise;
+    evaluate(node, &noise, l);
+    // Interpolated to the lanes.
+    const std::string blend = find_node_type(node.type)->port_blend;
+    for (int port = 0; port < node.ports; ++port) {
+        const double* v = values[static_cast<std::size_t>(port)].data();
+        double* o = out[port];
+        const bool most = static_cast<std::size_t>(port) < blend.size() && blend[static_cast<std::size_t>(port)] == 'm';
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::int64_t* c = &corner[4 * i];
+            const double v00 = v[c[0]], v10 = v[c[1]], v01 = v[c[2]], v11 = v[c[3]];
+            if (most) {
+                o[i] = std::max(std::max(v00, v10), std::max(v01, v11));
+                continue;
+            }
+            const double tx = share(x[i]), tz = share(z[i]);
+            const double a = tx == 0.0 ? v00 : v00 + tx * (v10 - v00);
+            const double b = tx == 0.0 ? v01 : v01 + tx * (v11 - v01);
+            o[i] = tz == 0.0 ? a : a + tz * (b - a);
+        }
+    }
+}
+
+}  // namespace
+
 void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
                  LatticeStats* stats, const ColumnValues* given) {
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
@@ -452,6 +576,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
             sx[j * nx + i] = p.x, sy[j * nx + i] = p.y;
         }
     for (std::size_t k = 0; k < nz; ++k) {
+        work.begin_pass();
         std::fill(sz.begin(), sz.end(), lattice.position(0, 0, static_cast<int>(k)).z);
         for (const int n : spread_columns) {
             const Node& node = program.nodes[static_cast<std::size_t>(n)];

@@ -24,6 +24,7 @@ struct Lanes {
     double* out[kMaxPorts] = {};
     std::size_t count = 0;
     bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
+    unsigned ports_read = ~0u;  // the outputs something reads (bit per port): the rest may be left as they are
     const Program* program = nullptr;
     const NoiseSet* noise = nullptr;
 };

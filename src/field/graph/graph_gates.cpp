@@ -14,6 +14,7 @@ namespace {
 bool is_guard(Op op) {
     switch (op) {
         case Op::min: case Op::max: case Op::union_: case Op::intersect: case Op::subtract: case Op::smooth_union: case Op::smooth_subtract:
+        case Op::mul:  // a noise times a mask: not needed where the mask is 0
             return true;
         default:
             return false;
@@ -35,19 +36,23 @@ void find_gates(Program& program) {
     const std::vector<bool> needed = needed_mask(program, program.sdf);
     std::vector<Gate> gates;
     std::vector<bool> gated(program.nodes.size(), false);
-    // The nearest guard first: nodes come in dependency order.
-    for (std::size_t m = 0; m < program.nodes.size(); ++m) {
-        const Node& guard = program.nodes[m];
-        if (!needed[m] || !is_guard(guard.op) || guard.in[0].is_constant() || guard.in[1].is_constant()) continue;
-        for (int side = 0; side < 2; ++side) {
-            const std::vector<bool> still = needed_mask(program, program.sdf, static_cast<int>(m), side);
-            for (std::size_t n = 0; n < program.nodes.size(); ++n)
-                if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n])) {
-                    gates.push_back({static_cast<int>(n), static_cast<int>(m), side});
-                    gated[n] = true;
-                }
+    // The nearest guard first: nodes come in dependency order. Min, max and CSG guards
+    // before masks (mul), which decide only where the mask is exactly 0.
+    for (const bool masks : {false, true})
+        for (std::size_t m = 0; m < program.nodes.size(); ++m) {
+            const Node& guard = program.nodes[m];
+            if (!needed[m] || !is_guard(guard.op) || (guard.op == Op::mul) != masks || guard.in[0].is_constant() ||
+                guard.in[1].is_constant())
+                continue;
+            for (int side = 0; side < 2; ++side) {
+                const std::vector<bool> still = needed_mask(program, program.sdf, static_cast<int>(m), side);
+                for (std::size_t n = 0; n < program.nodes.size(); ++n)
+                    if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n])) {
+                        gates.push_back({static_cast<int>(n), static_cast<int>(m), side});
+                        gated[n] = true;
+                    }
+            }
         }
-    }
     // The deciding side is computed before the noise it gates: it must not read a gated noise.
     for (bool changed = true; changed;) {
         changed = false;
@@ -55,7 +60,14 @@ void find_gates(Program& program) {
         for (std::size_t g = 0; g < gates.size(); ++g) {
             const Operand& other = program.nodes[static_cast<std::size_t>(gates[g].guard)].in[static_cast<std::size_t>(1 - gates[g].side)];
             if (reads[static_cast<std::size_t>(other.node)]) {
-                gates.erase(gates.begin() + static_cast<std::ptrdiff_t>(g));
+                // A mask's gate that this side reads goes first (min, max and CSG gates save
+                // more: whole ranges of samples, not only where a mask is 0).
+                std::size_t drop = g;
+                for (std::size_t h = 0; h < gates.size(); ++h)
+                    if (program.nodes[static_cast<std::size_t>(gates[h].guard)].op == Op::mul &&
+                        reads_gated(program, {gates[h]})[static_cast<std::size_t>(other.node)])
+                        drop = h;
+                gates.erase(gates.begin() + static_cast<std::ptrdiff_t>(drop));
                 changed = true;
                 break;
             }
@@ -75,6 +87,13 @@ double gate_threshold(const Program& program, const Gate& gate, const std::vecto
         case Op::subtract: t = gate.side == 1 ? -r.lo : -r.hi; break;  // max(a, -b)
         case Op::smooth_union: t = r.lo - guard.number[0]; break;     // ... below it by k
         case Op::smooth_subtract: t = gate.side == 1 ? r.lo - guard.number[0] : -r.hi - guard.number[0]; break;
+        case Op::mul: {
+            // The other side decides where it is 0: only worth a gate where it can be.
+            const Operand& other = guard.in[static_cast<std::size_t>(1 - gate.side)];
+            const ValueRange o = ranges[static_cast<std::size_t>(other.node)][static_cast<std::size_t>(other.port)];
+            t = o.lo <= 0.0 && o.hi >= 0.0 ? 0.0 : NAN;
+            break;
+        }
         default: break;
     }
     return std::isfinite(t) ? t : NAN;
@@ -107,6 +126,11 @@ void gate_values(const Program& program, const Gate& gate, double t, const doubl
             }
             return;
         }
+        case Op::mul:
+            // 0 times the noise is 0 whatever it reads (up to the sign of a zero, which no
+            // comparison with 0 tells apart).
+            for (std::size_t i = 0; i < count; ++i) out[i] = other[i] == 0.0 ? -1.0f : 1.0f;
+            return;
         default:
             for (std::size_t i = 0; i < count; ++i) out[i] = 1.0f;
             return;

@@ -116,13 +116,23 @@ ValueRange operand_range(const std::vector<NodeRanges>& ranges, const Operand& o
 std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& noise, const Box& box, const PinnedRange* pin,
                                        std::size_t upto) {
     std::vector<NodeRanges> ranges(program.nodes.size());
-    const ValueRange bx{box.lo.x, box.hi.x}, by{box.lo.y, box.hi.y}, bz{box.lo.z, box.hi.z};
     std::vector<ValueRange> in;  // most nodes have at most three value inputs; a spline one per knot
     for (std::size_t n = 0; n < std::min(upto, program.nodes.size()); ++n) {
         const Node& node = program.nodes[n];
         const std::vector<double>& p = node.number;
         in.assign(std::max<std::size_t>(node.in.size(), 3), ValueRange{});
-        for (std::size_t i = 0; i < node.in.size(); ++i) in[i] = operand_range(ranges, node.in[i]);
+        // A node on a grid takes values at grid nodes up to a step beyond the box (its lanes'
+        // values lie between them): its rule over the grown box, with its inputs' there.
+        const bool gridded = node.grid_m > 0.0;
+        const Box grown{box.lo - glm::dvec3(node.grid_m, 0.0, node.grid_m), box.hi + glm::dvec3(node.grid_m, 0.0, node.grid_m)};
+        const Box& nbox = gridded ? grown : box;
+        const ValueRange bx{nbox.lo.x, nbox.hi.x}, by{nbox.lo.y, nbox.hi.y}, bz{nbox.lo.z, nbox.hi.z};
+        if (gridded) {
+            const auto around = node_intervals(program, noise, grown, nullptr, n);  // a pin holds at samples only
+            for (std::size_t i = 0; i < node.in.size(); ++i) in[i] = operand_range(around, node.in[i]);
+        } else {
+            for (std::size_t i = 0; i < node.in.size(); ++i) in[i] = operand_range(ranges, node.in[i]);
+        }
         const ValueRange& a = in[0];
         const ValueRange& b = in[1];
         const ValueRange& c = in[2];
@@ -203,13 +213,13 @@ std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& n
             }
             case Op::ridge_profile: out[0] = ridge_range(a, p[0], p[1], p[2]); break;
             case Op::fold: out[0] = fold_range(a); break;
-            case Op::dfbm2: out = dfbm2_ranges(node, {program, noise, box, in, n}); break;
-            case Op::erosion: out = erosion_ranges(node, {program, noise, box, in, n}); break;
-            case Op::spline: out[0] = spline_range(node, {program, noise, box, in, n}); break;
-            case Op::slope: out[0] = slope_range(node, {program, noise, box, in, n}); break;
-            case Op::curvature: out[0] = curvature_range(node, {program, noise, box, in, n}); break;
-            case Op::cellular: out = cellular_ranges(node, {program, noise, box, in, n}); break;
-            case Op::drainage: out = drainage_ranges(node, {program, noise, box, in, n}); break;
+            case Op::dfbm2: out = dfbm2_ranges(node, {program, noise, nbox, in, n}); break;
+            case Op::erosion: out = erosion_ranges(node, {program, noise, nbox, in, n}); break;
+            case Op::spline: out[0] = spline_range(node, {program, noise, nbox, in, n}); break;
+            case Op::slope: out[0] = slope_range(node, {program, noise, nbox, in, n}); break;
+            case Op::curvature: out[0] = curvature_range(node, {program, noise, nbox, in, n}); break;
+            case Op::cellular: out = cellular_ranges(node, {program, noise, nbox, in, n}); break;
+            case Op::drainage: out = drainage_ranges(node, {program, noise, nbox, in, n}); break;
             case Op::heightmap: {
                 const ValueRange u = axis(0, bx), v = axis(1, bz);
                 out[0] = widen(node.raster->range(u.lo, u.hi, v.lo, v.hi));

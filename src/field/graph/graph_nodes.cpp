@@ -159,7 +159,7 @@ const std::vector<NodeType>& node_types() {
          "'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient in the valleys, 0 where control + relief is "
          "lower; turning smoothly over smooth_m metres across creases), 'ID.distance' (to the nearest channel), 'ID.water' (its water level where a river runs, else -10000), "
          "'ID.order' (levels - level of the channel whose valley it is)",
-         true},
+         true, "lllllm"},
     };
     return types;
 }

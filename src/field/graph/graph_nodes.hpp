@@ -40,6 +40,7 @@ struct NodeType {
     std::vector<InputSpec> inputs;
     const char* formula;     // one line for `graph types` and the docs
     bool bare_is_first = false;  // a reference without a port means the first output
+    const char* port_blend = "";  // with grid_m, per port: 'l' bilinear (the default), 'm' the most of the four nodes
 };
 
 /// The names of a type's outputs, in port order (one empty name for a single output).

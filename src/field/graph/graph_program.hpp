@@ -69,6 +69,8 @@ struct Node {
     std::string file;                            // heightmap: as the file wrote it
     std::shared_ptr<const HeightRaster> raster;  // heightmap: read when compiled
     bool folded = false;            // a constant, read by its users as a number: not run
+    unsigned ports_read = ~0u;      // bit p: some node or output reads port p (others may be left unwritten)
+    double grid_m = 0.0;            // > 0: run at the nodes of a global grid this far apart, interpolated between
     std::shared_ptr<NodeCache> cache;  // made when compiled, for nodes that keep one
 };
 

@@ -5,6 +5,7 @@
 // the outer ring is searched only where it could be nearer than the best of the inner 3 x 3.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "../landform_nodes.hpp"
 
@@ -18,14 +19,43 @@ struct Nearest {
     double x = 0.0, z = 0.0;      // the point, in cells
 };
 
-void visit(std::uint32_t seed, std::int64_t i, std::int64_t j, double jitter, double u, double v, Nearest& best) {
-    const std::uint64_t h = cell_hash(seed, i, j, kStream);
-    const double px = static_cast<double>(i) + 0.5 + jitter * (cell_random(h, 0) - 0.5);
-    const double pz = static_cast<double>(j) + 0.5 + jitter * (cell_random(h, 1) - 0.5);
-    const double d2 = (px - u) * (px - u) + (pz - v) * (pz - v);
+// The points of a block of cells, worked out once for a batch whose lanes share them (a
+// chunk's columns lie in a few cells at most).
+class CellPoints {
+public:
+    CellPoints(std::uint32_t seed, double jitter) : seed_(seed), jitter_(jitter) {}
+    // Keeps the points of cells [i0, i1] x [j0, j1] when that block is small; else none.
+    void cover(std::int64_t i0, std::int64_t j0, std::int64_t i1, std::int64_t j1) {
+        if (i1 - i0 >= 32 || j1 - j0 >= 32) return;
+        i0_ = i0, j0_ = j0, w_ = i1 - i0 + 1, h_ = j1 - j0 + 1;
+        points_.resize(static_cast<std::size_t>(w_ * h_));
+        for (std::int64_t j = 0; j < h_; ++j)
+            for (std::int64_t i = 0; i < w_; ++i) points_[static_cast<std::size_t>(j * w_ + i)] = make(i0 + i, j0 + j);
+    }
+    glm::dvec2 at(std::int64_t i, std::int64_t j) const {
+        const std::int64_t a = i - i0_, b = j - j0_;
+        if (a >= 0 && a < w_ && b >= 0 && b < h_) return points_[static_cast<std::size_t>(b * w_ + a)];
+        return make(i, j);
+    }
+
+private:
+    glm::dvec2 make(std::int64_t i, std::int64_t j) const {
+        const std::uint64_t h = cell_hash(seed_, i, j, kStream);
+        return {static_cast<double>(i) + 0.5 + jitter_ * (cell_random(h, 0) - 0.5),
+                static_cast<double>(j) + 0.5 + jitter_ * (cell_random(h, 1) - 0.5)};
+    }
+    std::uint32_t seed_;
+    double jitter_;
+    std::int64_t i0_ = 0, j0_ = 0, w_ = 0, h_ = 0;
+    std::vector<glm::dvec2> points_;
+};
+
+void visit(const CellPoints& cells, std::int64_t i, std::int64_t j, double u, double v, Nearest& best) {
+    const glm::dvec2 p = cells.at(i, j);
+    const double d2 = (p.x - u) * (p.x - u) + (p.y - v) * (p.y - v);
     // Ties (measure zero) go to the lower cell, so the answer does not depend on the order.
-    if (d2 < best.distance2 || (d2 == best.distance2 && (px < best.x || (px == best.x && pz < best.z))))
-        best = {d2, px, pz};
+    if (d2 < best.distance2 || (d2 == best.distance2 && (p.x < best.x || (p.x == best.x && p.y < best.z))))
+        best = {d2, p.x, p.y};
 }
 
 }  // namespace
@@ -34,20 +64,29 @@ void run_cellular(const Node& node, const NoiseSet& noise, const Lanes& l) {
     const double cell = node.number[0], jitter = node.number[1], ox = node.number[2], oz = node.number[3];
     const double* xs = coordinate(node, l, 0, l.x);
     const double* zs = coordinate(node, l, 1, l.z);
+    const auto held = [](double v) { return std::clamp(std::isfinite(v) ? v : 0.0, -1e12, 1e12); };
+    std::int64_t i0 = INT64_MAX, i1 = INT64_MIN, j0 = INT64_MAX, j1 = INT64_MIN;
     for (std::size_t k = 0; k < l.count; ++k) {
-        const double u = std::clamp(std::isfinite(xs[k]) ? xs[k] / cell + ox : 0.0, -1e12, 1e12);
-        const double v = std::clamp(std::isfinite(zs[k]) ? zs[k] / cell + oz : 0.0, -1e12, 1e12);
+        const std::int64_t ci = static_cast<std::int64_t>(std::floor(held(std::isfinite(xs[k]) ? xs[k] / cell + ox : 0.0)));
+        const std::int64_t cj = static_cast<std::int64_t>(std::floor(held(std::isfinite(zs[k]) ? zs[k] / cell + oz : 0.0)));
+        i0 = std::min(i0, ci), i1 = std::max(i1, ci), j0 = std::min(j0, cj), j1 = std::max(j1, cj);
+    }
+    CellPoints cells(noise.seed, jitter);
+    if (l.count > 8) cells.cover(i0 - 2, j0 - 2, i1 + 2, j1 + 2);
+    for (std::size_t k = 0; k < l.count; ++k) {
+        const double u = held(std::isfinite(xs[k]) ? xs[k] / cell + ox : 0.0);
+        const double v = held(std::isfinite(zs[k]) ? zs[k] / cell + oz : 0.0);
         const std::int64_t ci = static_cast<std::int64_t>(std::floor(u)), cj = static_cast<std::int64_t>(std::floor(v));
         Nearest best;
         for (std::int64_t dj = -1; dj <= 1; ++dj)
-            for (std::int64_t di = -1; di <= 1; ++di) visit(noise.seed, ci + di, cj + dj, jitter, u, v, best);
+            for (std::int64_t di = -1; di <= 1; ++di) visit(cells, ci + di, cj + dj, u, v, best);
         // The outer ring's cells are at least this far from the point.
         const double fu = u - static_cast<double>(ci), fv = v - static_cast<double>(cj);
         const double ring = std::min({1.0 + fu, 2.0 - fu, 1.0 + fv, 2.0 - fv});
         if (best.distance2 > ring * ring)
             for (std::int64_t dj = -2; dj <= 2; ++dj)
                 for (std::int64_t di = -2; di <= 2; ++di)
-                    if (std::max(std::abs(di), std::abs(dj)) == 2) visit(noise.seed, ci + di, cj + dj, jitter, u, v, best);
+                    if (std::max(std::abs(di), std::abs(dj)) == 2) visit(cells, ci + di, cj + dj, u, v, best);
         l.out[0][k] = std::sqrt(best.distance2) * cell;
         l.out[1][k] = (best.x - ox) * cell;
         l.out[2][k] = (best.z - oz) * cell;

@@ -429,7 +429,13 @@ struct Candidate {
 
 // A valley's weight in the soft minimum's slope, e^-x at x widths above the lowest, fades
 // out between kSoftFade and kSoftBand widths (e^-4 to e^-6), so that none drops out at once.
-constexpr double kSoftFade = 4.0, kSoftBand = 6.0;
+constexpr double kSoftFade = 3.0, kSoftBand = 5.0;
+
+// A fixed order of channels (for ties): by level, then by source cell.
+bool earlier(const Channel& a, const Channel& b) {
+    if (a.level != b.level) return a.level < b.level;
+    return a.cj != b.cj ? a.cj < b.cj : a.ci < b.ci;
+}
 
 double held_coordinate(double v) { return std::isfinite(v) ? std::clamp(v, -1e12, 1e12) : 0.0; }
 
@@ -455,6 +461,51 @@ std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseS
     return out;
 }
 
+namespace {
+
+// What a group of nearby lanes may need: the candidates among the channels the batch sees,
+// bounded over the group's rectangle, pruned to those that can matter and sorted (valleys by
+// their lowest, channels by their nearest).
+struct Group {
+    std::vector<Candidate> valleys, nearest;
+};
+
+void prepare(const Network& net, const std::vector<const Channel*>& seen, const glm::dvec2& lo, const glm::dvec2& hi,
+             double ceiling, double band, bool nearest, Group& out) {
+    const Params& p = net.params();
+    out.valleys.clear();
+    out.nearest.clear();
+    double nearest_bound = INFINITY;
+    for (const Channel* ch : seen) {
+        const int k = ch->level;
+        const double c = p.cell(k), slope = p.slope_at(k), f = p.floor_at(k);
+        const auto rise = [&](double d) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; };
+        const double near = segment_box_nearest(ch->q, ch->r, lo, hi);
+        // Unlifted for every lane: the rectangle lies inside the window less its fade (such a
+        // channel bounds the lowest valley from above).
+        const bool unlifted = window_lift(ch->ci, ch->cj, c, 1.0, lo) == 0.0 && window_lift(ch->ci, ch->cj, c, 1.0, hi) == 0.0;
+        if (unlifted) {
+            const double far = segment_box_farthest(ch->q, ch->r, lo, hi);
+            ceiling = std::min(ceiling, ch->zq + slope * rise(far));
+            nearest_bound = std::min(nearest_bound, far);
+        }
+        out.valleys.push_back({ch, ch->zr - p.bed_depth_at(k) + slope * rise(near), near, unlifted});
+        if (nearest) out.nearest.push_back({ch, 0.0, near, unlifted});
+    }
+    // A little slack over the bounds' own rounding.
+    const double slack = 1e-9 * (std::fabs(ceiling) + 1.0);
+    std::erase_if(out.valleys, [&](const Candidate& c) { return c.lowest > ceiling + band + slack; });
+    std::erase_if(out.nearest, [&](const Candidate& c) { return c.near > nearest_bound * (1.0 + 1e-9) + 1e-9; });
+    std::sort(out.valleys.begin(), out.valleys.end(), [](const Candidate& a, const Candidate& b) { return a.lowest < b.lowest; });
+    std::sort(out.nearest.begin(), out.nearest.end(), [](const Candidate& a, const Candidate& b) { return a.near < b.near; });
+}
+
+// Lanes per group: the candidates are bounded over a group's rectangle, tighter than the
+// batch's, so each lane weighs fewer of them.
+constexpr std::size_t kGroupLanes = 96;
+
+}  // namespace
+
 void run_drainage(const Node& node, const Lanes& l) {
     const std::size_t n = l.count;
     if (n == 0) return;
@@ -466,110 +517,122 @@ void run_drainage(const Node& node, const Lanes& l) {
     const double* relief = l.in[kInRelief];
     std::vector<glm::dvec2> at(n);
     glm::dvec2 lo(INFINITY), hi(-INFINITY);
-    double ceiling = -INFINITY;  // no lane's ground is above this
     for (std::size_t i = 0; i < n; ++i) {
         at[i] = {held_coordinate(xs[i]), held_coordinate(zs[i])};
         lo = glm::min(lo, at[i]), hi = glm::max(hi, at[i]);
-        const double e = control[i] + relief[i];
-        ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
     }
-    // The channels any lane sees, level by level, and what bounds their valleys over the
-    // lanes' rectangle. Channels every lane sees bound the lowest valley from above.
-    std::vector<Candidate> valleys, nearest;
-    double nearest_bound = INFINITY;
+    // The channels any lane sees, level by level.
+    std::vector<const Channel*> seen;
     for (int k = 0; k < p.levels; ++k) {
         const double c = p.cell(k);
-        const std::int64_t i0 = cell_of(lo.x, c), i1 = cell_of(hi.x, c), j0 = cell_of(lo.y, c), j1 = cell_of(hi.y, c);
-        const double slope = p.slope_at(k), f = p.floor_at(k);
-        const auto rise = [&](double d) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; };
-        net.for_each_seen(k, i0, j0, i1, j1, [&](const Channel& ch) {
-            const double near = segment_box_nearest(ch.q, ch.r, lo, hi), far = segment_box_farthest(ch.q, ch.r, lo, hi);
-            // Seen unlifted by every lane: the lanes' rectangle lies inside the window less its fade.
-            const bool seen_by_all = window_lift(ch.ci, ch.cj, c, 1.0, lo) == 0.0 && window_lift(ch.ci, ch.cj, c, 1.0, hi) == 0.0;
-            const bool unlifted = window_lift(ch.ci, ch.cj, c, 1.0, lo) == 0.0 && window_lift(ch.ci, ch.cj, c, 1.0, hi) == 0.0;
-            valleys.push_back({&ch, ch.zr - p.bed_depth_at(k) + slope * rise(near), near, unlifted});
-            nearest.push_back({&ch, 0.0, near, unlifted});
-            if (seen_by_all) {
-                ceiling = std::min(ceiling, ch.zq + slope * rise(far));
-                nearest_bound = std::min(nearest_bound, far);
-            }
-        });
+        net.for_each_seen(k, cell_of(lo.x, c), cell_of(lo.y, c), cell_of(hi.x, c), cell_of(hi.y, c), [&](const Channel& ch) { seen.push_back(&ch); });
     }
-    // A little slack over the bounds' own rounding.
-    const double slack = 1e-9 * (std::fabs(ceiling) + 1.0);
-    std::erase_if(valleys, [&](const Candidate& c) { return c.lowest > ceiling + kSoftBand * p.smooth + slack; });
-    std::erase_if(nearest, [&](const Candidate& c) { return c.near > nearest_bound * (1.0 + 1e-9) + 1e-9; });
-    std::sort(valleys.begin(), valleys.end(), [](const Candidate& a, const Candidate& b) { return a.lowest < b.lowest; });
-    std::sort(nearest.begin(), nearest.end(), [](const Candidate& a, const Candidate& b) { return a.near < b.near; });
+    // Bounded over the whole batch first: most channels cannot matter to any lane, and each
+    // group need not bound them again.
+    if (n > kGroupLanes) {
+        double ceiling = -INFINITY;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double e = control[i] + relief[i];
+            ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
+        }
+        Group all;
+        prepare(net, seen, lo, hi, ceiling, p.smooth > 0.0 && (l.ports_read & 6u) ? kSoftBand * p.smooth : 0.0, false, all);
+        // What the valleys cannot reach is out; the distance keeps every channel a lane may be
+        // nearest to (all of them: the batch's nearest bound is loose), so only valleys prune.
+        if ((l.ports_read & 8u) == 0) {
+            seen.clear();
+            for (const Candidate& c : all.valleys) seen.push_back(c.channel);
+        }
+    }
+    // The lanes in groups of nearby ones: a grid over the lanes' rectangle.
+    const int side = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n) / kGroupLanes))));
+    const glm::dvec2 span = glm::max(hi - lo, glm::dvec2(1e-300));
+    std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(side) * side);
+    for (std::size_t i = 0; i < n; ++i) {
+        const glm::ivec2 g = glm::clamp(glm::ivec2((at[i] - lo) / span * static_cast<double>(side)), 0, side - 1);
+        groups[static_cast<std::size_t>(g.y) * side + g.x].push_back(i);
+    }
 
     const auto lift = [&](const Candidate& c, const glm::dvec2& point, glm::dvec2* gradient) {
         if (c.unlifted) return *gradient = glm::dvec2(0.0), 0.0;
         const double cell = p.cell(c.channel->level);
         return window_lift(c.channel->ci, c.channel->cj, cell, p.slope_at(c.channel->level) * cell, point, gradient);
     };
-    const double k = p.smooth;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double envelope = control[i] + relief[i];
-        double ground = envelope;
-        const Channel* best = nullptr;
-        Valley best_valley;
-        // The lowest valley...
-        for (const Candidate& c : valleys) {
-            if (c.lowest > ground) break;  // sorted: no later one can be lower
-            glm::dvec2 lift_gradient;
-            const double lifted = lift(c, at[i], &lift_gradient);
-            if (lifted == INFINITY) continue;
-            const double g = net.valley(*c.channel, at[i]).ground + lifted;
-            // Ties go to the first in the sorted order, which every batch shares for these two.
-            if (g < ground) ground = g, best = c.channel;
+    // What is read of it: the slope (ports 1, 2) and the distance (port 3) cost the most.
+    const bool want_slope = (l.ports_read & 6u) != 0, want_distance = (l.ports_read & 8u) != 0;
+    const double k = want_slope ? p.smooth : 0.0;
+    const double band = k > 0.0 ? kSoftBand * k : 0.0;
+    Group group;
+    std::vector<std::pair<const Channel*, Valley>> near_valleys;
+    for (const std::vector<std::size_t>& lanes : groups) {
+        if (lanes.empty()) continue;
+        glm::dvec2 glo(INFINITY), ghi(-INFINITY);
+        double ceiling = -INFINITY;  // no lane's ground is above this
+        for (const std::size_t i : lanes) {
+            glo = glm::min(glo, at[i]), ghi = glm::max(ghi, at[i]);
+            const double e = control[i] + relief[i];
+            ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
         }
-        glm::dvec2 gradient(0.0);
-        if (best) {
-            glm::dvec2 lift_gradient;
-            best_valley = net.valley(*best, at[i], true);
-            lift(Candidate{best, 0.0, 0.0, false}, at[i], &lift_gradient);
-            gradient = best_valley.gradient + lift_gradient;
-        }
-        // ... and with a soft minimum's width k the slope rounded where valleys meet: the
-        // weights of -k ln sum exp(-g / k) over the valleys near the lowest and the envelope
-        // (whose slope counts as 0), so that the slope turns smoothly over a crease (what the
-        // erosion filter follows) while the ground keeps its sharp crease and drains.
-        if (k > 0.0 && std::isfinite(ground)) {
-            const auto weight = [&](double g) {
-                const double x = (g - ground) / k;
-                return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
-            };
-            double weights = weight(envelope);
-            glm::dvec2 weighted(0.0);
-            for (const Candidate& c : valleys) {
-                if (c.lowest > ground + kSoftBand * k) break;
+        prepare(net, seen, glo, ghi, ceiling, band, want_distance, group);
+        for (const std::size_t i : lanes) {
+            const double envelope = control[i] + relief[i];
+            double ground = envelope;
+            const Channel* best = nullptr;
+            Valley best_valley;
+            // The lowest valley and, with a soft minimum's width k, the slope rounded where
+            // valleys meet: the weights of -k ln sum exp(-g / k) over the valleys near the
+            // lowest and the envelope (whose slope counts as 0), so that the slope turns
+            // smoothly over a crease (what the erosion filter follows) while the ground keeps
+            // its sharp crease and drains. One pass over the candidates (sorted by their lower
+            // bounds) keeps each valley within reach of the lowest so far; the weights come
+            // once the lowest is known.
+            near_valleys.clear();
+            for (const Candidate& c : group.valleys) {
+                if (c.lowest > ground + band) break;  // sorted: no later one can be lower or weigh
                 glm::dvec2 lift_gradient;
                 const double lifted = lift(c, at[i], &lift_gradient);
                 if (lifted == INFINITY) continue;
-                const Valley v = net.valley(*c.channel, at[i], true, true);
-                const double w = weight(v.ground + lifted);
-                if (w == 0.0) continue;
-                weights += w;
-                weighted += w * (v.gradient + lift_gradient);
+                Valley v = net.valley(*c.channel, at[i], want_slope, k > 0.0);
+                v.ground += lifted;
+                if (v.ground > ground + band) continue;
+                v.gradient += lift_gradient;
+                near_valleys.push_back({c.channel, v});
+                // Ties go to the lower level, then the lower source cell: the same in any group.
+                if (v.ground < ground || (v.ground == ground && best && earlier(*c.channel, *best)))
+                    ground = v.ground, best = c.channel, best_valley = v;
             }
-            gradient = weighted / weights;
+            glm::dvec2 gradient = best ? best_valley.gradient : glm::dvec2(0.0);
+            if (k > 0.0 && std::isfinite(ground)) {
+                const auto weight = [&](double g) {
+                    const double x = (g - ground) / k;
+                    return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
+                };
+                double weights = weight(envelope);
+                glm::dvec2 weighted(0.0);
+                for (const auto& [channel, v] : near_valleys) {
+                    const double w = weight(v.ground);
+                    weights += w;
+                    weighted += w * v.gradient;
+                }
+                gradient = weighted / weights;
+            }
+            double distance = kFar;
+            for (const Candidate& c : group.nearest) {
+                if (c.near > distance) break;
+                // Lifted over the window's fade by up to kLift cells, as the valleys are.
+                const double cell = p.cell(c.channel->level);
+                const double lifted = c.unlifted ? 0.0 : window_lift(c.channel->ci, c.channel->cj, cell, cell, at[i]);
+                if (lifted == INFINITY) continue;
+                distance = std::min(distance, point_segment(at[i], c.channel->q, c.channel->r) + lifted);
+            }
+            l.out[0][i] = ground;
+            l.out[1][i] = gradient.x;
+            l.out[2][i] = gradient.y;
+            l.out[3][i] = distance;
+            const bool river = best && best->level < p.water_levels && best_valley.distance < p.bed_width_at(best->level);
+            l.out[4][i] = river ? best_valley.water : kDry;
+            l.out[5][i] = best ? static_cast<double>(p.levels - best->level) : 0.0;
         }
-        double distance = kFar;
-        for (const Candidate& c : nearest) {
-            if (c.near > distance) break;
-            // Lifted over the window's fade by up to kLift cells, as the valleys are.
-            const double cell = p.cell(c.channel->level);
-            const double lifted = c.unlifted ? 0.0 : window_lift(c.channel->ci, c.channel->cj, cell, cell, at[i]);
-            if (lifted == INFINITY) continue;
-            distance = std::min(distance, point_segment(at[i], c.channel->q, c.channel->r) + lifted);
-        }
-        l.out[0][i] = ground;
-        l.out[1][i] = gradient.x;
-        l.out[2][i] = gradient.y;
-        l.out[3][i] = distance;
-        const bool river = best && best->level < p.water_levels && best_valley.distance < p.bed_width_at(best->level);
-        l.out[4][i] = river ? best_valley.water : kDry;
-        l.out[5][i] = best ? static_cast<double>(p.levels - best->level) : 0.0;
     }
 }
 
