@@ -184,6 +184,24 @@ TEST(Drainage, values_do_not_depend_on_the_batch_the_path_or_the_thread) {
     for (std::size_t i = 0; i < pts.size(); ++i) EXPECT_EQ(batch[i], threaded[i]) << i;
 }
 
+// A batch of points thousands of kilometres apart (as `isoterra sample` reads them) runs
+// level-0 cell by level-0 cell rather than over every channel of the rectangle between them
+// (which took minutes and gigabytes: found by GraphCli's exported-preset test), and gives
+// what each point gives alone. The built-in alpine: its drainage on a grid, every port read.
+TEST(Drainage, points_far_apart_in_one_batch_give_their_values_alone) {
+    const auto alpine = isoterra::builtin_terrain("alpine").make_field();
+    const std::vector<glm::dvec3> pts = {{0, 0, 0},           {3.5, 12.25, -8},  {-1234.5, 40, 987.25}, {250000, -30, -125000.5},
+                                         {1e7, 300, -2e7},    {-5e7, 900, 3e7},  {12.0, 700.0, 5e6},    {2.5, 0.0, 2.5}};
+    std::vector<double> batch(pts.size());
+    alpine->sample_points(pts.data(), pts.size(), batch.data());
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        double alone = 0.0;
+        alpine->sample_points(&pts[i], 1, &alone);
+        EXPECT_EQ(batch[i], alone) << i;
+        EXPECT_TRUE(std::isfinite(batch[i])) << i;
+    }
+}
+
 TEST(Drainage, the_gradient_ports_are_the_derivatives_of_the_height_in_the_valleys) {
     // dx and dz against central differences, where the height is smooth (away from the
     // creases where two valleys meet, and from the envelope, where the ports read 0).

@@ -503,6 +503,49 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
 // Lanes per group: the candidates are bounded over a group's rectangle, tighter than the
 // batch's, so each lane weighs fewer of them.
 constexpr std::size_t kGroupLanes = 96;
+// The most cells of the finest level a batch's rectangle may span before its lanes are run
+// apart, level-0 cell by level-0 cell (points scattered over thousands of kilometres would
+// otherwise ask for every channel between them). One level-0 cell spans at most 65 x 65.
+constexpr double kMostBatchCells = 16384.0;
+
+// Runs the lanes of `l` in clusters, one per level-0 cell: each cluster's inputs gathered,
+// run, and its outputs put back. Values are the same bits in any batch, so this changes none.
+void run_drainage_apart(const Node& node, const Lanes& l, const std::vector<glm::dvec2>& at, double cell0) {
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> clusters;
+    std::vector<std::uint64_t> order;  // first seen first, for a fixed order
+    for (std::size_t i = 0; i < l.count; ++i) {
+        const std::uint64_t key = (static_cast<std::uint64_t>(cell_of(at[i].x, cell0)) << 32) ^
+                                  (static_cast<std::uint64_t>(cell_of(at[i].y, cell0)) & 0xffffffffu);
+        auto& lanes = clusters[key];
+        if (lanes.empty()) order.push_back(key);
+        lanes.push_back(i);
+    }
+    const std::size_t inputs = node.in.size();
+    for (const std::uint64_t key : order) {
+        const std::vector<std::size_t>& lanes = clusters[key];
+        const std::size_t m = lanes.size();
+        const auto gather = [&](const double* from, std::vector<double>& to) -> const double* {
+            if (!from) return nullptr;
+            to.resize(m);
+            for (std::size_t j = 0; j < m; ++j) to[j] = from[lanes[j]];
+            return to.data();
+        };
+        std::vector<double> x, y, z;
+        std::vector<std::vector<double>> in(inputs), out(kMaxPorts);
+        std::vector<const double*> in_lanes(inputs);
+        for (std::size_t k = 0; k < inputs; ++k) in_lanes[k] = gather(l.in[k], in[k]);
+        Lanes sub = l;
+        sub.in = in_lanes.data();
+        sub.x = gather(l.x, x), sub.y = gather(l.y, y), sub.z = gather(l.z, z);
+        sub.count = m;
+        for (int port = 0; port < kMaxPorts; ++port)
+            if (l.out[port]) out[port].resize(m), sub.out[port] = out[port].data();
+        run_drainage(node, sub);
+        for (int port = 0; port < kMaxPorts; ++port)
+            if (l.out[port])
+                for (std::size_t j = 0; j < m; ++j) l.out[port][lanes[j]] = out[port][j];
+    }
+}
 
 }  // namespace
 
@@ -521,6 +564,9 @@ void run_drainage(const Node& node, const Lanes& l) {
         at[i] = {held_coordinate(xs[i]), held_coordinate(zs[i])};
         lo = glm::min(lo, at[i]), hi = glm::max(hi, at[i]);
     }
+    const double fine = p.cell(p.levels - 1);
+    if (n > 1 && ((hi.x - lo.x) / fine + 1.0) * ((hi.y - lo.y) / fine + 1.0) > kMostBatchCells)
+        return run_drainage_apart(node, l, at, p.cell(0));
     // The channels any lane sees, level by level.
     std::vector<const Channel*> seen;
     for (int k = 0; k < p.levels; ++k) {
@@ -663,7 +709,9 @@ NodeRanges drainage_ranges(const Node& node, const RangeContext& c) {
     // a cell can hold... unbounded in principle: a channel may be very short), so no bound.
     out[1] = out[2] = {-INFINITY, INFINITY};
     out[3] = {0.0, kFar};
-    out[4] = widen(kDry, std::max(kDry, highest_water));
+    // Water: dry, or a water level (a control value, or above it), which may lie below dry's
+    // -10,000 where the control does.
+    out[4] = widen(std::min(kDry, control.lo), std::max(kDry, highest_water));
     out[5] = {0.0, static_cast<double>(p.levels)};
     return out;
 }
