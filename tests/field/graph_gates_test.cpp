@@ -4,6 +4,7 @@
 // either side, and the skipping must happen.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -11,27 +12,36 @@
 
 #include <fmt/format.h>
 
+#include "classic_presets.hpp"
 #include "isoterra/graph.hpp"
 
 using namespace isoterra;
 
 namespace {
 
-// Ground from 2D noise; blobs of 3D noise in [-6, 14] m; `guard` of the two, the blobs on
-// side `side`. `ungated` adds a second path from the noise to the output that changes no
+// What the graphs below share: ground from 2D noise, 20 m high, and a 3D noise scaled to
+// [-10, 10] m.
+const std::string kGroundAndNoise = "hills = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
+                                    "height = { type = \"mul\", a = \"hills\", b = 20.0 }\n"
+                                    "land = { type = \"plane\", height = \"height\" }\n"
+                                    "n = { type = \"simplex3\", scale_m = 20.0 }\n"
+                                    "scaled = { type = \"mul\", a = \"n\", b = 10.0 }\n";
+
+// The output `out`; `ungated` adds a second path from the noise to the output that changes no
 // value (a max with something a trillion metres lower), so nothing can be skipped.
-std::string graph_text(const std::string& guard, int side, bool ungated, const std::string& extra = "") {
-    const std::string a = side == 1 ? "land" : "blobs", b = side == 1 ? "blobs" : "land";
-    std::string text = "format = 1\nseed = 31\n[node]\n"
-                       "hills = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
-                       "height = { type = \"mul\", a = \"hills\", b = 20.0 }\n"
-                       "land = { type = \"plane\", height = \"height\" }\n"
-                       "n = { type = \"simplex3\", scale_m = 20.0 }\n"
-                       "scaled = { type = \"mul\", a = \"n\", b = 10.0 }\n"
-                       "blobs = { type = \"add\", a = \"scaled\", b = 4.0 }\n" +
-                       fmt::format("out = {{ type = \"{}\", a = \"{}\", b = \"{}\"{} }}\n", guard, a, b, extra);
+std::string with_output(std::string text, bool ungated) {
     if (ungated) text += "low = { type = \"sub\", a = \"n\", b = 1e12 }\nsafe = { type = \"max\", a = \"out\", b = \"low\" }\n";
     return text + "[output]\nsdf = \"" + (ungated ? "safe" : "out") + "\"\n";
+}
+
+// Ground from 2D noise; blobs of 3D noise in [-6, 14] m; `guard` of the two, the blobs on
+// side `side`; with_output's `ungated`.
+std::string graph_text(const std::string& guard, int side, bool ungated, const std::string& extra = "") {
+    const std::string a = side == 1 ? "land" : "blobs", b = side == 1 ? "blobs" : "land";
+    const std::string text = "format = 1\nseed = 31\n[node]\n" + kGroundAndNoise +
+                       "blobs = { type = \"add\", a = \"scaled\", b = 4.0 }\n" +
+                       fmt::format("out = {{ type = \"{}\", a = \"{}\", b = \"{}\"{} }}\n", guard, a, b, extra);
+    return with_output(text, ungated);
 }
 
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
@@ -67,6 +77,81 @@ TEST(GraphGates, skipped_noises_change_no_bit_for_any_guard_on_either_side) {
         }
 }
 
+namespace {
+
+// Ground from 2D noise plus bumps of 3D noise in [-10, 10] m times a mask that is exactly 0 over
+// part of every chunk: `mask` is a node body over `hills` (2D) or `py`. The noise reaches the
+// sdf only through its side `side` of the mul (a mask gate). `ungated`: a second path from
+// the noise to the output that changes no value, so nothing can be skipped.
+std::string masked_text(const std::string& mask, int side, bool ungated) {
+    const std::string a = side == 0 ? "scaled" : "mask", b = side == 0 ? "mask" : "scaled";
+    const std::string text = "format = 1\nseed = 31\n[node]\npy = { type = \"y\" }\n" + kGroundAndNoise +
+                       "mask = " + mask + "\n" +
+                       fmt::format("bumps = {{ type = \"mul\", a = \"{}\", b = \"{}\" }}\n", a, b) +
+                       "out = { type = \"add\", a = \"land\", b = \"bumps\" }\n";
+    return with_output(text, ungated);
+}
+
+}  // namespace
+
+// A noise times a mask is skipped where the mask is exactly 0 (0 times anything is 0), on
+// either side of the mul, for a mask of x and z (spread along y) and one of y; the values are
+// the same bits as with the noise computed everywhere.
+TEST(GraphGates, a_noise_times_a_mask_is_skipped_where_the_mask_is_0_and_changes_no_bit) {
+    const std::pair<const char*, const char*> masks[] = {
+        // 0 where the hills are below their middle: about half of every column set.
+        {"of x and z", "{ type = \"clamp\", in = \"hills\", lo = 0.0, hi = 1.0 }"},
+        // 0 below y = 0: the lower chunks and half of the one across it.
+        {"of y", "{ type = \"smoothstep\", in = \"py\", from = 0.0, to = 24.0 }"},
+    };
+    for (const auto& [what, mask] : masks)
+        for (int side = 0; side < 2; ++side) {
+            const auto gated = parse_graph(masked_text(mask, side, false), "gated.toml");
+            const auto ungated = parse_graph(masked_text(mask, side, true), "ungated.toml");
+            // The mask alone, to count where it is 0.
+            std::string mask_text = masked_text(mask, side, false);
+            mask_text.replace(mask_text.find("sdf = \"out\""), 11, "sdf = \"mask\"");
+            const auto mask_only = parse_graph(mask_text, "mask.toml");
+            std::size_t skipped = 0, total = 0, zero = 0;
+            for (const double spacing : {1.0, 4.0})
+                for (int cy = -2; cy <= 1; ++cy) {
+                    const Lattice lattice{{-16, cy * 32, 40}, {33, 33, 33}, spacing};
+                    std::vector<float> with(lattice.count()), without(lattice.count());
+                    gated->sample_lattice(lattice, with.data());
+                    ungated->sample_lattice(lattice, without.data());
+                    ASSERT_TRUE(same_bits(with, without)) << "mask " << what << " side " << side << " spacing " << spacing << " chunk y " << cy;
+                    const GraphSkipCount c = gated->count_skipped(lattice);
+                    skipped += c.skipped, total += c.noise_samples;
+                    EXPECT_EQ(ungated->count_skipped(lattice).skipped, 0u);
+                    std::vector<glm::dvec3> points;
+                    for (int k = 0; k < 33; ++k)
+                        for (int j = 0; j < 33; ++j)
+                            for (int i = 0; i < 33; ++i) points.push_back(lattice.position(i, j, k));
+                    std::vector<double> m(points.size());
+                    mask_only->sample_points(points.data(), points.size(), m.data());
+                    zero += static_cast<std::size_t>(std::count(m.begin(), m.end(), 0.0));
+                }
+            // Skipped exactly where the mask is 0 (no other guard decides anything here), a
+            // large part of these chunks: the hills' lower part (21 %), y < 0 (half).
+            EXPECT_EQ(skipped, zero) << "mask " << what << " side " << side;
+            EXPECT_GT(skipped, total / 8) << "mask " << what << " side " << side << ": " << skipped << " of " << total;
+            std::printf("mask %-10s side %d: %zu of %zu noise samples skipped\n", what, side, skipped, total);
+        }
+}
+
+// A mask whose range over a lattice does not hold 0 gates nothing there (nothing to gain), and
+// a mask that also reads the noise is no gate at all (it would need the noise to decide).
+TEST(GraphGates, a_mask_that_cannot_be_0_or_reads_the_noise_skips_nothing) {
+    const auto positive = parse_graph(masked_text("{ type = \"smoothstep\", in = \"py\", from = -500.0, to = -400.0 }", 0, false), "g.toml");
+    const Lattice lattice{{-16, -20, 40}, {33, 33, 33}, 1.0};
+    GraphSkipCount c = positive->count_skipped(lattice);
+    EXPECT_EQ(c.noise_samples, lattice.count());
+    EXPECT_EQ(c.skipped, 0u);
+    const auto reads_noise = parse_graph(masked_text("{ type = \"clamp\", in = \"n\", lo = 0.0, hi = 1.0 }", 1, false), "g.toml");
+    c = reads_noise->count_skipped(lattice);
+    EXPECT_EQ(c.skipped, 0u);
+}
+
 TEST(GraphGates, a_noise_with_another_path_to_the_output_is_never_skipped) {
     // The noise also moves the ground: it matters everywhere.
     const auto g = parse_graph("format = 1\n[node]\nn = { type = \"simplex3\", scale_m = 20.0 }\n"
@@ -83,9 +168,10 @@ TEST(GraphGates, a_noise_with_another_path_to_the_output_is_never_skipped) {
 // chunks at 1 m around the origin (y -64 to 160 m): whole chunks whose sdf range cannot
 // cross zero (the World does not sample them), and inside the others the share of 3D-noise
 // samples skipped (the caves' noises above the ground). Printed for docs/field-graphs.md.
+// Alpine and islands as the terrain function's presets they were before issue 24.
 TEST(GraphGates, the_presets_as_graphs_skip_chunks_and_noise_samples) {
     for (const char* name : {"tutorial", "alpine", "islands"}) {
-        const auto g = parse_graph(preset_to_graph(builtin_preset(name)), name);
+        const auto g = parse_graph(preset_to_graph(test::classic_preset(name)), name);
         GraphSkipCount total;
         int chunks = 0, skipped_chunks = 0;
         for (int cx = -3; cx <= 3; ++cx)

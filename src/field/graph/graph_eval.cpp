@@ -158,7 +158,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
 }
 
 void run_gridded(const Program& program, const NoiseSet& noise, int n, const double* x, const double* z, std::size_t count,
-                 double* const* out);
+                 double* const* out, bool lattice);
 std::vector<int> needed_by(const Program& program, const std::vector<Operand>& outputs);
 
 // True when every lane lies on a node of the grid of step g: a node on that grid runs there
@@ -204,7 +204,7 @@ public:
             if (!on_grid(node.grid_m, x, z, count)) {
                 std::vector<double*> out(static_cast<std::size_t>(node.ports));
                 for (int port = 0; port < node.ports; ++port) out[static_cast<std::size_t>(port)] = buffer(n, port);
-                run_gridded(program_, noise, n, x, z, count, out.data());
+                run_gridded(program_, noise, n, x, z, count, out.data(), lattice);
                 return;
             }
             // Every lane a grid node: its inputs here (those not run yet), then as any node.
@@ -410,8 +410,10 @@ namespace {
 // of step g around the lanes (its inputs read there), then each port interpolated: bilinear,
 // or the most of the four nodes where its table says. A lane on a grid node gets that node's
 // value exactly, so every level of detail whose samples are grid nodes agrees with the finer.
+// `lattice` as the caller's path: the grid's nodes are computed as that path computes them
+// (hypot), so a lane on a node gets the same bits whether or not its batch runs on the grid.
 void run_gridded(const Program& program, const NoiseSet& noise, int n, const double* x, const double* z, std::size_t count,
-                 double* const* out) {
+                 double* const* out, bool lattice) {
     const Node& node = program.nodes[static_cast<std::size_t>(n)];
     const double g = node.grid_m;
     const auto cell = [&](double v) { return std::floor(std::clamp(std::isfinite(v) ? v : 0.0, -1e15, 1e15) / g); };
@@ -448,7 +450,7 @@ void run_gridded(const Program& program, const NoiseSet& noise, int n, const dou
     // The node at the grid's nodes: its inputs evaluated there first, in one run.
     const std::size_t m = gx.size();
     Workspace work(program, m);
-    for (const int k : needed_by(program, node.in)) work.run(k, noise, gx.data(), nullptr, gz.data(), m, true);
+    for (const int k : needed_by(program, node.in)) work.run(k, noise, gx.data(), nullptr, gz.data(), m, lattice);
     std::vector<const double*> in_lanes(node.in.size());
     for (std::size_t k = 0; k < node.in.size(); ++k) in_lanes[k] = work.operand(n, k);
     std::vector<std::vector<double>> values(static_cast<std::size_t>(node.ports), std::vector<double>(m));
@@ -457,7 +459,7 @@ void run_gridded(const Program& program, const NoiseSet& noise, int n, const dou
     for (int port = 0; port < node.ports; ++port) l.out[port] = values[static_cast<std::size_t>(port)].data();
     l.x = gx.data(), l.z = gz.data();
     l.count = m;
-    l.lattice = true;
+    l.lattice = lattice;
     l.ports_read = node.ports_read;
     l.program = &program;
     l.noise = &noise;
