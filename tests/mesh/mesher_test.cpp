@@ -10,6 +10,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "classic_presets.hpp"
 #include "isoterra/mesh.hpp"
 #include "mesh_checks.hpp"
 
@@ -252,12 +253,13 @@ TEST(MarchingCubesTables, closed_for_every_cell_case_and_random_small_blocks) {
 }
 
 // Sampling for the surface only skips the overhang noise of samples no mesher reads; every
-// mesher then gives the same bits as from the full values, on chunks of every preset, while
-// a good share of the samples above the ground was skipped.
+// mesher then gives the same bits as from the full values, on chunks of every preset of the
+// terrain function (the tutorial and the classic alpine and islands), while a good share of
+// the samples above the ground was skipped.
 TEST(SurfaceSampling, meshes_equal_those_of_full_values_bit_for_bit) {
     std::size_t differing = 0, chunks_with_surface = 0;
-    for (const std::string& name : builtin_preset_names()) {
-        const Preset preset = builtin_preset(name);
+    for (const std::string& name : test::classic_preset_names()) {
+        const Preset preset = test::classic_preset(name);
         const auto t = make_terrain(preset, preset.seed);
         for (const glm::ivec2 xz : {glm::ivec2(0, 0), glm::ivec2(-7, 3), glm::ivec2(12, -20), glm::ivec2(30, 31)}) {
             const int ground = static_cast<int>(std::floor(t->surface_height(xz.x * 32.0 + 16, xz.y * 32.0 + 16) / 32));

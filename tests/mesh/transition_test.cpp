@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "classic_presets.hpp"
 #include "isoterra/mesh.hpp"
 #include "mesh_checks.hpp"
 
@@ -75,8 +76,8 @@ std::set<VertexBits> strip_face_vertices(const MeshBuffers& fine, int side) {
 // strip towards its coarser neighbour equal that neighbour's vertices on the shared face:
 // position (world metres, as doubles), normal and material, bit for bit.
 TEST(Transvoxel, strip_vertices_equal_the_coarser_neighbours_bit_for_bit_at_every_level_pair) {
-    for (const char* name : {"tutorial", "alpine"}) {
-        const Preset preset = builtin_preset(name);
+    for (const char* name : {"tutorial", "alpine"}) {  // alpine: the classic preset (warped ridges)
+        const Preset preset = test::classic_preset(name);
         const auto t = make_terrain(preset, preset.seed);
         for (int lod = 0; lod <= 6; ++lod) {
             const double e = kChunkSize * std::ldexp(1.0, lod);

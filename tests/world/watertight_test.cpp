@@ -1,6 +1,7 @@
 // What the world shows is crack-free: welded, its meshes have no open edge but on the rim of
 // the view, at every level and between levels, for marching cubes and surface nets, on
-// analytic shapes, the tutorial and field graphs (the built-in canyons and users' graphs);
+// analytic shapes, the tutorial and field graphs (every built-in graph preset, the classic
+// canyons graph they replaced and users' graphs);
 // rays from the camera find the shown ground wherever the field has ground; and an edit far
 // away shows in the coarse meshes there.
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
+#include "classic_presets.hpp"
 #include "isoterra/graph.hpp"
 #include "isoterra/world.hpp"
 #include "test_pace.hpp"
@@ -104,6 +106,9 @@ struct Case {
     // crossings of several cell edges round onto the sample itself: closed, but pinched.
     bool pinch_free = true;
     std::size_t foci = 4;  // the first of kFoci
+    // The foci's heights are above the field's ground there rather than above 0 (the built-in
+    // graphs' ground lies hundreds of metres up or down; the levels need a focus near it).
+    bool above_ground = false;
 };
 
 std::vector<Case> fields() {
@@ -113,9 +118,14 @@ std::vector<Case> fields() {
         {"sphere", std::shared_ptr<const Field>(make_sphere({20.0, 40.0, -10.0}, 100.0))},
         {"tilted plane", std::shared_ptr<const Field>(make_plane(glm::normalize(glm::dvec3(0.3, 1.0, -0.2)), 12.0))},
         {"tutorial", tutorial()},
-        // Field graphs: the built-in canyons (terraces, cliffs, caves in the walls) and the
-        // users' graphs of the fuzz corpus.
-        {"canyons graph", builtin_terrain("canyons").make_field(), false, 2},
+        // Field graphs: the built-in presets (landform nodes: drainage, erosion, cellular,
+        // splines; canyons' benches are terraces), the classic canyons graph (terraces,
+        // cliffs, caves in the walls) and the users' graphs of the fuzz corpus.
+        {"alpine graph", builtin_terrain("alpine").make_field(), true, 2, true},
+        {"islands graph", builtin_terrain("islands").make_field(), true, 2, true},
+        {"rivers graph", builtin_terrain("rivers").make_field(), true, 2, true},
+        {"canyons graph", builtin_terrain("canyons").make_field(), false, 2, true},
+        {"classic canyons graph", test::classic_terrain("canyons").make_field(), false, 2},
         {"terraced plateau graph", load_terrain_file(kCorpus + "terraced_plateau.toml").make_field(), false, 2},
         {"sphere caves graph", load_terrain_file(kCorpus + "sphere_caves.toml").make_field(), true, 2},
         {"warped ridge graph", load_terrain_file(kCorpus + "warped_ridge.toml").make_field(), true, 2},
@@ -132,7 +142,8 @@ class Watertight : public ::testing::TestWithParam<Mesher> {};
 TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
     for (const Case& c : fields())
         for (std::size_t f = 0; f < c.foci; f += test::sweep_step(1, 2)) {
-            const glm::dvec3 focus = kFoci[f];
+            glm::dvec3 focus = kFoci[f];
+            if (c.above_ground) focus.y += c.field->ground_height(focus.x, focus.z);
             WorldSettings s = settings(2, 512.0);
             s.mesher = GetParam();
             World w(c.field, s);
@@ -149,7 +160,7 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             ASSERT_GT(welded.triangles.size(), 3000u) << c.name;
             const int open = open_edges(welded, columns, w.levels(), GetParam() == Mesher::marching_cubes && c.pinch_free);
             EXPECT_EQ(open, 0) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
-            std::printf("%s at (%.0f, %.0f): %zu triangles on levels", c.name, focus.x, focus.z, welded.triangles.size() / 3);
+            std::printf("%s at (%.0f, %.0f, %.0f): %zu triangles on levels", c.name, focus.x, focus.y, focus.z, welded.triangles.size() / 3);
             for (int l : levels_with_triangles) std::printf(" %d", l);
             std::printf(", %d open edges inside the rim\n", open);
         }
