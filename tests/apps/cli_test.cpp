@@ -1,10 +1,15 @@
 // The isoterra program as scripts use it: output, exit codes and one-line errors.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
+#include <fmt/format.h>
+
+#include "classic_presets.hpp"
 #include "isoterra/field.hpp"
+#include "isoterra/graph.hpp"
 
 using namespace isoterra;
 
@@ -15,31 +20,52 @@ using isoterra::test::run_cli;
 using isoterra::test::count_lines;
 
 TEST(Cli, presets_lists_one_line_each) {
+    // The five built-ins in order, each with its description: the tutorial preset and the
+    // four field graphs of issue 24.
     const auto r = run_cli("presets");
     EXPECT_EQ(r.code, 0);
-    EXPECT_EQ(count_lines(r.out), 4);
-    EXPECT_NE(r.out.find("tutorial"), std::string::npos);
-    EXPECT_NE(r.out.find("canyons    A terraced plateau cut by meandering canyons"), std::string::npos) << r.out;
+    EXPECT_EQ(count_lines(r.out), 5);
+    std::string want;
+    for (const char* name : {"alpine", "canyons", "islands", "rivers", "tutorial"}) {
+        const TerrainSource t = builtin_terrain(name);
+        const std::string description = t.is_graph() ? parse_graph(t.graph, name)->description() : t.preset.description;
+        EXPECT_FALSE(description.empty()) << name;
+        want += fmt::format("{:<10} {}\n", name, description);
+    }
+    EXPECT_EQ(r.out, want);
+    EXPECT_NE(r.out.find("tutorial   Rolling hills, ridged mountains, overhangs and tunnel caves (seed-000 tutorial)"), std::string::npos) << r.out;
 }
 
-// The built-in graph works wherever a preset name does, and exports as itself.
-TEST(Cli, the_builtin_canyons_graph_samples_and_exports_as_itself) {
-    const auto shown = run_cli("preset show canyons");
-    ASSERT_EQ(shown.code, 0);
-    EXPECT_EQ(run_cli("graph export canyons").out, shown.out);
-    const std::string copy = isoterra::test::fresh_path("canyons_copy.toml");
-    std::ofstream(copy) << shown.out;
-    const std::string points = "0 50 0\n120.5 80 -33\n-900 20 4000\n";
-    const auto builtin = run_cli("sample --preset canyons", points);
-    ASSERT_EQ(builtin.code, 0) << builtin.err;
-    EXPECT_EQ(count_lines(builtin.out), 3);
-    EXPECT_EQ(run_cli("sample --config " + copy, points).out, builtin.out);
+// The built-in graphs work wherever a preset name does, and export as themselves.
+TEST(Cli, the_builtin_graphs_sample_and_export_as_themselves) {
+    for (const char* name : {"alpine", "canyons", "islands", "rivers"}) {
+        const auto shown = run_cli(std::string("preset show ") + name);
+        ASSERT_EQ(shown.code, 0) << name << shown.err;
+        EXPECT_EQ(shown.out, builtin_preset_text(name)) << name;  // the graph file, comments and all
+        EXPECT_EQ(run_cli(std::string("graph export ") + name).out, shown.out) << name;
+        const std::string copy = isoterra::test::fresh_path(std::string(name) + "_copy.toml");
+        std::ofstream(copy) << shown.out;
+        const std::string points = "0 50 0\n120.5 80 -33\n-900 20 4000\n";
+        const auto builtin = run_cli(std::string("sample --preset ") + name, points);
+        ASSERT_EQ(builtin.code, 0) << name << builtin.err;
+        EXPECT_EQ(count_lines(builtin.out), 3) << name;
+        EXPECT_EQ(run_cli("sample --config " + copy, points).out, builtin.out) << name;
+    }
 }
 
 TEST(Cli, preset_show_prints_toml_that_loads_back) {
-    const auto r = run_cli("preset show alpine");
+    // A preset prints as a preset that reads back to the same values ...
+    const auto r = run_cli("preset show tutorial");
     ASSERT_EQ(r.code, 0);
-    EXPECT_EQ(preset_to_toml(parse_preset(r.out, "shown")), preset_to_toml(builtin_preset("alpine")));
+    EXPECT_EQ(preset_to_toml(parse_preset(r.out, "shown")), preset_to_toml(builtin_preset("tutorial")));
+    // ... a graph as its graph, which compiles to the same terrain.
+    const auto g = run_cli("preset show alpine");
+    ASSERT_EQ(g.code, 0);
+    EXPECT_TRUE(is_graph_text(g.out));
+    const auto shown = parse_graph(g.out, "shown");
+    EXPECT_EQ(shown->name(), "alpine");
+    const auto builtin = builtin_terrain("alpine").make_field();
+    for (const glm::dvec3 p : {glm::dvec3(0, 500, 0), glm::dvec3(-3210.5, 1200, 777.25)}) EXPECT_EQ(shown->value(p), builtin->value(p));
     const auto bad = run_cli("preset show nope");
     EXPECT_EQ(bad.code, 2);
     EXPECT_EQ(count_lines(bad.err), 1);
@@ -64,12 +90,19 @@ TEST(Cli, sample_seed_changes_values_and_config_loads_a_file) {
     const auto a = run_cli("sample --seed 1", "5 5 5\n");
     const auto b = run_cli("sample --seed 2", "5 5 5\n");
     EXPECT_NE(a.out, b.out);
-    const std::string path = ::testing::TempDir() + "/cli_config_islands.toml";
-    std::ofstream(path) << builtin_preset_text("islands");
-    const auto c = run_cli("sample --config " + path, "5 5 5\n");
-    const auto d = run_cli("sample --preset islands", "5 5 5\n");
-    EXPECT_EQ(c.code, 0);
-    EXPECT_EQ(c.out, d.out);
+    // A built-in graph and a built-in preset, saved and read back with --config.
+    for (const std::string name : {"islands", "tutorial"}) {
+        const std::string path = ::testing::TempDir() + "/cli_config_" + name + ".toml";
+        std::ofstream(path) << builtin_preset_text(name);
+        const auto c = run_cli("sample --config " + path, "5 5 5\n");
+        const auto d = run_cli("sample --preset " + name, "5 5 5\n");
+        EXPECT_EQ(c.code, 0) << name;
+        EXPECT_EQ(c.out, d.out) << name;
+    }
+    // A preset file as it stands (the classic islands, comments and all) gives the library's values.
+    const auto e = run_cli("sample --config " + isoterra::test::classic_preset_path("islands"), "5 5 5\n");
+    ASSERT_EQ(e.code, 0) << e.err;
+    EXPECT_EQ(std::stod(e.out), make_terrain(isoterra::test::classic_preset("islands"), 20261114)->value({5, 5, 5}));
 }
 
 TEST(Cli, sample_refuses_a_bad_line_by_number_and_prints_nothing) {
@@ -135,19 +168,25 @@ TEST(CliRegion, same_command_twice_gives_identical_bytes_whatever_the_threads) {
 }
 
 // The lattice noise's paths (AVX-512, AVX2, baseline: as many as this CPU has) give the
-// same file to the byte, caves and overhangs included.
+// same file to the byte, caves and overhangs included: the terrain function's classic
+// alpine (warped ridges, overhangs, caves), and the built-in alpine graph at its ground.
 TEST(CliRegion, every_noise_path_writes_the_same_bytes) {
     const std::string dir = ::testing::TempDir();
-    std::string first;
-    for (const char* path : {"avx512", "avx2", "baseline"}) {
-        const std::string file = dir + "/noise_path_" + path + ".glb";
-        ASSERT_EQ(run_cli("mesh --quiet --preset alpine --from -32,-64,0 --to 64,96,64 -o " + file, "",
-                          std::string("ISOTERRA_NOISE_PATH=") + path).code, 0) << path;
-        std::ifstream f(file, std::ios::binary);
-        const std::string bytes((std::istreambuf_iterator<char>(f)), {});
-        EXPECT_GT(bytes.size(), 1000u) << path;
-        if (first.empty()) first = bytes;
-        else EXPECT_TRUE(bytes == first) << path << ": the file differs from the widest path's";
+    const double ground = parse_graph(builtin_preset_text("alpine"), "alpine")->ground_height(16.0, 32.0);
+    const int y = static_cast<int>(std::floor(ground / 32.0)) * 32;
+    const std::string regions[] = {"--config " + isoterra::test::classic_preset_path("alpine") + " --from -32,-64,0 --to 64,96,64",
+                                   fmt::format("--preset alpine --from -32,{},0 --to 64,{},64", y - 64, y + 96)};
+    for (const std::string& region : regions) {
+        std::string first;
+        for (const char* path : {"avx512", "avx2", "baseline"}) {
+            const std::string file = dir + "/noise_path_" + path + ".glb";
+            ASSERT_EQ(run_cli("mesh --quiet " + region + " -o " + file, "", std::string("ISOTERRA_NOISE_PATH=") + path).code, 0) << path;
+            std::ifstream f(file, std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(f)), {});
+            EXPECT_GT(bytes.size(), 1000u) << region << " " << path;
+            if (first.empty()) first = bytes;
+            else EXPECT_TRUE(bytes == first) << region << " " << path << ": the file differs from the widest path's";
+        }
     }
 }
 

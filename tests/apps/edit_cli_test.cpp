@@ -33,7 +33,7 @@ TEST(EditCli, edit_undo_redo_and_history_walk_the_log_of_a_world_file) {
     EXPECT_EQ(count_lines(r.out), 3);
     EXPECT_EQ(run_cli("undo --world " + w).err, "nothing to undo\n");
     // The file keeps its own preset; a different one on the command line is noted.
-    EXPECT_NE(run_cli("edit --world " + w + " --preset alpine sphere --at 1,1,1 --radius 1").err.find("keeps its own preset 'islands' (seed 9)"),
+    EXPECT_NE(run_cli("edit --world " + w + " --preset alpine sphere --at 1,1,1 --radius 1").err.find("keeps its own graph 'islands' (seed 9)"),
               std::string::npos);
 }
 

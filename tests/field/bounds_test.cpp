@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "classic_presets.hpp"
 #include "isoterra/field.hpp"
 
 using namespace isoterra;
@@ -10,7 +11,7 @@ using namespace isoterra;
 class PresetBounds : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PresetBounds, every_value_sampled_in_a_random_box_lies_within_its_bound) {
-    const auto t = make_terrain(builtin_preset(GetParam()), 20261114);
+    const auto t = make_terrain(test::classic_preset(GetParam()), 20261114);
     Mulberry32 r(77);
     std::vector<glm::dvec3> pts(512);
     std::vector<double> vals(pts.size());
@@ -37,7 +38,7 @@ TEST_P(PresetBounds, a_chunk_well_above_the_ground_is_proven_all_air) {
     // How far above the real ground a chunk must start for the bound to prove it air: the
     // warped alpine ridges have the loosest slope bounds.
     const double allowance = GetParam() == "alpine" ? 250.0 : 60.0;
-    const auto t = make_terrain(builtin_preset(GetParam()), 20261114);
+    const auto t = make_terrain(test::classic_preset(GetParam()), 20261114);
     int proven = 0;
     double mean_slack = 0.0;
     for (int c = 0; c < 50; ++c) {
@@ -54,6 +55,8 @@ TEST_P(PresetBounds, a_chunk_well_above_the_ground_is_proven_all_air) {
     std::printf("%s: the ground bound lies %.1f m above the highest ground on average\n", GetParam().c_str(), mean_slack);
 }
 
+// The terrain function's presets: the tutorial and the classic alpine and islands (the
+// built-in alpine and islands are field graphs now: BuiltinGraphBounds below).
 INSTANTIATE_TEST_SUITE_P(AllPresets, PresetBounds, ::testing::Values("tutorial", "alpine", "islands"));
 
 TEST(ShapeBounds, sphere_and_plane_bounds_are_exact_at_the_extremes) {

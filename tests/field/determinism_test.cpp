@@ -4,6 +4,7 @@
 #include <cstring>
 #include <thread>
 
+#include "classic_presets.hpp"
 #include "isoterra/field.hpp"
 
 using namespace isoterra;
@@ -44,8 +45,8 @@ TEST(Determinism, same_seed_gives_identical_bytes_with_1_2_and_4_threads) {
 
 TEST(Determinism, different_seeds_give_different_terrain) {
     for (const char* name : {"tutorial", "alpine", "islands"}) {
-        const auto a = make_terrain(builtin_preset(name), 1);
-        const auto b = make_terrain(builtin_preset(name), 2);
+        const auto a = make_terrain(test::classic_preset(name), 1);
+        const auto b = make_terrain(test::classic_preset(name), 2);
         int differ = 0;
         for (int i = 0; i < 200; ++i) {
             const glm::dvec3 p(i * 13.0, 10.0, -i * 7.0);
@@ -56,10 +57,11 @@ TEST(Determinism, different_seeds_give_different_terrain) {
 }
 
 // The columns a field works out once and hands back (Field::columns_of) give every lattice
-// with those columns the same bits as working them out each time, on every preset.
+// with those columns the same bits as working them out each time, on every preset of the
+// terrain function (the classic alpine and islands: tests/common/classic_presets.hpp).
 TEST(Determinism, shared_lattice_columns_give_the_same_bits) {
-    for (const std::string& name : builtin_preset_names()) {
-        const auto t = make_terrain(builtin_preset(name), 7);
+    for (const std::string& name : test::classic_preset_names()) {
+        const auto t = make_terrain(test::classic_preset(name), 7);
         Lattice lat{{-40, -3, 17}, {37, 37, 37}, 2.0};
         const auto columns = t->columns_of(lat);
         ASSERT_TRUE(columns && columns->fits(lat));

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "classic_presets.hpp"
 #include "isoterra/graph.hpp"
 
 using namespace isoterra;
@@ -104,7 +105,10 @@ TEST(GraphErrors, a_good_graph_is_accepted_with_its_header) {
     EXPECT_NEAR(g->value({12.0, h, -40.0}), 0.0, 1e-12);
     EXPECT_TRUE(is_graph_text("format = 1\n[node]\nout = { type = \"x\" }\n"));
     EXPECT_TRUE(is_graph_text("format = 1\n[node.out]\ntype = \"x\"\n"));
-    EXPECT_FALSE(is_graph_text(builtin_preset_text("alpine")));
+    EXPECT_FALSE(is_graph_text(builtin_preset_text("tutorial")));
+    EXPECT_FALSE(is_graph_text(test::classic_preset_text("alpine")));  // a commented preset
+    EXPECT_TRUE(is_graph_text(builtin_preset_text("alpine")));         // a graph since issue 24
+    EXPECT_TRUE(is_graph_text(test::classic_preset_text("canyons")));
 }
 
 TEST(GraphErrors, load_graph_file_names_the_file) {

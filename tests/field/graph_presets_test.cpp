@@ -1,5 +1,6 @@
-// The built-in presets written as graphs (preset_to_graph, `isoterra graph export`) are the
-// same terrain bit for bit: points (the double path), lattices (the float path, at every
+// The terrain function's presets (the tutorial and the classic alpine and islands, which
+// were built-in presets until issue 24) written as graphs (preset_to_graph, `isoterra graph
+// export`) are the same terrain bit for bit: points (the double path), lattices (the float path, at every
 // level's spacing, far from the origin too), ground heights, materials and chunk meshes.
 #include <gtest/gtest.h>
 
@@ -7,6 +8,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "classic_presets.hpp"
 #include "isoterra/graph.hpp"
 #include "isoterra/grid.hpp"
 #include "isoterra/mesh.hpp"
@@ -25,7 +27,7 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
 class ExportedPreset : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        preset_ = builtin_preset(GetParam());
+        preset_ = test::classic_preset(GetParam());
         builtin_ = make_terrain(preset_, preset_.seed);
         graph_ = parse_graph(preset_to_graph(preset_), "exported.toml");
     }

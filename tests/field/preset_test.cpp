@@ -1,7 +1,12 @@
 // Preset files: every built-in loads, round-trips, and each kind of mistake has its message.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <memory>
+
+#include "classic_presets.hpp"
 #include "isoterra/field.hpp"
+#include "isoterra/graph.hpp"
 
 using namespace isoterra;
 
@@ -18,16 +23,43 @@ std::string error_of(const std::string& text) {
 
 }  // namespace
 
-TEST(Presets, every_builtin_loads_and_the_three_differ) {
-    const auto names = builtin_preset_names();
-    ASSERT_EQ(names, (std::vector<std::string>{"alpine", "islands", "tutorial"}));
+TEST(Presets, every_builtin_loads_and_the_five_differ) {
+    // Five built-in terrains: the tutorial is the terrain function's preset, the other four
+    // are field graphs (issue 24), which builtin_preset() refuses.
+    ASSERT_EQ(builtin_preset_names(), (std::vector<std::string>{"tutorial"}));
+    const auto names = builtin_terrain_names();
+    ASSERT_EQ(names, (std::vector<std::string>{"alpine", "canyons", "islands", "rivers", "tutorial"}));
+    std::vector<std::shared_ptr<const Field>> fields;
     for (const auto& n : names) {
-        const Preset p = builtin_preset(n);
-        EXPECT_EQ(p.name, n);
-        EXPECT_FALSE(p.description.empty());
+        const TerrainSource t = builtin_terrain(n);
+        EXPECT_EQ(t.name, n);
+        EXPECT_EQ(t.is_graph(), n != "tutorial") << n;
+        EXPECT_EQ(is_graph_text(builtin_preset_text(n)), n != "tutorial") << n;
+        EXPECT_FALSE((t.is_graph() ? parse_graph(t.graph, n)->description() : t.preset.description).empty()) << n;
+        if (n != "tutorial") {
+            try {
+                builtin_preset(n);
+                ADD_FAILURE() << n << " read as a preset";
+            } catch (const PresetError& e) {
+                EXPECT_EQ(std::string(e.what()), "presets/" + n + ".toml is a field graph, not a preset (builtin_terrain reads both)");
+            }
+        }
+        fields.push_back(t.make_field());
     }
-    EXPECT_GT(builtin_preset("alpine").terrain.warp_distance_m, 0.0);
-    EXPECT_TRUE(builtin_preset("islands").terrain.reshape);
+    EXPECT_EQ(builtin_preset("tutorial").name, "tutorial");
+    // Each one's ground differs from every other's over a 10 km line.
+    for (std::size_t a = 0; a < fields.size(); ++a)
+        for (std::size_t b = a + 1; b < fields.size(); ++b) {
+            int differ = 0;
+            for (int i = 0; i < 50; ++i) {
+                const glm::dvec3 p(i * 200.0 - 5000.0, 0.0, i * -130.0 + 1000.0);
+                differ += std::abs(fields[a]->value(p) - fields[b]->value(p)) > 1.0;
+            }
+            EXPECT_GT(differ, 40) << names[a] << " " << names[b];
+        }
+    // The terrain function's old presets (tests/reference/presets) still load and differ.
+    EXPECT_GT(test::classic_preset("alpine").terrain.warp_distance_m, 0.0);
+    EXPECT_TRUE(test::classic_preset("islands").terrain.reshape);
 }
 
 TEST(Presets, tutorial_file_holds_exactly_the_default_knobs) {
@@ -36,8 +68,8 @@ TEST(Presets, tutorial_file_holds_exactly_the_default_knobs) {
 }
 
 TEST(Presets, to_toml_reads_back_to_the_same_values) {
-    for (const auto& n : builtin_preset_names()) {
-        const Preset p = builtin_preset(n);
+    for (const auto& n : test::classic_preset_names()) {
+        const Preset p = test::classic_preset(n);
         const Preset back = parse_preset(preset_to_toml(p), "roundtrip.toml");
         EXPECT_EQ(preset_to_toml(back), preset_to_toml(p)) << n;
     }
@@ -45,6 +77,7 @@ TEST(Presets, to_toml_reads_back_to_the_same_values) {
 
 TEST(Presets, unknown_names_are_refused) {
     EXPECT_THROW(builtin_preset("nope"), PresetError);
+    EXPECT_THROW(builtin_terrain("nope"), PresetError);
 }
 
 TEST(PresetErrors, each_kind_of_bad_value_names_file_line_and_key) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "classic_presets.hpp"
 #include "csv.hpp"
 #include "isoterra/field.hpp"
 
@@ -58,7 +59,7 @@ TEST(TutorialPreset, lattice_sampling_agrees_with_point_sampling_within_1e_4_m) 
 
 TEST(TutorialPreset, lattice_ground_heights_equal_surface_height_bit_for_bit) {
     for (const char* name : {"tutorial", "alpine", "islands"}) {
-        const auto t = make_terrain(builtin_preset(name), 20261114);
+        const auto t = make_terrain(test::classic_preset(name), 20261114);
         Lattice lat{{-17, 0, 45}, {13, 2, 11}, 2.0};
         std::vector<float> values(lat.count()), ground(static_cast<std::size_t>(lat.size.x) * lat.size.z);
         ASSERT_TRUE(t->sample_lattice_and_ground(lat, values.data(), ground.data()));
@@ -70,11 +71,12 @@ TEST(TutorialPreset, lattice_ground_heights_equal_surface_height_bit_for_bit) {
     }
 }
 
-// The same on whole chunks of every preset, from above the ground down into the caves: the
-// gates that skip cave noise where it cannot matter must never change a value.
+// The same on whole chunks of every preset of the terrain function (the tutorial and the
+// classic alpine and islands), from above the ground down into the caves: the gates that
+// skip cave noise where it cannot matter must never change a value.
 TEST(Presets, chunk_lattices_agree_with_point_sampling_within_1e_4_m_caves_included) {
-    for (const std::string& name : builtin_preset_names()) {
-        const Preset preset = builtin_preset(name);
+    for (const std::string& name : test::classic_preset_names()) {
+        const Preset preset = test::classic_preset(name);
         const auto t = make_terrain(preset, preset.seed);
         std::size_t cave_points = 0;
         for (const glm::i64vec3 xz : {glm::i64vec3(0, 0, 0), glm::i64vec3(-700, 0, 260), glm::i64vec3(1500, 0, -90)}) {

@@ -1,6 +1,7 @@
 // Seeded fuzzing of everything that reads a user's bytes: the preset and graph parsers, the
 // heightmap raster reader, the points parser, the delta decoder and the world-file reader. Each target starts from its corpus in
-// tests/fuzz/corpus/ (and the built-in presets) and runs mutated inputs for a bounded time
+// tests/fuzz/corpus/ (and the built-in presets and graphs, the classic presets of
+// tests/reference/presets too) and runs mutated inputs for a bounded time
 // (ISOTERRA_FUZZ_SECONDS per target, default 10). Every input must be accepted whole or
 // refused with the target's own error, in one line; what is accepted must make sense.
 // The run is reproducible: iteration i of a target always tries the same input
@@ -20,6 +21,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include "classic_presets.hpp"
 #include "isoterra/graph.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/store.hpp"
@@ -98,7 +100,8 @@ std::size_t run_target(const std::string& name, const std::vector<std::string>& 
 
 TEST(Fuzz, preset_parser) {
     auto inputs = corpus("preset");
-    for (const auto& n : builtin_preset_names()) inputs.push_back(preset_to_toml(builtin_preset(n)));
+    // The terrain function's presets: the tutorial and the classic alpine and islands.
+    for (const auto& n : test::classic_preset_names()) inputs.push_back(preset_to_toml(test::classic_preset(n)));
     const std::vector<std::string> words = {"[", "[[", "]]", "{", "}", "= ", "\"\"\"", "'''", "\n[a]\n", "a.b.c = 1\n", "x = [[[[",
                                             "{a={b=", "\\u0000", "\\U0010FFFF", "name = ", "seed = ", "caves = true\n",
                                             "hill_scale_m = ", "mountain_to = ", "base_height_m = ", "cave_width = ", "\n"};
@@ -133,8 +136,12 @@ TEST(Fuzz, graph_parser) {
     const std::vector<std::string> words = {"[node]\n", "[node.a]\n", "[output]\n", "sdf = ", "ground = ", "type = ", "\"add\"",
                                             "\"warp2\"", "\"curve\"", ".x\"", "{ type = \"", "a = \"", "in = \"", "points = [[",
                                             "= 1e308", "= -0.0", "format = 1\n", "[[", "{a={b=", "\n"};
+    // The users' graphs of the corpus, and the built-in graph presets (alpine, canyons, ...).
+    auto inputs = corpus("graph");
+    for (const auto& n : builtin_terrain_names())
+        if (is_graph_text(builtin_preset_text(n))) inputs.push_back(builtin_preset_text(n));
     std::size_t accepted = 0, refused = 0;
-    run_target("graph", corpus("graph"), words, [&](const std::string& text) {
+    run_target("graph", inputs, words, [&](const std::string& text) {
         std::unique_ptr<GraphField> graph;
         try {
             graph = parse_graph(text, "fuzz.toml");

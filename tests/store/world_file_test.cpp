@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "classic_presets.hpp"
 #include "isoterra/store.hpp"
 #include "temp_files.hpp"
 
@@ -30,7 +31,7 @@ std::shared_ptr<const Field> field_of(const Preset& p) { return make_terrain(p, 
 // A world file with a few edits, closed (its WAL checkpointed into the main file).
 std::string world_with_edits(const std::string& name, EditHistory* out = nullptr) {
     const std::string path = temp_path(name);
-    Preset preset = builtin_preset("alpine");
+    Preset preset = test::classic_preset("alpine");  // the terrain function's: warps, overhangs, caves
     preset.seed = 77;
     WorldFile file(path, &preset);
     EditHistory history(field_of(file.preset()));
@@ -76,7 +77,7 @@ TEST(WorldFile, holds_the_preset_the_log_the_cursor_and_the_deltas_across_a_reop
 
 TEST(WorldFile, an_existing_file_keeps_its_own_preset) {
     const std::string path = world_with_edits("keeps.db");
-    const Preset other = builtin_preset("islands");
+    const Preset other = test::classic_preset("islands");
     WorldFile file(path, &other);
     EXPECT_FALSE(file.created());
     EXPECT_EQ(file.preset().name, "alpine");
