@@ -16,7 +16,9 @@ int main(int argc, char** argv) {
                  "isoterra"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "isoterra 0.1.0");
-    app.footer("Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
+    app.footer("Terrains (--preset): tutorial (the seed's), and alpine, islands, rivers, canyons: graphs of landform\n"
+               "nodes with rivers that drain to the sea (docs/landforms.md; `isoterra presets`, `isoterra landform`).\n"
+               "Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
                "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
                "Limits and how they are tested: docs/reliability.md.\n"
                "The same core in a web page (WebAssembly, Babylon.js): bash scripts/web.sh, then http://127.0.0.1:8080/.\n"
