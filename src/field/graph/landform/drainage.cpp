@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -511,18 +512,10 @@ constexpr double kMostBatchCells = 16384.0;
 // Runs the lanes of `l` in clusters, one per level-0 cell: each cluster's inputs gathered,
 // run, and its outputs put back. Values are the same bits in any batch, so this changes none.
 void run_drainage_apart(const Node& node, const Lanes& l, const std::vector<glm::dvec2>& at, double cell0) {
-    std::unordered_map<std::uint64_t, std::vector<std::size_t>> clusters;
-    std::vector<std::uint64_t> order;  // first seen first, for a fixed order
-    for (std::size_t i = 0; i < l.count; ++i) {
-        const std::uint64_t key = (static_cast<std::uint64_t>(cell_of(at[i].x, cell0)) << 32) ^
-                                  (static_cast<std::uint64_t>(cell_of(at[i].y, cell0)) & 0xffffffffu);
-        auto& lanes = clusters[key];
-        if (lanes.empty()) order.push_back(key);
-        lanes.push_back(i);
-    }
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::size_t>> clusters;  // ordered: a fixed order
+    for (std::size_t i = 0; i < l.count; ++i) clusters[{cell_of(at[i].x, cell0), cell_of(at[i].y, cell0)}].push_back(i);
     const std::size_t inputs = node.in.size();
-    for (const std::uint64_t key : order) {
-        const std::vector<std::size_t>& lanes = clusters[key];
+    for (const auto& [cell, lanes] : clusters) {
         const std::size_t m = lanes.size();
         const auto gather = [&](const double* from, std::vector<double>& to) -> const double* {
             if (!from) return nullptr;
