@@ -44,8 +44,27 @@ std::string graph_text(const std::string& guard, int side, bool ungated, const s
     return with_output(text, ungated);
 }
 
+// The chunks each gate test samples: 33^3 lattices at 1 and 4 m, four chunks up from y = -64.
+std::vector<Lattice> checked_lattices() {
+    std::vector<Lattice> lattices;
+    for (const double spacing : {1.0, 4.0})
+        for (int cy = -2; cy <= 1; ++cy) lattices.push_back({{-16, cy * 32, 40}, {33, 33, 33}, spacing});
+    return lattices;
+}
+
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// Samples `lattice` with the gated graph and its ungated twin: the same bits, nothing skipped
+// by the twin; returns what the gated one skipped. `what` names the case in a failure.
+GraphSkipCount check_gated(const GraphField& gated, const GraphField& ungated, const Lattice& lattice, const std::string& what) {
+    std::vector<float> with(lattice.count()), without(lattice.count());
+    gated.sample_lattice(lattice, with.data());
+    ungated.sample_lattice(lattice, without.data());
+    EXPECT_TRUE(same_bits(with, without)) << what << " spacing " << lattice.spacing_m << " at y " << lattice.origin.y;
+    EXPECT_EQ(ungated.count_skipped(lattice).skipped, 0u) << what;
+    return gated.count_skipped(lattice);
 }
 
 }  // namespace
@@ -59,17 +78,10 @@ TEST(GraphGates, skipped_noises_change_no_bit_for_any_guard_on_either_side) {
             const auto gated = parse_graph(graph_text(guard, side, false, extra), "gated.toml");
             const auto ungated = parse_graph(graph_text(guard, side, true, extra), "ungated.toml");
             std::size_t skipped = 0, total = 0;
-            for (const double spacing : {1.0, 4.0})
-                for (int cy = -2; cy <= 1; ++cy) {
-                    const Lattice lattice{{-16, cy * 32, 40}, {33, 33, 33}, spacing};
-                    std::vector<float> with(lattice.count()), without(lattice.count());
-                    gated->sample_lattice(lattice, with.data());
-                    ungated->sample_lattice(lattice, without.data());
-                    ASSERT_TRUE(same_bits(with, without)) << guard << " side " << side << " spacing " << spacing << " chunk y " << cy;
-                    const GraphSkipCount c = gated->count_skipped(lattice);
-                    skipped += c.skipped, total += c.noise_samples;
-                    EXPECT_EQ(ungated->count_skipped(lattice).skipped, 0u);
-                }
+            for (const Lattice& lattice : checked_lattices()) {
+                const GraphSkipCount c = check_gated(*gated, *ungated, lattice, fmt::format("{} side {}", guard, side));
+                skipped += c.skipped, total += c.noise_samples;
+            }
             // The ground spans +-19 m and the blobs [-6, 14]: most of each chunk is decided by
             // the ground alone, for every guard (max and intersect: far below; min: far above).
             EXPECT_GT(skipped, total / 4) << guard << " side " << side << ": " << skipped << " of " << total;
@@ -113,24 +125,17 @@ TEST(GraphGates, a_noise_times_a_mask_is_skipped_where_the_mask_is_0_and_changes
             mask_text.replace(mask_text.find("sdf = \"out\""), 11, "sdf = \"mask\"");
             const auto mask_only = parse_graph(mask_text, "mask.toml");
             std::size_t skipped = 0, total = 0, zero = 0;
-            for (const double spacing : {1.0, 4.0})
-                for (int cy = -2; cy <= 1; ++cy) {
-                    const Lattice lattice{{-16, cy * 32, 40}, {33, 33, 33}, spacing};
-                    std::vector<float> with(lattice.count()), without(lattice.count());
-                    gated->sample_lattice(lattice, with.data());
-                    ungated->sample_lattice(lattice, without.data());
-                    ASSERT_TRUE(same_bits(with, without)) << "mask " << what << " side " << side << " spacing " << spacing << " chunk y " << cy;
-                    const GraphSkipCount c = gated->count_skipped(lattice);
-                    skipped += c.skipped, total += c.noise_samples;
-                    EXPECT_EQ(ungated->count_skipped(lattice).skipped, 0u);
-                    std::vector<glm::dvec3> points;
-                    for (int k = 0; k < 33; ++k)
-                        for (int j = 0; j < 33; ++j)
-                            for (int i = 0; i < 33; ++i) points.push_back(lattice.position(i, j, k));
-                    std::vector<double> m(points.size());
-                    mask_only->sample_points(points.data(), points.size(), m.data());
-                    zero += static_cast<std::size_t>(std::count(m.begin(), m.end(), 0.0));
-                }
+            for (const Lattice& lattice : checked_lattices()) {
+                const GraphSkipCount c = check_gated(*gated, *ungated, lattice, fmt::format("mask {} side {}", what, side));
+                skipped += c.skipped, total += c.noise_samples;
+                std::vector<glm::dvec3> points;
+                for (int k = 0; k < 33; ++k)
+                    for (int j = 0; j < 33; ++j)
+                        for (int i = 0; i < 33; ++i) points.push_back(lattice.position(i, j, k));
+                std::vector<double> m(points.size());
+                mask_only->sample_points(points.data(), points.size(), m.data());
+                zero += static_cast<std::size_t>(std::count(m.begin(), m.end(), 0.0));
+            }
             // Skipped exactly where the mask is 0 (no other guard decides anything here), a
             // large part of these chunks: the hills' lower part (21 %), y < 0 (half).
             EXPECT_EQ(skipped, zero) << "mask " << what << " side " << side;
