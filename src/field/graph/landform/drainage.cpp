@@ -515,7 +515,8 @@ void run_drainage_apart(const Node& node, const Lanes& l, const std::vector<glm:
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::size_t>> clusters;  // ordered: a fixed order
     for (std::size_t i = 0; i < l.count; ++i) clusters[{cell_of(at[i].x, cell0), cell_of(at[i].y, cell0)}].push_back(i);
     const std::size_t inputs = node.in.size();
-    for (const auto& [cell, lanes] : clusters) {
+    for (const auto& cluster : clusters) {
+        const std::vector<std::size_t>& lanes = cluster.second;  // not a structured binding: clang 14 cannot capture one
         const std::size_t m = lanes.size();
         const auto gather = [&](const double* from, std::vector<double>& to) -> const double* {
             if (!from) return nullptr;
