@@ -30,10 +30,10 @@ TerrainSource FieldOptions::load() const {
     } catch (const PresetError& e) {
         throw UsageError(e.what());
     }
-    if (seed) {
-        if (*seed < -2147483648LL || *seed > 4294967295LL)
-            throw UsageError(fmt::format("--seed: expected an integer in [-2147483648, 4294967295], got {}", *seed));
-        terrain.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(*seed));
+    try {
+        if (seed) set_terrain_seed(terrain, *seed);
+    } catch (const PresetError& e) {
+        throw UsageError(fmt::format("--{}", e.what()));  // "--seed: expected ..."
     }
     return terrain;
 }

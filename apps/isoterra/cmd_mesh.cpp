@@ -102,16 +102,9 @@ void register_mesh(CLI::App& app) {
         } else {
             const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
             chunk_count = chunks.size();
-            meshes.resize(chunks.size());
-            parallel_for(chunks.size(), threads, "meshing chunks", opt.quiet, [&](std::size_t i) {
-                thread_local ChunkSamples samples;
-                thread_local MeshScratch scratch;
-                const ChunkCoord& c = chunks[i];
-                sample_chunk(*field, c, mesher_padding(mesher), samples, meshing_lattice_use(*deltas, c));
-                apply_deltas(*deltas, samples);
-                meshes[i].name = fmt::format("chunk_{}_{}_{}", c.x, c.y, c.z);
-                mesh_chunk(mesher, samples, field->material_rules(), scratch, meshes[i].mesh);
-            });
+            auto built = mesh_chunks(*field, deltas.get(), chunks, mesher, threads, progress_line("meshing chunks", opt.quiet));
+            for (std::size_t i = 0; i < chunks.size(); ++i)
+                meshes.push_back({fmt::format("chunk_{}_{}_{}", chunks[i].x, chunks[i].y, chunks[i].z), std::move(built[i])});
         }
         if (!opt.per_chunk) {
             NamedMesh all{"terrain", {}};

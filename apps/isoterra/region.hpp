@@ -31,6 +31,10 @@ ImageGrid image_grid(const std::string& from, const std::string& to, double step
 /// Returns the number of hardware threads (at least 1).
 int default_threads();
 
+/// A progress callback that prints "label: done/count" on a terminal unless `quiet`; empty
+/// otherwise.
+std::function<void(std::size_t, std::size_t)> progress_line(const std::string& label, bool quiet);
+
 /// Runs job(i) for i in [0, count) on `threads` threads; prints "label: n/count" on a
 /// terminal unless `quiet`. The first exception thrown by a job is rethrown.
 void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,

@@ -1,10 +1,11 @@
-// What every stage shares: text fit for the one-line messages of errors, and SHA-256
-// digests of files and settings (the bake's manifests).
+// What every stage shares: text fit for the one-line messages of errors, SHA-256 digests of
+// files and settings (the bake's manifests), and a loop shared between threads.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -35,5 +36,12 @@ private:
 
 /// Returns the SHA-256 of `bytes` as 64 lower-case hex digits.
 std::string sha256_hex(std::string_view bytes);
+
+/// Runs job(i) for every i in [0, count) on `threads` threads, the caller's among them
+/// (threads < 1: one). After each job, `progress(done, count)` when given, one call at a
+/// time. The first exception a job throws stops the handing out of jobs and is rethrown once
+/// every thread has stopped.
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& job,
+                  const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace isoterra

@@ -146,6 +146,13 @@ TerrainSource load_terrain_file(const std::string& path);
 /// A built-in preset or field graph (presets/*.toml) as a terrain source; throws
 /// PresetError for an unknown name.
 TerrainSource builtin_terrain(const std::string& name);
+/// A built-in terrain when `preset_or_path` is one's name, else the preset or graph file at
+/// that path (what the C API and the Python module take). Throws PresetError: for a name
+/// without '/' or '.' that is no built-in's, the unknown preset's message naming them all.
+TerrainSource find_terrain(const std::string& preset_or_path);
+/// Sets `terrain.seed` from a user's integer, negative ones as their 32-bit pattern (as
+/// --seed does); throws PresetError ("seed: expected ...") outside [-2^31, 2^32).
+void set_terrain_seed(TerrainSource& terrain, std::int64_t seed);
 /// The names of every built-in terrain, presets and graphs, sorted.
 std::vector<std::string> builtin_terrain_names();
 /// `preset` as a terrain source, with its own seed.

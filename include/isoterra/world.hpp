@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -328,5 +329,36 @@ private:
     bool keep_meshes_;
     std::unordered_map<ChunkCoord, Entry, ChunkKey> chunks_;
 };
+
+// ---------------------------------------------------------------------------------------
+// A region meshed at once, without streaming (world/region_mesh.cpp): `isoterra mesh
+// --from --to`, the C API and the Python module.
+
+/// A region the library refuses: empty on an axis, past the world's end (kCoordinateLimit_m)
+/// or of too many chunks. what() is one line.
+class RegionError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The most levels of detail a region may be meshed at (chunk spacing up to 2^kMaxRegionLod m).
+inline constexpr int kMaxRegionLod = 10;
+
+/// Returns the chunks of level `lod` whose cores cover the box [from, to), z slowest, then
+/// y, then x. Throws RegionError for an empty or non-finite box, one past
+/// kCoordinateLimit_m, a level outside [0, kMaxRegionLod], or a box of more than `limit`
+/// chunks (the message gives the count).
+std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3& to, double limit = 4096, int lod = 0);
+
+/// Meshes each of `chunks` (any level) of `field` with `deltas` (null: none) added, one mesh per chunk in
+/// the order given, on `threads` threads (< 1: one): what `isoterra mesh --from --to` writes.
+/// Calls `progress(done, count)` after each chunk when given. Thread-safe.
+std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks,
+                                     Mesher mesher, int threads,
+                                     const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+/// Returns `meshes` appended into one whose origin is the world's (positions in world metres,
+/// as floats): what `isoterra mesh` writes without --per-chunk.
+MeshBuffers merge_meshes(const std::vector<MeshBuffers>& meshes);
 
 }  // namespace isoterra

@@ -1,5 +1,7 @@
 // A world's terrain as a preset or a graph, read from and written to text, so that every
 // program and the world file take either without knowing which.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "../preset_parts.hpp"
@@ -72,6 +74,20 @@ TerrainSource builtin_terrain(const std::string& name) {
     const std::string& text = builtin_preset_text(name);
     if (!is_graph_text(text)) return terrain_of(builtin_preset(name));
     return parse_terrain_source(text, "presets/" + name + ".toml");
+}
+
+TerrainSource find_terrain(const std::string& preset_or_path) {
+    const auto names = builtin_terrain_names();
+    if (std::find(names.begin(), names.end(), preset_or_path) != names.end()) return builtin_terrain(preset_or_path);
+    // Not a built-in name: a file, unless it looks like neither (then the unknown name's message).
+    const bool looks_like_path = preset_or_path.find('/') != std::string::npos || preset_or_path.find('.') != std::string::npos;
+    return looks_like_path ? load_terrain_file(preset_or_path) : builtin_terrain(preset_or_path);
+}
+
+void set_terrain_seed(TerrainSource& terrain, std::int64_t seed) {
+    if (seed < -2147483648LL || seed > 4294967295LL)
+        throw PresetError(fmt::format("seed: expected an integer in [-2147483648, 4294967295], got {}", seed));
+    terrain.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(seed));
 }
 
 TerrainSource terrain_of(const Preset& preset) {
