@@ -11,6 +11,7 @@ packages=(
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev xvfb xauth xdotool
   emscripten chromium openmpi-bin libopenmpi-dev
+  pybind11-dev python3-dev python3-pytest mono-mcs mono-runtime blender
 )
 missing=()
 for p in "${packages[@]}"; do

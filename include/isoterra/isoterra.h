@@ -1,0 +1,174 @@
+/* isoterra's C API: fields, sampling, meshing a region, the streaming World, edits kept in a
+ * world file, and glb bytes, for C and for anything that binds C (C# P/Invoke, Rust, Python
+ * ctypes). The header is C99; the library is libisoterra_c.so.
+ *
+ * Conventions:
+ * - Handles are opaque and owned by the caller, who frees each with its _free function
+ *   (freeing NULL does nothing). A handle may be used from several threads at once except
+ *   where a function says otherwise.
+ * - Functions that can fail return 0 on success and -1 on failure, or NULL for a handle;
+ *   isoterra_last_error() then gives a one-line message (the program's) for the calling
+ *   thread. Bad input and failures never abort the process.
+ * - Buffers the library hands out belong to the handle they come from and live as long as
+ *   it; isoterra_bytes are freed with isoterra_bytes_free.
+ * - Metres, Y up; the field is negative in rock and positive in air. */
+#ifndef ISOTERRA_ISOTERRA_H
+#define ISOTERRA_ISOTERRA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ISOTERRA_API __attribute__((visibility("default")))
+#else
+#define ISOTERRA_API
+#endif
+
+/* The version of this interface; a program built against another one should not load the
+ * library (compare isoterra_abi_version() with ISOTERRA_ABI_VERSION). */
+#define ISOTERRA_ABI_VERSION 1
+ISOTERRA_API int isoterra_abi_version(void);
+
+/* The last error of the calling thread, one line; "" when the last call succeeded. The
+ * pointer stays valid until the thread's next call into the library. */
+ISOTERRA_API const char* isoterra_last_error(void);
+
+/* ---- fields ----------------------------------------------------------------------------- */
+
+typedef struct isoterra_field isoterra_field;
+
+/* A field from a built-in preset's name ("alpine") or a preset or graph file's path, with
+ * `seed` (-1: the preset's or file's own). NULL on failure. */
+ISOTERRA_API isoterra_field* isoterra_field_new(const char* preset_or_path, int64_t seed);
+/* A field from preset or graph TOML text; a graph's heightmap files are read relative to
+ * `directory` (NULL: the working directory). NULL on failure. */
+ISOTERRA_API isoterra_field* isoterra_field_from_text(const char* toml, const char* directory, int64_t seed);
+ISOTERRA_API void isoterra_field_free(isoterra_field* field);
+/* The terrain's name and seed. */
+ISOTERRA_API const char* isoterra_field_name(const isoterra_field* field);
+ISOTERRA_API uint32_t isoterra_field_seed(const isoterra_field* field);
+
+/* Writes the values at `n` points (x, y, z interleaved) to `out`: the values `isoterra
+ * sample` prints, edits included for a field from a world file. */
+ISOTERRA_API int isoterra_field_sample(const isoterra_field* field, const double* xyz, size_t n, double* out);
+/* Writes the values on a lattice of nx * ny * nz samples `step` metres apart from
+ * `origin` (each coordinate a whole multiple of step) to `out`, x fastest, then y, then z. */
+ISOTERRA_API int isoterra_field_lattice(const isoterra_field* field, const double origin[3], const int32_t size[3],
+                                        double step, float* out);
+/* Writes the ground height at `n` points (x, z interleaved) to `out`; fails for a field
+ * without a ground height. */
+ISOTERRA_API int isoterra_field_ground(const isoterra_field* field, const double* xz, size_t n, double* out);
+
+/* ---- meshes ----------------------------------------------------------------------------- */
+
+typedef struct isoterra_mesh isoterra_mesh;
+
+/* Meshes the chunks of level of detail `lod` (samples 2^lod m apart, 0 to 10) covering the
+ * box [lo, hi) with `mesher` ("marching-cubes", "surface-nets", "blocks"; NULL: marching
+ * cubes) on `threads` threads (0: all cores); at level 0 the triangles `isoterra mesh
+ * --from lo --to hi` writes. At most 4096 chunks. NULL on failure. */
+ISOTERRA_API isoterra_mesh* isoterra_mesh_region(const isoterra_field* field, const double lo[3], const double hi[3],
+                                                 const char* mesher, int lod, int threads);
+ISOTERRA_API void isoterra_mesh_free(isoterra_mesh* mesh);
+ISOTERRA_API size_t isoterra_mesh_vertex_count(const isoterra_mesh* mesh);
+ISOTERRA_API size_t isoterra_mesh_triangle_count(const isoterra_mesh* mesh);
+/* 3 floats a vertex, world metres. */
+ISOTERRA_API const float* isoterra_mesh_positions(const isoterra_mesh* mesh);
+/* 3 floats a vertex, unit length. */
+ISOTERRA_API const float* isoterra_mesh_normals(const isoterra_mesh* mesh);
+/* 3 indices a triangle, counter-clockwise seen from the air. */
+ISOTERRA_API const uint32_t* isoterra_mesh_indices(const isoterra_mesh* mesh);
+/* 1 byte a vertex: its dominant material (0 grass, 1 soil, 2 rock, 3 snow, 4 sand, 5 scree). */
+ISOTERRA_API const uint8_t* isoterra_mesh_materials(const isoterra_mesh* mesh);
+/* 3 floats a vertex: the material colour, linear RGB in [0, 1] (the blend shown). */
+ISOTERRA_API const float* isoterra_mesh_colours(const isoterra_mesh* mesh);
+/* The name of material `m` ("grass"), or NULL outside [0, 6). */
+ISOTERRA_API const char* isoterra_material_name(int m);
+
+/* Bytes the library allocated (a glb file), freed with isoterra_bytes_free. */
+typedef struct isoterra_bytes {
+    uint8_t* data;
+    size_t size;
+} isoterra_bytes;
+/* The mesh as a binary glTF 2.0 file, as `isoterra mesh -o x.glb` writes it. */
+ISOTERRA_API int isoterra_mesh_glb(const isoterra_mesh* mesh, isoterra_bytes* out);
+ISOTERRA_API void isoterra_bytes_free(isoterra_bytes* bytes);
+
+/* ---- the streaming World ---------------------------------------------------------------- */
+
+typedef struct isoterra_world isoterra_world;
+
+typedef struct isoterra_world_settings {
+    double view_distance_m; /* how far the world reaches; 0: 8000 */
+    int radius;             /* chunks per ring of each level; 0: 8 */
+    int threads;            /* workers; 0: cores - 1 */
+    const char* mesher;     /* NULL: marching cubes */
+} isoterra_world_settings;
+
+/* One chunk's news, valid during the callback only. A dropped chunk is gone: forget it. Any
+ * other update says whether the chunk is drawn (visible); a visible one carries its
+ * triangles as drawn now, with the transitions its neighbours of other levels call for
+ * (has_mesh 1; perhaps none when it holds no surface): replace what is drawn for it. */
+typedef struct isoterra_chunk_update {
+    int32_t x, y, z, lod;
+    uint64_t version;
+    int dropped;
+    int visible;
+    int has_mesh;               /* 1 for a visible chunk: the triangles below replace its old ones */
+    double origin[3];           /* positions are relative to this, metres */
+    size_t vertex_count, index_count;
+    const float* positions;     /* 3 a vertex */
+    const float* normals;       /* 3 a vertex */
+    const uint32_t* indices;    /* 3 a triangle */
+} isoterra_chunk_update;
+typedef void (*isoterra_chunk_callback)(const isoterra_chunk_update* update, void* user);
+
+/* Starts a World over `field` (its edits included) and its worker threads. */
+ISOTERRA_API isoterra_world* isoterra_world_new(const isoterra_field* field, const isoterra_world_settings* settings);
+/* Stops the workers and frees the World. */
+ISOTERRA_API void isoterra_world_free(isoterra_world* world);
+/* Moves the focus; call from one thread (the owner's), as deliver. */
+ISOTERRA_API int isoterra_world_set_focus(isoterra_world* world, double x, double y, double z);
+/* Hands finished chunks to `callback` for up to `budget_ms` milliseconds; returns how many
+ * updates it handed, or -1. */
+ISOTERRA_API int isoterra_world_deliver(isoterra_world* world, double budget_ms, isoterra_chunk_callback callback, void* user);
+/* 1 when everything around the focus is built and handed over, else 0. */
+ISOTERRA_API int isoterra_world_settled(const isoterra_world* world);
+
+/* ---- edits and world files -------------------------------------------------------------- */
+
+typedef struct isoterra_editor isoterra_editor;
+
+/* Opens the world file at `path` (SQLite), creating it from `preset_or_path` and `seed`
+ * (-1: its own) when it is missing; an existing file keeps its own terrain. NULL: no file,
+ * edits in memory over `preset_or_path`. NULL on failure. */
+ISOTERRA_API isoterra_editor* isoterra_editor_open(const char* path, const char* preset_or_path, int64_t seed);
+ISOTERRA_API void isoterra_editor_free(isoterra_editor* editor);
+/* A field of the terrain with the edits made so far (a snapshot: later edits do not change
+ * it), to sample, mesh or stream. Free it with isoterra_field_free. */
+ISOTERRA_API isoterra_field* isoterra_editor_field(const isoterra_editor* editor);
+/* Applies a brush ("sphere", "smooth", "flatten"; mode "carve" or "add", sphere only) and
+ * saves it to the file. strength_m <= 0: no cap. Not thread-safe for one editor. */
+ISOTERRA_API int isoterra_editor_apply(isoterra_editor* editor, const char* brush, const char* mode, double x, double y,
+                                       double z, double radius_m, double strength_m);
+/* Takes back the last edit / applies the next undone one, and saves: 1 when there was one,
+ * 0 when none, -1 on failure. */
+ISOTERRA_API int isoterra_editor_undo(isoterra_editor* editor);
+ISOTERRA_API int isoterra_editor_redo(isoterra_editor* editor);
+/* The edits in effect (undone ones not counted). */
+ISOTERRA_API size_t isoterra_editor_edit_count(const isoterra_editor* editor);
+
+/* The first point where the ray from `origin` along `direction` meets rock within
+ * `max_distance_m`, edits included: 1 and `hit` set, 0 when it meets none, -1 on failure. */
+ISOTERRA_API int isoterra_field_raycast(const isoterra_field* field, const double origin[3], const double direction[3],
+                                        double max_distance_m, double hit[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ISOTERRA_ISOTERRA_H */
