@@ -11,7 +11,7 @@ dir=$2
 flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
       -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DISOTERRA_BUILD_BENCH=OFF -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
-      -DISOTERRA_WITH_MPI=OFF >/dev/null  # the MPI test runs in the main tree only
+      -DISOTERRA_WITH_MPI=OFF -DISOTERRA_BUILD_PYTHON=OFF -DISOTERRA_FOREIGN_HOST_TESTS=OFF >/dev/null  # MPI, Python, Blender, Mono: the main tree only
 # Quiet unless something is wrong: the build's output goes to a log that is shown on failure.
 if ! cmake --build "$dir" -j2 >"$dir/build.log" 2>&1; then
     tail -50 "$dir/build.log"
