@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config git ca-certificates
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libglm-dev libspng-dev
-  libsqlite3-dev libzstd-dev libnoise-dev libgdal-dev gdal-bin
+  libsqlite3-dev libzstd-dev libnoise-dev libgdal-dev gdal-bin libmeshoptimizer-dev
   python-matplotlib-data python3-numpy
   libgtest-dev libgmock-dev libbenchmark-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri

@@ -27,7 +27,7 @@ struct BakeOptions {
     WorldFileOption world;
     std::string from, to, out, shard = "0/1", mesher_name = "marching-cubes";
     int levels = 5, job_levels = 3, threads = 0;
-    bool heightmaps = false, resume = false, verify = false, force = false, quiet = false;
+    bool heightmaps = false, resume = false, verify = false, force = false, quiet = false, compress = false;
 };
 
 constexpr std::size_t kTileLimit = 200000;
@@ -111,6 +111,7 @@ void bake(const BakeOptions& opt) {
     s.job_levels = opt.job_levels;
     s.mesher = mesher_flag(opt.mesher_name);
     s.heightmaps = opt.heightmaps;
+    s.compress = opt.compress;
     region_of(opt, s);
     const EditSession session(opt.field, opt.world.path, false);
     const auto field = session.field();
@@ -247,6 +248,9 @@ void register_bake(CLI::App& app) {
     cmd->add_option("--job-levels", opt.job_levels, "Levels of tiles one job bakes (default 3)")->check(CLI::Range(1, 6));
     cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
     cmd->add_flag("--heightmaps", opt.heightmaps, "Also write 16-bit PNG height tiles (height/, shared edges)");
+    cmd->add_flag("--compress", opt.compress,
+                  "Tiles quantized and meshopt-compressed (KHR_mesh_quantization, EXT_meshopt_compression; "
+                  "CesiumJS, three.js with its meshopt decoder)");
     cmd->add_option("--out", opt.out, "The bake's folder (made if missing; its parent must exist)")->required();
     cmd->add_option("--shard", opt.shard, "I/N: bake every N-th job from the I-th (N processes or machines, one folder)");
     cmd->add_flag("--resume", opt.resume, "Skip the jobs already complete in --out");

@@ -21,7 +21,7 @@ struct MeshOptions {
     FieldOptions field;
     WorldFileOption world;
     std::string from, to, around, mesher_name = "marching-cubes", output;
-    bool per_chunk = false, force = false, quiet = false;
+    bool per_chunk = false, force = false, quiet = false, compress = false;
     int threads = 0, radius = 8;
     double view_distance_m = 8000.0;
 };
@@ -73,6 +73,9 @@ void register_mesh(CLI::App& app) {
     cmd->add_option("--radius", opt.radius, "With --around: chunks per ring of each level (default 8)")->check(CLI::Range(1, 64));
     cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
     cmd->add_flag("--per-chunk", opt.per_chunk, "One node (OBJ: one object) per chunk");
+    cmd->add_flag("--compress", opt.compress,
+                  "glTF quantized and meshopt-compressed (KHR_mesh_quantization, EXT_meshopt_compression): for three.js, "
+                  "Babylon.js, gltf-transform; not Blender 3.4 or Godot 3");
     cmd->add_option("-o,--output", opt.output, "Output file: .glb .gltf .obj .ply")->required();
     cmd->add_option("--threads", opt.threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
     cmd->add_flag("--force", opt.force, "Allow regions of more than 4096 chunks");
@@ -82,6 +85,8 @@ void register_mesh(CLI::App& app) {
         MeshFormat format;
         if (!mesh_format_from_path(opt.output, format))
             throw UsageError(fmt::format("-o: '{}' does not end in .glb, .gltf, .obj or .ply", opt.output));
+        if (opt.compress && format != MeshFormat::glb && format != MeshFormat::gltf)
+            throw UsageError("--compress: only glTF (.glb, .gltf) is compressed");
         if (opt.around.empty() && opt.from.empty())
             throw UsageError("mesh: give a region (--from and --to) or a point to mesh the world around (--around)");
         const EditSession session(opt.field, opt.world.path);
@@ -115,7 +120,7 @@ void register_mesh(CLI::App& app) {
         std::size_t triangles = 0;
         for (const auto& m : meshes) triangles += m.mesh.triangle_count();
         try {
-            write_mesh_file(opt.output, format, meshes);
+            write_mesh_file(opt.output, format, meshes, opt.compress);
         } catch (const IoError& e) {
             throw UsageError(e.what());
         }

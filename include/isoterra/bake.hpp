@@ -36,6 +36,7 @@ struct BakeSettings {
     Mesher mesher = Mesher::marching_cubes;
     bool heightmaps = false;
     int lowest_layer = -2;           // the world's floor, as WorldSettings::lowest_layer
+    bool compress = false;           // tiles quantized and meshopt-compressed (encode_gltf's compress)
     bool operator==(const BakeSettings&) const = default;
 
     /// Returns the bytes of bake.json: every field, in a fixed order.

@@ -42,14 +42,19 @@ bool mesh_format_from_path(const std::string& path, MeshFormat& out);
 /// 65535 vertices); water entries take a second, translucent material ("water"). `binary`: GLB, else
 /// JSON with the buffer embedded as a data URI. `placed`: positions stay relative to each
 /// mesh's origin and its node's translation is the origin (float precision far out);
-/// otherwise positions are in world metres.
-std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool placed = false);
+/// otherwise positions are in world metres. `compress`: every mesh quantized
+/// (KHR_mesh_quantization: positions 16-bit on a uniform grid over the mesh's box, at most
+/// extent / 131070 off, undone by its node's scale and translation; normals in bytes) and
+/// its views encoded with meshoptimizer (EXT_meshopt_compression), both extensions required:
+/// for readers that decode meshopt (three.js, Babylon.js, gltf-transform; not Blender 3.4).
+std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool placed = false, bool compress = false);
 /// Returns an OBJ file: one object ("o NAME") per entry, vertex colours after positions.
 std::string encode_obj(const std::vector<NamedMesh>& meshes);
 /// Returns a binary little-endian PLY file of all entries merged, with normals and colours.
 std::string encode_ply(const std::vector<NamedMesh>& meshes);
-/// Encodes in `format` and writes atomically. Throws IoError.
-void write_mesh_file(const std::string& path, MeshFormat format, const std::vector<NamedMesh>& meshes);
+/// Encodes in `format` (glTF compressed when `compress`; OBJ and PLY never) and writes
+/// atomically. Throws IoError.
+void write_mesh_file(const std::string& path, MeshFormat format, const std::vector<NamedMesh>& meshes, bool compress = false);
 
 /// Writes a greyscale or RGB PNG atomically: `channels` 1 or 3, `bit_depth` 8 or 16;
 /// samples row-major from the top row, 16-bit ones as host-order uint16 (written

@@ -94,8 +94,9 @@ typedef struct isoterra_bytes {
     uint8_t* data;
     size_t size;
 } isoterra_bytes;
-/* The mesh as a binary glTF 2.0 file, as `isoterra mesh -o x.glb` writes it. */
-ISOTERRA_API int isoterra_mesh_glb(const isoterra_mesh* mesh, isoterra_bytes* out);
+/* The mesh as a binary glTF 2.0 file, as `isoterra mesh -o x.glb` writes it; `compress`
+ * non-zero: quantized and meshopt-compressed, as with --compress. */
+ISOTERRA_API int isoterra_mesh_glb(const isoterra_mesh* mesh, int compress, isoterra_bytes* out);
 ISOTERRA_API void isoterra_bytes_free(isoterra_bytes* bytes);
 
 /* ---- the streaming World ---------------------------------------------------------------- */

@@ -225,11 +225,11 @@ const char* isoterra_material_name(int m) {
     return m >= 0 && m < isoterra::kMaterialCount ? isoterra::material_name(static_cast<isoterra::Material>(m)) : nullptr;
 }
 
-int isoterra_mesh_glb(const isoterra_mesh* mesh, isoterra_bytes* out) {
+int isoterra_mesh_glb(const isoterra_mesh* mesh, int compress, isoterra_bytes* out) {
     return guarded(-1, [&] {
         require(mesh && out, "isoterra_mesh_glb: a NULL argument");
         out->data = nullptr, out->size = 0;
-        const std::string bytes = isoterra::encode_gltf({isoterra::NamedMesh{"terrain", mesh->mesh}}, true);
+        const std::string bytes = isoterra::encode_gltf({isoterra::NamedMesh{"terrain", mesh->mesh}}, true, false, compress != 0);
         out->data = static_cast<uint8_t*>(std::malloc(bytes.size()));
         if (!out->data) throw std::bad_alloc();
         std::memcpy(out->data, bytes.data(), bytes.size());

@@ -185,12 +185,12 @@ public:
         return a;
     }
 
-    py::bytes glb() const {
+    py::bytes glb(bool compress) const {
         isoterra_bytes bytes{};
         int rc;
         {
             py::gil_scoped_release free;
-            rc = isoterra_mesh_glb(m_.get(), &bytes);
+            rc = isoterra_mesh_glb(m_.get(), compress ? 1 : 0, &bytes);
         }
         check(rc);
         py::bytes out(reinterpret_cast<const char*>(bytes.data), bytes.size);
@@ -390,7 +390,9 @@ PYBIND11_MODULE(isoterra, m) {
             const Mesh& me = self.cast<const Mesh&>();
             return Mesh::view(isoterra_mesh_colours(me.get()), {static_cast<py::ssize_t>(me.vertex_count()), 3}, self);
         }, "float32 (N, 3): material colours, linear RGB in [0, 1].")
-        .def("glb", &Mesh::glb, "The mesh as glTF 2.0 binary bytes, as `isoterra mesh -o x.glb` writes it.")
+        .def("glb", &Mesh::glb, py::arg("compress") = false,
+             "The mesh as glTF 2.0 binary bytes, as `isoterra mesh -o x.glb` writes it; compress: quantized and "
+             "meshopt-compressed, as with --compress.")
         .def("__repr__", [](const Mesh& me) {
             return "<isoterra.Mesh " + std::to_string(me.vertex_count()) + " vertices, " + std::to_string(me.triangle_count()) + " triangles>";
         });

@@ -110,7 +110,7 @@ BakeJobReport run_bake_job(const BakePlan& plan, const Field& field, const Chunk
         const BakedTile tile = bake_tile(field, deltas, c, s.mesher, s.lowest_layer);
         const bool content = tile.mesh.triangle_count() > 0;
         if (content) {
-            keep(tile_content_path(c), encode_gltf({{fmt::format("tile_{}_{}_{}", c.level, c.x, c.z), tile.mesh}}, true, true));
+            keep(tile_content_path(c), encode_gltf({{fmt::format("tile_{}_{}_{}", c.level, c.x, c.z), tile.mesh}}, true, true, s.compress));
             ++report.tiles_with_content;
             report.triangles += tile.mesh.triangle_count();
             report.triangles_per_level[static_cast<std::size_t>(c.level)] += tile.mesh.triangle_count();

@@ -22,6 +22,7 @@ std::string BakeSettings::to_json() const {
     j["mesher"] = mesher_name(mesher);
     j["heightmaps"] = heightmaps;
     j["floor_m"] = lowest_layer * kChunkSize;
+    if (compress) j["compressed_glb"] = true;  // absent in plain bakes: their files stay as they were
     return j.dump(2) + "\n";
 }
 
@@ -42,6 +43,7 @@ BakeSettings BakeSettings::from_json(const std::string& text, const std::string&
         if (!parse_mesher(j.at("mesher").get<std::string>(), s.mesher)) throw BakeError(fmt::format("{}: unknown mesher", source));
         s.heightmaps = j.at("heightmaps").get<bool>();
         s.lowest_layer = j.at("floor_m").get<int>() / kChunkSize;
+        s.compress = j.value("compressed_glb", false);
     } catch (const nlohmann::json::exception& e) {
         throw BakeError(fmt::format("{}: not a bake's settings ({})", source, text_excerpt(e.what(), 80)));
     }

@@ -103,10 +103,10 @@ bool mesh_format_from_path(const std::string& path, MeshFormat& out) {
     return true;
 }
 
-void write_mesh_file(const std::string& path, MeshFormat format, const std::vector<NamedMesh>& meshes) {
+void write_mesh_file(const std::string& path, MeshFormat format, const std::vector<NamedMesh>& meshes, bool compress) {
     switch (format) {
-        case MeshFormat::glb: write_file_atomically(path, encode_gltf(meshes, true)); return;
-        case MeshFormat::gltf: write_file_atomically(path, encode_gltf(meshes, false)); return;
+        case MeshFormat::glb: write_file_atomically(path, encode_gltf(meshes, true, false, compress)); return;
+        case MeshFormat::gltf: write_file_atomically(path, encode_gltf(meshes, false, false, compress)); return;
         case MeshFormat::obj: write_file_atomically(path, encode_obj(meshes)); return;
         case MeshFormat::ply: write_file_atomically(path, encode_ply(meshes)); return;
     }

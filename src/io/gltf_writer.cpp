@@ -1,13 +1,16 @@
 // A small glTF 2.0 writer: one buffer, four views per mesh (positions, normals, colours,
 // indices), accessors with the bounds the specification requires, one node per mesh, a rough
 // dielectric material for ground and, when a mesh is water, a smooth translucent one.
-// Checked by the Khronos validator in tests/io.
+// Compressed, the views are quantized (KHR_mesh_quantization) and encoded with meshoptimizer
+// (EXT_meshopt_compression) into the binary buffer, the views themselves in a fallback buffer
+// without data. Checked by the Khronos validator in tests/io.
 #include <cstring>
 
 #include <glm/common.hpp>
 #include <nlohmann/json.hpp>
 
 #include "drawn_mesh.hpp"
+#include "gltf_parts.hpp"
 #include "isoterra/io.hpp"
 
 namespace isoterra {
@@ -37,18 +40,80 @@ std::string base64(const std::string& in) {
 
 }  // namespace
 
-std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool placed) {
+namespace detail {
+
+GltfPrimitive plain_primitive(const NamedMesh& nm, const MeshBuffers& m, bool placed) {
+    // World metres: a chunk's positions are relative to its origin.
+    const std::size_t nv = m.vertex_count();
+    std::vector<glm::vec3> positions(nv);
+    for (std::size_t v = 0; v < nv; ++v) positions[v] = placed ? m.positions[v] : glm::vec3(m.world_position(v));
+    glm::vec3 lo = positions[0], hi = lo;
+    for (const auto& p : positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    // Colours as normalised bytes (RGBA: four bytes keep attributes 4-byte aligned) and
+    // 16-bit indices where they suffice: a third less than floats and 32-bit indices.
+    std::vector<std::uint8_t> colours(4 * nv);
+    for (std::size_t v = 0; v < nv; ++v) {
+        const glm::vec3 c = glm::clamp(vertex_colour(nm, m, v), 0.0f, 1.0f);
+        for (int k = 0; k < 3; ++k) colours[4 * v + k] = static_cast<std::uint8_t>(c[k] * 255.0f + 0.5f);
+        colours[4 * v + 3] = 255;
+    }
+    const auto bytes = [](const void* data, std::size_t n) { return std::string(static_cast<const char*>(data), n); };
+    GltfPrimitive p;
+    if (placed) p.translation = m.origin;
+    p.position = {bytes(positions.data(), nv * 12), 12, nv, false,
+                  {{"componentType", 5126}, {"count", nv}, {"type", "VEC3"}, {"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}}};
+    p.normal = {bytes(m.normals.data(), nv * 12), 12, nv, false, {{"componentType", 5126}, {"count", nv}, {"type", "VEC3"}}};
+    p.colour = {bytes(colours.data(), colours.size()), 4, nv, false,
+                {{"componentType", 5121}, {"normalized", true}, {"count", nv}, {"type", "VEC4"}}};
+    const std::size_t ni = m.indices.size();
+    if (nv <= 65535) {
+        const std::vector<std::uint16_t> shorts(m.indices.begin(), m.indices.end());
+        p.index = {bytes(shorts.data(), ni * 2), 2, ni, true, {{"componentType", 5123}, {"count", ni}, {"type", "SCALAR"}}};
+    } else {
+        p.index = {bytes(m.indices.data(), ni * 4), 4, ni, true, {{"componentType", 5125}, {"count", ni}, {"type", "SCALAR"}}};
+    }
+    return p;
+}
+
+}  // namespace detail
+
+std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool placed, bool compress) {
     using nlohmann::json;
     json doc;
     doc["asset"] = {{"version", "2.0"}, {"generator", "isoterra 0.1.0"}};
     doc["scene"] = 0;
     json nodes = json::array(), gl_meshes = json::array(), accessors = json::array(), views = json::array();
     std::string bin;
-    const auto add_view = [&](const void* data, std::size_t bytes, int target) {
-        const std::size_t offset = bin.size();
-        put(bin, data, bytes);
-        views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}, {"target", target}});
+    std::size_t fallback_bytes = 0;  // compressed: the length of the views once decoded
+    const auto add_view = [&](const detail::GltfStream& stream) {
+        const int target = stream.indices ? 34963 : 34962;
+        const std::size_t length = stream.stride * stream.count;
+        if (!compress) {
+            const std::size_t offset = bin.size();
+            put(bin, stream.bytes.data(), stream.bytes.size());
+            views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", length}, {"target", target}});
+        } else {
+            const std::string encoded = detail::meshopt_encode(stream);
+            const std::size_t offset = bin.size();
+            put(bin, encoded.data(), encoded.size());
+            json view = {{"buffer", 1}, {"byteOffset", fallback_bytes}, {"byteLength", length}, {"target", target}};
+            if (!stream.indices) view["byteStride"] = stream.stride;  // index views may not have one
+            view["extensions"]["EXT_meshopt_compression"] = {{"buffer", 0},
+                                                             {"byteOffset", offset},
+                                                             {"byteLength", encoded.size()},
+                                                             {"byteStride", stream.stride},
+                                                             {"count", stream.count},
+                                                             {"mode", stream.indices ? "TRIANGLES" : "ATTRIBUTES"}};
+            views.push_back(view);
+            fallback_bytes += (length + 3) / 4 * 4;
+        }
         return static_cast<int>(views.size() - 1);
+    };
+    const auto add_accessor = [&](const detail::GltfStream& stream) {
+        json a = stream.accessor;
+        a["bufferView"] = add_view(stream);
+        accessors.push_back(a);
+        return static_cast<int>(accessors.size() - 1);
     };
     MeshBuffers scratch;
     bool any_water = false;
@@ -56,39 +121,15 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         const MeshBuffers& m = detail::drawn_alone(nm.mesh, scratch);
         if (m.triangle_count() == 0) continue;
         any_water |= nm.water;
-        // World metres: a chunk's positions are relative to its origin.
-        std::vector<glm::vec3> positions(m.vertex_count());
-        for (std::size_t v = 0; v < positions.size(); ++v) positions[v] = placed ? m.positions[v] : glm::vec3(m.world_position(v));
-        glm::vec3 lo = positions[0], hi = lo;
-        for (const auto& p : positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
-        // Colours as normalised bytes (RGBA: four bytes keep attributes 4-byte aligned) and
-        // 16-bit indices where they suffice: a third less than floats and 32-bit indices.
-        std::vector<std::uint8_t> colours(4 * m.vertex_count());
-        for (std::size_t v = 0; v < m.vertex_count(); ++v) {
-            const glm::vec3 c = glm::clamp(detail::vertex_colour(nm, m, v), 0.0f, 1.0f);
-            for (int k = 0; k < 3; ++k) colours[4 * v + k] = static_cast<std::uint8_t>(c[k] * 255.0f + 0.5f);
-            colours[4 * v + 3] = 255;
-        }
-        const std::size_t nv = m.vertex_count();
-        const bool short_indices = nv <= 65535;
-        std::vector<std::uint16_t> short_copy;
-        if (short_indices) short_copy.assign(m.indices.begin(), m.indices.end());
-        const int pv = add_view(positions.data(), nv * sizeof(glm::vec3), 34962);
-        const int nvv = add_view(m.normals.data(), nv * sizeof(glm::vec3), 34962);
-        const int cv = add_view(colours.data(), colours.size(), 34962);
-        const int iv = short_indices ? add_view(short_copy.data(), short_copy.size() * 2, 34963)
-                                     : add_view(m.indices.data(), m.indices.size() * 4, 34963);
-        const int base = static_cast<int>(accessors.size());
-        accessors.push_back({{"bufferView", pv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"},
-                             {"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}});
-        accessors.push_back({{"bufferView", nvv}, {"componentType", 5126}, {"count", nv}, {"type", "VEC3"}});
-        accessors.push_back({{"bufferView", cv}, {"componentType", 5121}, {"normalized", true}, {"count", nv}, {"type", "VEC4"}});
-        accessors.push_back({{"bufferView", iv}, {"componentType", short_indices ? 5123 : 5125}, {"count", m.indices.size()}, {"type", "SCALAR"}});
+        const detail::GltfPrimitive p = compress ? detail::quantized_primitive(nm, m, placed) : detail::plain_primitive(nm, m, placed);
+        const int position = add_accessor(p.position), normal = add_accessor(p.normal), colour = add_accessor(p.colour);
+        const int index = add_accessor(p.index);
         gl_meshes.push_back({{"name", nm.name},
-                             {"primitives", {{{"attributes", {{"POSITION", base}, {"NORMAL", base + 1}, {"COLOR_0", base + 2}}},
-                                              {"indices", base + 3}, {"material", nm.water ? 1 : 0}, {"mode", 4}}}}});
+                             {"primitives", {{{"attributes", {{"POSITION", position}, {"NORMAL", normal}, {"COLOR_0", colour}}},
+                                              {"indices", index}, {"material", nm.water ? 1 : 0}, {"mode", 4}}}}});
         nodes.push_back({{"name", nm.name}, {"mesh", gl_meshes.size() - 1}});
-        if (placed) nodes.back()["translation"] = {m.origin.x, m.origin.y, m.origin.z};
+        if (placed || compress) nodes.back()["translation"] = {p.translation.x, p.translation.y, p.translation.z};
+        if (compress) nodes.back()["scale"] = {p.scale, p.scale, p.scale};
     }
     json scene_nodes = json::array();
     for (std::size_t i = 0; i < nodes.size(); ++i) scene_nodes.push_back(i);
@@ -115,6 +156,12 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         json buffer = {{"byteLength", bin.size()}};
         if (!binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(bin);
         doc["buffers"] = {buffer};
+        if (compress) {
+            // The views' own buffer holds no data: readers must decode (a required extension).
+            doc["buffers"].push_back({{"byteLength", fallback_bytes}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
+            doc["extensionsUsed"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
+            doc["extensionsRequired"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
+        }
     }
     std::string text = doc.dump();
     if (!binary) return text;

@@ -93,7 +93,10 @@ int main(int argc, char** argv) {
             if (idx[i] >= nv) indices_ok = 0;
         CHECK(inside && indices_ok && materials_ok);
         isoterra_bytes glb;
-        CHECK(isoterra_mesh_glb(m, &glb) == 0 && glb.size > 20 && memcmp(glb.data, "glTF", 4) == 0);
+        CHECK(isoterra_mesh_glb(m, 0, &glb) == 0 && glb.size > 20 && memcmp(glb.data, "glTF", 4) == 0);
+        isoterra_bytes packed;
+        CHECK(isoterra_mesh_glb(m, 1, &packed) == 0 && packed.size > 20 && packed.size < glb.size / 2);
+        isoterra_bytes_free(&packed);
         isoterra_bytes_free(&glb);
         CHECK(glb.data == NULL);
         isoterra_mesh_free(m);

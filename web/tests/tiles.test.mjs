@@ -76,3 +76,37 @@ test('a baked tileset loads in three.js with 3d-tiles-renderer and shows the ter
     await server.close();
   }
 });
+
+test('a compressed bake (--compress: quantized, meshopt) loads and shows the same tiles', async () => {
+  const plainDir = path.join(outputDir(), 'tiles-bake-small'), packedDir = path.join(outputDir(), 'tiles-bake-compressed');
+  for (const [dir, extra] of [[plainDir, []], [packedDir, ['--compress']]]) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    execFileSync(isoterra(), ['bake', '--preset', 'alpine', '--from', '0,0', '--to', '512,512', '--levels', '4', '--quiet', '--out', dir, ...extra]);
+  }
+  const bytes = (dir) => fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.glb'))
+    .reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
+  assert.ok(bytes(packedDir) < 0.4 * bytes(plainDir), `compressed ${bytes(packedDir)} bytes against ${bytes(plainDir)}`);
+  const results = [];
+  const browser = await launch();
+  try {
+    for (const dir of [plainDir, packedDir]) {
+      const server = await serve(web, 0, { '/viewer/': path.join(web, 'tiles'), '/tileset/': dir });
+      try {
+        const view = await show(browser.context, server.url, '?eye=-40,1500,560&target=300,1100,200');
+        results.push(view.stats);
+        if (dir === packedDir) fs.writeFileSync(path.join(outputDir(), 'tiles-compressed.png'), view.shot);
+      } finally {
+        await server.close();
+      }
+    }
+    const [plain, packed] = results;
+    assert.equal(packed.failed, 0);
+    assert.ok(packed.triangles > 20000, `triangles: ${JSON.stringify(packed)}`);
+    // The same tiles from the same eye: the same levels and triangles (the error is the same).
+    assert.deepEqual(packed.levels, plain.levels);
+    assert.equal(packed.triangles, plain.triangles);
+    assert.deepEqual(browser.problems, []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -6,6 +6,8 @@
 // tests what is loaded and shown.
 import * as THREE from 'three';
 import { TilesRenderer } from '3d-tiles-renderer/three';
+import { GLTFExtensionsPlugin } from '3d-tiles-renderer/plugins';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 
 const params = new URLSearchParams(location.search);
 const url = params.get('tileset') ?? '/tileset/tileset.json';
@@ -39,6 +41,8 @@ camera.position.copy(eye.sub(centre));
 camera.lookAt(target.sub(centre));
 
 const tiles = new TilesRenderer(url);
+// Tiles of `isoterra bake --compress` are quantized and meshopt-compressed.
+tiles.registerPlugin(new GLTFExtensionsPlugin({ meshoptDecoder: MeshoptDecoder }));
 tiles.errorTarget = Number(params.get('error') ?? 16);
 // The tileset is Z up (3D Tiles); three is Y up.
 tiles.group.rotation.x = -Math.PI / 2;

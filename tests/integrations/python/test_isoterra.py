@@ -126,6 +126,8 @@ def test_glb_bytes_are_the_programs_file(tmp_path):
     run("mesh", "--from", "0,-32,0", "--to", "64,32,32", "-o", str(out), "--quiet")
     glb = m.glb()
     assert glb[:4] == b"glTF" and glb == out.read_bytes()
+    run("mesh", "--from", "0,-32,0", "--to", "64,32,32", "--compress", "-o", str(out), "--quiet")
+    assert m.glb(compress=True) == out.read_bytes() and len(out.read_bytes()) < len(glb) / 2
 
 
 def test_heightmap_matches_the_programs_sidecar(tmp_path):
