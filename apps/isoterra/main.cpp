@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
                "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
                "Limits and how they are tested: docs/reliability.md.\n"
                "The same core in a web page (WebAssembly, Babylon.js): bash scripts/web.sh, then http://127.0.0.1:8080/.\n"
-               "Baked 3D Tiles (isoterra bake, docs/bake.md) in a viewer: node web/serve.mjs --tileset DIR.");
+               "Baked 3D Tiles (isoterra bake, docs/bake.md) in a viewer: node web/serve.mjs --tileset DIR.\n"
+               "From Python (import isoterra, numpy arrays), C and C# (isoterra.h, libisoterra_c.so) and Blender\n"
+               "(integrations/blender/): docs/integrations.md. Smaller glb for the web: mesh or bake --compress.");
     register_presets(app);
     register_graph(app);
     register_sample(app);
