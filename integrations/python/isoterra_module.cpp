@@ -47,6 +47,8 @@ struct MeshDeleter {
     void operator()(isoterra_mesh* m) const { isoterra_mesh_free(m); }
 };
 
+using Rows = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
 class Field {
 public:
     explicit Field(isoterra_field* f) : f_(f, FieldDeleter{}) {}
@@ -67,19 +69,8 @@ public:
     std::string name() const { return isoterra_field_name(get()); }
     std::uint32_t seed() const { return isoterra_field_seed(get()); }
 
-    py::array_t<double> sample(const py::array_t<double, py::array::c_style | py::array::forcecast>& points) const {
-        if (points.ndim() != 2 || points.shape(1) != 3) throw py::value_error("sample: points must have shape (N, 3)");
-        const auto n = static_cast<std::size_t>(points.shape(0));
-        py::array_t<double> out(static_cast<py::ssize_t>(n));
-        const double* in = points.data();
-        double* values = out.mutable_data();
-        int rc;
-        {
-            py::gil_scoped_release free;
-            rc = isoterra_field_sample(get(), in, n, values);
-        }
-        check(rc);
-        return out;
+    py::array_t<double> sample(const Rows& points) const {
+        return per_row(points, 3, "sample: points must have shape (N, 3)", isoterra_field_sample);
     }
 
     py::array_t<float> lattice(const std::vector<double>& origin, const std::vector<int>& shape, double step, py::object out) const {
@@ -112,19 +103,8 @@ public:
         return values;
     }
 
-    py::array_t<double> ground(const py::array_t<double, py::array::c_style | py::array::forcecast>& xz) const {
-        if (xz.ndim() != 2 || xz.shape(1) != 2) throw py::value_error("ground: points must have shape (N, 2): x, z");
-        const auto n = static_cast<std::size_t>(xz.shape(0));
-        py::array_t<double> out(static_cast<py::ssize_t>(n));
-        const double* in = xz.data();
-        double* heights = out.mutable_data();
-        int rc;
-        {
-            py::gil_scoped_release free;
-            rc = isoterra_field_ground(get(), in, n, heights);
-        }
-        check(rc);
-        return out;
+    py::array_t<double> ground(const Rows& xz) const {
+        return per_row(xz, 2, "ground: points must have shape (N, 2): x, z", isoterra_field_ground);
     }
 
     // Ground heights on a grid from (x0, z0) to (x1, z1) inclusive, `step` apart: rows z, columns x.
@@ -166,6 +146,24 @@ public:
     }
 
 private:
+    // Runs `call` (a C API function over n rows of `columns` doubles) into a new float64 (N,)
+    // array, the GIL released.
+    template <class Call>
+    py::array_t<double> per_row(const Rows& rows, py::ssize_t columns, const char* bad_shape, Call call) const {
+        if (rows.ndim() != 2 || rows.shape(1) != columns) throw py::value_error(bad_shape);
+        const auto n = static_cast<std::size_t>(rows.shape(0));
+        py::array_t<double> out(static_cast<py::ssize_t>(n));
+        const double* in = rows.data();
+        double* values = out.mutable_data();
+        int rc;
+        {
+            py::gil_scoped_release free;
+            rc = call(get(), in, n, values);
+        }
+        check(rc);
+        return out;
+    }
+
     std::shared_ptr<isoterra_field> f_;
 };
 
@@ -307,27 +305,23 @@ public:
         }
         check(rc);
     }
-    bool undo() {
-        int rc;
-        {
-            py::gil_scoped_release free;
-            rc = isoterra_editor_undo(e_.get());
-        }
-        check(rc);
-        return rc == 1;
-    }
-    bool redo() {
-        int rc;
-        {
-            py::gil_scoped_release free;
-            rc = isoterra_editor_redo(e_.get());
-        }
-        check(rc);
-        return rc == 1;
-    }
+    bool undo() { return walk(isoterra_editor_undo); }
+    bool redo() { return walk(isoterra_editor_redo); }
     std::size_t edit_count() const { return isoterra_editor_edit_count(e_.get()); }
 
 private:
+    // Undo or redo, the GIL released: true when there was an edit to take back or apply.
+    template <class Step>
+    bool walk(Step step) {
+        int rc;
+        {
+            py::gil_scoped_release free;
+            rc = step(e_.get());
+        }
+        check(rc);
+        return rc == 1;
+    }
+
     struct Deleter {
         void operator()(isoterra_editor* e) const { isoterra_editor_free(e); }
     };
