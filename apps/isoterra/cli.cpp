@@ -58,12 +58,20 @@ WorldSettings WorldOptions::settings() const {
     return s;
 }
 
+bool parse_decimal(const std::string& text, double& out) {
+    // Digits, a point, an exponent and signs only: strtod alone would take "0x10" (hex), "inf",
+    // "nan" and leading blanks.
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos) return false;
+    char* end = nullptr;
+    out = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size() && std::isfinite(out);
+}
+
 CLI::Validator finite_range(double lo, double hi) {
     return CLI::Validator(
         [lo, hi](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+            double v = 0.0;
+            if (!parse_decimal(text, v) || v < lo || v > hi)
                 return fmt::format("expected a number from {} to {}, got '{}'", lo, hi, text_excerpt(text));
             return {};
         },
@@ -97,15 +105,11 @@ std::vector<double> parse_list(const std::string& text, const std::string& flag,
     std::stringstream in(text);
     std::string part;
     while (std::getline(in, part, ',')) {
-        std::size_t used = 0;
+        // Blanks around a number are allowed ("1, 2, 3"), nothing else but the number.
+        const std::size_t first = part.find_first_not_of(" \t"), last = part.find_last_not_of(" \t");
+        const std::string number = first == std::string::npos ? "" : part.substr(first, last - first + 1);
         double v = 0.0;
-        try {
-            v = std::stod(part, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        while (used < part.size() && std::isspace(static_cast<unsigned char>(part[used]))) ++used;
-        if (part.empty() || used != part.size() || !std::isfinite(v))
+        if (!parse_decimal(number, v))
             throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text_excerpt(text)));
         if (std::fabs(v) > kCoordinateLimit_m)
             throw UsageError(fmt::format("{}: coordinates must lie within +-1e8 m, got '{}'", flag, text_excerpt(text)));

@@ -59,6 +59,9 @@ struct WorldOptions {
     WorldSettings settings() const;
 };
 
+/// Parses a finite decimal number ("12", "-1.5e3"): no hex, inf, nan or blanks. Returns false
+/// for anything else.
+bool parse_decimal(const std::string& text, double& out);
 /// A CLI11 check that a number lies in [lo, hi]; unlike CLI::Range it refuses nan.
 CLI::Validator finite_range(double lo, double hi);
 

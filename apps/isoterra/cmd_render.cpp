@@ -46,8 +46,10 @@ void register_render(CLI::App& app) {
         if (eye == target) throw UsageError("--eye/--target: the camera needs a direction; they are the same point");
         int width = 0, height = 0;
         char x = 0;
-        if (std::sscanf(opt.size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width < 16 || height < 16 ||
-            width > 8192 || height > 8192)
+        int used = 0;  // the whole text, not a prefix ("16x16junk")
+        if (std::sscanf(opt.size.c_str(), "%d%c%d%n", &width, &x, &height, &used) != 3 || x != 'x' ||
+            used != static_cast<int>(opt.size.size()) || opt.size.find_first_not_of("0123456789x") != std::string::npos ||
+            width < 16 || height < 16 || width > 8192 || height > 8192)
             throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", text_excerpt(opt.size)));
         require_extension(opt.output, ".png", "-o");
         const WorldSettings settings = opt.world.settings();

@@ -189,6 +189,14 @@ TEST(HostileInput, bad_flag_values_name_the_flag) {
     expect_one_line(run_cli("stats --from 0,0,0 --to 1e7,1e3,1e7 --force"), 2, "too many even with --force");
     expect_one_line(run_cli("sample --points " + dir, ""), 2, "--points: cannot open");
     expect_one_line(run_cli("fly --path " + dir + " --seconds 1"), 2, "--path");
+    // Numbers are decimal and whole: no hex (strtod's "0x10"), no trailing junk.
+    expect_one_line(run_cli("fly --view-distance 0x10 --seconds 0"), 2, "--view-distance");
+    expect_one_line(run_cli("heightmap --from 0,0 --to 10,10 --step 0x1 -o " + dir + "/h.png"), 2, "--step");
+    expect_one_line(run_cli("mesh --from 0x10,0,0 --to 64,64,64 -o " + dir + "/m.glb"), 2, "--from");
+    expect_one_line(run_cli("mesh --from 0,0,0 --to '64,64,64 junk' -o " + dir + "/m.glb"), 2, "--to");
+    expect_one_line(run_cli("render --eye 0,60,0 --target 0,0,-9 --size 16x16junk -o " + dir + "/r.png"), 2, "--size");
+    EXPECT_EQ(run_cli("mesh --quiet --from ' 0, 0, 0' --to '32,32 ,32' -o " + dir + "/blanks.glb").code, 0);  // blanks are fine
+    std::remove((dir + "/blanks.glb").c_str());
     EXPECT_EQ(files_in(dir), std::set<std::string>{});
 }
 

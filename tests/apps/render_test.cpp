@@ -92,11 +92,34 @@ TEST(Render, draws_sky_and_varied_terrain_with_no_display_and_repeats_exactly) {
     check_sky_and_terrain(read_png(dir + "/render_a.png"), 320, 180);
 }
 
+// Straight down, the view runs along the sky's up: north is up in the picture instead, and
+// the picture shows shaded ground, not one colour.
+TEST(Render, looking_straight_down_shows_the_ground_from_above) {
+    const std::string dir = ::testing::TempDir();
+    const auto r = run_cli("render --radius 4 --view-distance 512 --eye 0,400,40 --target 0,0,40 --size 160x120 -o " + dir + "/down.png");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image img = read_png(dir + "/down.png");
+    ASSERT_EQ(img.width, 160);
+    std::set<int> colours;
+    double sum = 0, sum2 = 0;
+    for (std::size_t p = 0; p < img.rgb.size(); p += 3) {
+        colours.insert(img.rgb[p] << 16 | img.rgb[p + 1] << 8 | img.rgb[p + 2]);
+        const double lum = 0.3 * img.rgb[p] + 0.59 * img.rgb[p + 1] + 0.11 * img.rgb[p + 2];
+        sum += lum, sum2 += lum * lum;
+    }
+    const double n = static_cast<double>(img.rgb.size() / 3), mean = sum / n;
+    EXPECT_GT(colours.size(), 200u);
+    EXPECT_GT(std::sqrt(sum2 / n - mean * mean), 5.0);
+}
+
 TEST(Render, refuses_bad_sizes_and_a_camera_without_direction) {
     const std::string dir = ::testing::TempDir();
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,60,0 -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size 10x10 -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size big -o " + dir + "/x.png").code, 2);
+    EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size 16x16junk -o " + dir + "/x.png").code, 2);
+    EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size ' 64x64' -o " + dir + "/x.png").code, 2);
+    EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size 64x+64 -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 -o " + dir + "/x.jpg").code, 2);
 }
 

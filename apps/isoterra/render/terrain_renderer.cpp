@@ -329,7 +329,11 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
     // The eye sits at the origin: everything is drawn relative to it.
     const float aspect = static_cast<float>(width) / static_cast<float>(height);
     const float f = 1.0f / std::tan(glm::radians(static_cast<float>(camera.fov_deg)) * 0.5f);
-    const glm::mat4 view = glm::lookAt(glm::vec3(0.0f), glm::vec3(camera.target - camera.eye), glm::vec3(0, 1, 0));
+    // Up is the sky, unless the camera looks (almost) straight up or down: then north (-z) is
+    // up in the picture, as on a map (up along the view would give no picture at all).
+    const glm::dvec3 forward = glm::normalize(camera.target - camera.eye);
+    const glm::vec3 up = std::fabs(forward.y) > 0.999 ? glm::vec3(0, 0, -1) : glm::vec3(0, 1, 0);
+    const glm::mat4 view = glm::lookAt(glm::vec3(0.0f), glm::vec3(camera.target - camera.eye), up);
     glm::mat4 projection;
     if (reversed_depth_) {
         // Reversed depth with the far plane at infinity: depth = near / distance, so a float
