@@ -58,6 +58,11 @@ WorldSettings WorldOptions::settings() const {
     return s;
 }
 
+void throw_write_error(const IoError& e) {
+    if (e.failed()) throw Failure(e.what());
+    throw UsageError(e.what());
+}
+
 bool parse_decimal(const std::string& text, double& out) {
     // Digits, a point, an exponent and signs only: strtod alone would take "0x10" (hex), "inf",
     // "nan" and leading blanks.

@@ -14,6 +14,7 @@
 
 #include "isoterra/field.hpp"
 #include "isoterra/graph.hpp"
+#include "isoterra/io.hpp"
 #include "isoterra/world.hpp"
 
 namespace isoterra::app {
@@ -59,6 +60,9 @@ struct WorldOptions {
     WorldSettings settings() const;
 };
 
+/// Throws a file that could not be written as the program's error: Failure (exit 1) when the
+/// machine failed it (a full disk), UsageError (exit 2) when the path is unusable.
+[[noreturn]] void throw_write_error(const IoError& e);
 /// Parses a finite decimal number ("12", "-1.5e3"): no hex, inf, nan or blanks. Returns false
 /// for anything else.
 bool parse_decimal(const std::string& text, double& out);

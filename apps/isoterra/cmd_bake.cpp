@@ -191,7 +191,7 @@ void bake(const BakeOptions& opt) {
             try {
                 std::rethrow_exception(failure);
             } catch (const IoError& e) {
-                throw Failure(e.what());
+                throw_write_error(e);
             }
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -63,10 +63,10 @@ void register_heightmap(CLI::App& app) {
         side["pixel_to_height"] = "height_m = min_height_m + pixel / 65535 * (max_height_m - min_height_m); row 0 is from_z, column 0 is from_x";
         const std::string sidecar = opt.output.substr(0, opt.output.size() - 4) + ".json";
         try {
-            write_png(opt.output, width, height, 1, 16, pixels.data());
-            write_file_atomically(sidecar, side.dump(2) + "\n");
+            // Both or neither: a PNG without its sidecar has no heights.
+            write_files_atomically({{opt.output, encode_png(opt.output, width, height, 1, 16, pixels.data())}, {sidecar, side.dump(2) + "\n"}});
         } catch (const IoError& e) {
-            throw UsageError(e.what());
+            throw_write_error(e);
         }
         std::fprintf(stderr, "wrote %s (%dx%d, %.2f..%.2f m) and %s\n", opt.output.c_str(), width, height, lo, hi, sidecar.c_str());
     });

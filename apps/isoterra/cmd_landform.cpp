@@ -177,16 +177,10 @@ void write_flow_map(const std::string& path, const HeightGrid& grid, const FlowA
         "pixel 0 is sea or no data; row 0 is from_z, column 0 is from_x";
     const std::string sidecar = path.substr(0, path.size() - 4) + ".json";
     try {
-        const std::string png = encode_png(path, grid.width, grid.height, 1, 16, map.pixels.data());
-        write_file_atomically(path, png);
-        try {
-            write_file_atomically(sidecar, side.dump(2) + "\n");
-        } catch (const IoError&) {
-            std::remove(path.c_str());
-            throw;
-        }
+        // Both or neither: the image is no use without its sidecar.
+        write_files_atomically({{path, encode_png(path, grid.width, grid.height, 1, 16, map.pixels.data())}, {sidecar, side.dump(2) + "\n"}});
     } catch (const IoError& e) {
-        throw Failure(e.what());
+        throw_write_error(e);
     }
     std::fprintf(stderr, "wrote %s (%dx%d, flow accumulation) and %s\n", path.c_str(), grid.width, grid.height, sidecar.c_str());
 }

@@ -122,7 +122,7 @@ void register_mesh(CLI::App& app) {
         try {
             write_mesh_file(opt.output, format, meshes, opt.compress);
         } catch (const IoError& e) {
-            throw UsageError(e.what());
+            throw_write_error(e);
         }
         if (!opt.quiet) std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", opt.output.c_str(), chunk_count, triangles);
     });

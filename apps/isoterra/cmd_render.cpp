@@ -78,7 +78,7 @@ void register_render(CLI::App& app) {
         try {
             write_png(opt.output, width, height, 3, 8, rgb.data());
         } catch (const IoError& e) {
-            throw UsageError(e.what());
+            throw_write_error(e);
         }
         std::fprintf(stderr, "wrote %s: %dx%d, %d levels, %zu chunks, %zu triangles\n", opt.output.c_str(), width, height,
                      world.levels(), renderer.chunk_count(), renderer.triangle_count());

@@ -85,7 +85,7 @@ void register_slice(CLI::App& app) {
         try {
             write_png(opt.output, width, height, 3, 8, rgb.data());
         } catch (const IoError& e) {
-            throw UsageError(e.what());
+            throw_write_error(e);
         }
         std::fprintf(stderr, "wrote %s: %dx%d pixels, %g m each\n", opt.output.c_str(), width, height, opt.step);
     });

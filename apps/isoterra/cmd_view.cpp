@@ -335,7 +335,7 @@ void register_view(CLI::App& app) {
                     try {
                         write_png(out, width, height, 3, 8, rgb.data());
                     } catch (const IoError& e) {
-                        throw UsageError(e.what());
+                        throw_write_error(e);
                     }
                     std::fprintf(stderr, "wrote %s\n", out.c_str());
                     want_screenshot = false;

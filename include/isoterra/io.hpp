@@ -8,6 +8,7 @@
 #include <istream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "isoterra/base.hpp"
@@ -18,11 +19,21 @@ namespace isoterra {
 /// A file could not be written (the message names it); nothing was left behind.
 class IoError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    /// `error`: the errno behind it (0: none).
+    explicit IoError(const std::string& what, int error = 0) : std::runtime_error(what), error_(error) {}
+    /// True when the machine failed (a full disk or quota, an I/O error, no memory) rather
+    /// than the path being unusable (missing folder, no permission, not a regular file).
+    bool failed() const;
+
+private:
+    int error_;
 };
 
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename). Throws IoError.
 void write_file_atomically(const std::string& path, const std::string& bytes);
+/// Writes every (path, bytes) atomically and together: all are written and flushed before
+/// any is put in place, so a failure (a full disk) leaves none of them new. Throws IoError.
+void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);
 
 /// One named mesh of an export: a chunk ("chunk_1_0_-2"), the whole region ("terrain") or
 /// its water ("water"). Positions are written in world metres (origin + position); a chunk's

@@ -32,7 +32,7 @@ void put(const std::string& dir, const std::string& relative, const std::string&
     const fs::path path = fs::path(dir) / relative;
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
-    if (ec) throw IoError(fmt::format("{}: cannot make the folder ({})", path.parent_path().string(), ec.message()));
+    if (ec) throw IoError(fmt::format("{}: cannot make the folder ({})", path.parent_path().string(), ec.message()), ec.value());
     write_file_atomically(path.string(), bytes);
 }
 

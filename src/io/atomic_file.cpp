@@ -2,11 +2,14 @@
 // flushed to disk, linked under a temporary name and renamed over the target. Until the link
 // the file has no name, so a process killed at any moment (SIGKILL included) leaves nothing;
 // a crash or a full disk leaves the old file (or none). Filesystems without O_TMPFILE get a
-// named temporary (mkstemp) instead.
+// named temporary (mkstemp) instead. Files that belong together (an image and its sidecar)
+// are all written and flushed before any is put in place.
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <utility>
+#include <vector>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -41,54 +44,99 @@ private:
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& bytes) {
+namespace {
+
+// A file written and flushed but not yet in place: unnamed (O_TMPFILE) while its descriptor
+// is open, or under a temporary name where the file system has no unnamed files.
+struct Pending {
+    std::string path, temp;
+    int fd = -1;
+    bool unnamed = false;
+
+    // Closes the file and removes what it left; errno is kept.
+    void drop() {
+        const int err = errno;
+        if (fd >= 0) ::close(fd);
+        if (!temp.empty()) ::unlink(temp.c_str());
+        fd = -1, temp.clear();
+        errno = err;
+    }
+};
+
+[[noreturn]] void fail(Pending& p, const char* what) {
+    const int err = errno;
+    p.drop();
+    throw IoError(fmt::format("{}: {} ({})", p.path, what, std::strerror(err)), err);
+}
+
+Pending write_pending(const std::string& path, const std::string& bytes) {
     // Only a regular file (or nothing) is replaced: a device, a pipe or a folder stays.
     struct stat st;
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw IoError(fmt::format("{}: exists and is not a regular file; not replacing it", path));
-    const std::string folder = folder_of(path);
-    std::string temp = path + ".tmp-XXXXXX";
-    int fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-    const bool unnamed = fd >= 0;
-    if (!unnamed) fd = mkstemp(temp.data());
-    if (fd < 0) throw IoError(fmt::format("{}: cannot create a file there ({})", path, std::strerror(errno)));
-    const auto fail = [&](const char* what) {
-        const int err = errno;
-        ::close(fd);
-        if (!unnamed) ::unlink(temp.c_str());
-        throw IoError(fmt::format("{}: {} ({})", path, what, std::strerror(err)));
-    };
+        throw IoError(fmt::format("{}: exists and is not a regular file; not replacing it", path), EEXIST);
+    Pending p;
+    p.path = path;
+    p.fd = ::open(folder_of(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    p.unnamed = p.fd >= 0;
+    if (!p.unnamed) {
+        std::string temp = path + ".tmp-XXXXXX";
+        p.fd = mkstemp(temp.data());
+        if (p.fd >= 0) p.temp = temp;
+    }
+    if (p.fd < 0) throw IoError(fmt::format("{}: cannot create a file there ({})", path, std::strerror(errno)), errno);
     std::size_t done = 0;
     while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        const ssize_t n = ::write(p.fd, bytes.data() + done, bytes.size() - done);
         if (n < 0) {
             if (errno == EINTR) continue;
-            fail("write failed");
+            fail(p, "write failed");
         }
         done += static_cast<std::size_t>(n);
     }
-    if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) fail("cannot flush the file");
-    const QuietSignals quiet;
-    if (unnamed) {
+    if (::fchmod(p.fd, 0644) != 0 || ::fsync(p.fd) != 0) fail(p, "cannot flush the file");
+    return p;
+}
+
+// Names a pending file and renames it over its target.
+void put_in_place(Pending& p) {
+    if (p.unnamed) {
         // A name for the finished file: a fresh one beside the target (linkat never replaces).
         for (int attempt = 0;; ++attempt) {
-            temp = fmt::format("{}.tmp-{}-{}", path, ::getpid(), attempt);
-            if (::linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", fd).c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0)
+            const std::string temp = fmt::format("{}.tmp-{}-{}", p.path, ::getpid(), attempt);
+            if (::linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", p.fd).c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+                p.temp = temp;
                 break;
-            if (errno != EEXIST || attempt == 100) fail("cannot name the finished file");
+            }
+            if (errno != EEXIST || attempt == 100) fail(p, "cannot name the finished file");
         }
     }
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(temp.c_str());
-        throw IoError(fmt::format("{}: cannot close the file ({})", path, std::strerror(err)));
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(temp.c_str());
-        throw IoError(fmt::format("{}: cannot rename the finished file into place ({})", path, std::strerror(err)));
+    const int fd = p.fd;
+    p.fd = -1;
+    if (::close(fd) != 0) fail(p, "cannot close the file");
+    if (std::rename(p.temp.c_str(), p.path.c_str()) != 0) fail(p, "cannot rename the finished file into place");
+    p.temp.clear();
+}
+
+}  // namespace
+
+bool IoError::failed() const {
+    // The disk, the quota or the memory gave out: the same command may work another time.
+    return error_ == ENOSPC || error_ == EDQUOT || error_ == EIO || error_ == EFBIG || error_ == ENOMEM;
+}
+
+void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
+    std::vector<Pending> pending;
+    try {
+        for (const auto& [path, bytes] : files) pending.push_back(write_pending(path, bytes));
+        const QuietSignals quiet;
+        for (auto& p : pending) put_in_place(p);
+    } catch (...) {
+        for (auto& p : pending) p.drop();
+        throw;
     }
 }
+
+void write_file_atomically(const std::string& path, const std::string& bytes) { write_files_atomically({{path, bytes}}); }
 
 bool mesh_format_from_path(const std::string& path, MeshFormat& out) {
     const auto ends = [&](const char* ext) {

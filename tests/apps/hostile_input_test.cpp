@@ -218,3 +218,28 @@ TEST(HostileInput, a_bad_points_line_is_quoted_short_and_escaped) {
     std::ofstream(waypoints) << "0 0 0\n1 1 \x1b]0;title\x07\n";
     expect_one_line(run_cli("fly --path " + waypoints + " --seconds 1"), 2, "expected three finite numbers 'x y z', got '1 1 \\x1b]0;title\\x07'");
 }
+
+// Case 6 of the third sweep: an export on a full disk is a failure (exit 1), not bad input,
+// and leaves nothing; a heightmap's PNG and sidecar appear together or not at all.
+TEST(HostileInput, exports_on_a_full_disk_fail_with_exit_1_and_leave_nothing) {
+    const std::string mount = fresh_folder("full_disk");
+    if (std::system(("mount -t tmpfs -o size=64k tmpfs " + mount + " 2>/dev/null").c_str()) != 0)
+        GTEST_SKIP() << "cannot mount a small file system here (not root)";
+    expect_one_line(run_cli("mesh --quiet --from 0,0,0 --to 128,64,128 -o " + mount + "/m.glb"), 1, "No space left");
+    expect_one_line(run_cli("mesh --quiet --from 0,0,0 --to 128,64,128 --compress -o " + mount + "/m.glb"), 1, "No space left");
+    expect_one_line(run_cli("slice --at 0 --from -500,-100 --to 500,400 --step 0.5 -o " + mount + "/s.png"), 1, "No space left");
+    expect_one_line(run_cli("heightmap --from -500,-500 --to 500,500 --step 2 -o " + mount + "/h.png"), 1, "No space left");
+    EXPECT_EQ(files_in(mount), std::set<std::string>{});
+    // Room for the PNG (its pages exactly) but not for the sidecar too: neither is kept.
+    const std::string elsewhere = fresh_folder("full_disk_png");
+    ASSERT_EQ(run_cli("heightmap --from 0,0 --to 90,90 --step 1 -o " + elsewhere + "/h.png").code, 0);
+    struct stat png;
+    ASSERT_EQ(::stat((elsewhere + "/h.png").c_str(), &png), 0);
+    const long pages = (static_cast<long>(png.st_size) + 4095) / 4096;
+    std::ofstream(mount + "/filler") << std::string(static_cast<std::size_t>(65536 - pages * 4096), 'x');
+    expect_one_line(run_cli("heightmap --from 0,0 --to 90,90 --step 1 -o " + mount + "/h.png"), 1, "h.json");
+    EXPECT_EQ(files_in(mount), std::set<std::string>{"filler"});
+    // A bad path is still bad input (exit 2).
+    expect_one_line(run_cli("mesh --quiet --from 0,0,0 --to 32,32,32 -o " + mount + "/no/such/folder/m.glb"), 2, "m.glb");
+    std::system(("umount " + mount).c_str());
+}

@@ -207,9 +207,9 @@ TEST(LandformCli, flow_writes_a_16_bit_map_and_a_sidecar_that_maps_pixels_to_squ
     EXPECT_LE(std::pow(10.0, side["log10_max_area_m2"].get<double>()), 101 * 51 * 400.0 * (1 + 1e-12));
     EXPECT_NE(side["pixel_to_area"].get<std::string>().find("65534"), std::string::npos);
 
-    // A folder that is not there: exit 1, nothing written.
+    // A folder that is not there is bad input, as for every export: exit 2, nothing written.
     expect_refused(fmt::format("landform --preset canyons --from 0,0 --to 2000,1000 --step 20 --flow {}/no/such/flow.png", dir),
-                   "flow.png", 1);
+                   "flow.png", 2);
 }
 
 TEST(LandformCli, bad_inputs_are_refused_in_one_line_with_exit_2) {
