@@ -11,7 +11,8 @@ namespace isoterra {
 
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& job,
                   const std::function<void(std::size_t, std::size_t)>& progress) {
-    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<std::size_t> next{0};
+    std::size_t done = 0;  // jobs finished, under `lock`
     std::exception_ptr failure;
     std::mutex lock;
     const auto work = [&] {
@@ -23,10 +24,10 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
                 if (!failure) failure = std::current_exception();
                 next = count;
             }
-            const std::size_t d = ++done;
             if (progress) {
+                // Counted under the lock, so that the calls see 1, 2, 3, ... in order.
                 std::lock_guard<std::mutex> g(lock);
-                progress(d, count);
+                progress(++done, count);
             }
         }
     };
