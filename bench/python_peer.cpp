@@ -9,9 +9,9 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "isoterra/base.hpp"
 #include "isoterra/graph.hpp"
 #include "isoterra/world.hpp"
 
@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const auto field = isoterra::find_terrain(argv[1]).make_field();
-    const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = isoterra::default_threads();
     std::vector<float> values;
     for (std::string line; std::getline(std::cin, line);) {
         std::istringstream job(line);

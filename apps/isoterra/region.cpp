@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -41,8 +40,6 @@ ImageGrid image_grid(const std::string& from, const std::string& to, double step
     g.height = static_cast<int>(h);
     return g;
 }
-
-int default_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 std::function<void(std::size_t, std::size_t)> progress_line(const std::string& label, bool quiet) {
     if (quiet || !stderr_is_terminal()) return {};

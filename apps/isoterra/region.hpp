@@ -9,6 +9,7 @@
 #include "cli.hpp"
 #include <glm/vec2.hpp>
 
+#include "isoterra/base.hpp"
 #include "isoterra/grid.hpp"
 
 namespace isoterra::app {
@@ -27,9 +28,6 @@ struct ImageGrid {
     int width = 0, height = 0;
 };
 ImageGrid image_grid(const std::string& from, const std::string& to, double step, int limit, bool force);
-
-/// Returns the number of hardware threads (at least 1).
-int default_threads();
 
 /// A progress callback that prints "label: done/count" on a terminal unless `quiet`; empty
 /// otherwise.

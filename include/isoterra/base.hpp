@@ -37,6 +37,9 @@ private:
 /// Returns the SHA-256 of `bytes` as 64 lower-case hex digits.
 std::string sha256_hex(std::string_view bytes);
 
+/// Returns the number of hardware threads (at least 1).
+int default_threads();
+
 /// Runs job(i) for every i in [0, count) on `threads` threads, the caller's among them
 /// (threads < 1: one). After each job, `progress(done, count)` when given, one call at a
 /// time. The first exception a job throws stops the handing out of jobs and is rethrown once

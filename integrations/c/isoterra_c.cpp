@@ -9,7 +9,6 @@
 #include <mutex>
 #include <new>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -97,7 +96,7 @@ isoterra::Mesher mesher_named(const char* name) {
 }
 
 int threads_or_cores(int threads) {
-    return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return threads > 0 ? threads : isoterra::default_threads();
 }
 
 isoterra_field* new_field(isoterra::TerrainSource terrain, std::int64_t seed,

@@ -202,6 +202,18 @@ private:
     std::shared_ptr<isoterra_mesh> m_;
 };
 
+// A getter for Mesh that views one of the library's buffers (no copy, read-only, keeping the
+// mesh alive): a row per vertex, or per triangle, `columns` wide (0: one value a row).
+template <class T>
+auto buffer_view(const T* (*data)(const isoterra_mesh*), bool per_triangle, py::ssize_t columns) {
+    return [=](py::object self) {
+        const Mesh& me = self.cast<const Mesh&>();
+        std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(per_triangle ? me.triangle_count() : me.vertex_count())};
+        if (columns > 0) shape.push_back(columns);
+        return Mesh::view(data(me.get()), shape, self);
+    };
+}
+
 Mesh mesh_region(const Field& field, const std::vector<double>& lo, const std::vector<double>& hi, const std::string& mesher,
                  int lod, int threads) {
     if (lo.size() != 3 || hi.size() != 3) throw py::value_error("mesh: lo and hi must be (x, y, z)");
@@ -364,26 +376,14 @@ PYBIND11_MODULE(isoterra, m) {
              "The first point (x, y, z) where the ray enters rock within max_distance metres, or None.");
 
     py::class_<Mesh>(m, "Mesh", "Triangles of a region, owned by the library; the arrays are read-only views of its buffers.")
-        .def_property_readonly("vertices", [](py::object self) {
-            const Mesh& me = self.cast<const Mesh&>();
-            return Mesh::view(isoterra_mesh_positions(me.get()), {static_cast<py::ssize_t>(me.vertex_count()), 3}, self);
-        }, "float32 (N, 3): positions in world metres.")
-        .def_property_readonly("normals", [](py::object self) {
-            const Mesh& me = self.cast<const Mesh&>();
-            return Mesh::view(isoterra_mesh_normals(me.get()), {static_cast<py::ssize_t>(me.vertex_count()), 3}, self);
-        }, "float32 (N, 3): unit normals.")
-        .def_property_readonly("faces", [](py::object self) {
-            const Mesh& me = self.cast<const Mesh&>();
-            return Mesh::view(isoterra_mesh_indices(me.get()), {static_cast<py::ssize_t>(me.triangle_count()), 3}, self);
-        }, "uint32 (M, 3): vertex indices, counter-clockwise seen from the air.")
-        .def_property_readonly("materials", [](py::object self) {
-            const Mesh& me = self.cast<const Mesh&>();
-            return Mesh::view(isoterra_mesh_materials(me.get()), {static_cast<py::ssize_t>(me.vertex_count())}, self);
-        }, "uint8 (N,): each vertex's dominant material, an index into isoterra.MATERIALS.")
-        .def_property_readonly("colours", [](py::object self) {
-            const Mesh& me = self.cast<const Mesh&>();
-            return Mesh::view(isoterra_mesh_colours(me.get()), {static_cast<py::ssize_t>(me.vertex_count()), 3}, self);
-        }, "float32 (N, 3): material colours, linear RGB in [0, 1].")
+        .def_property_readonly("vertices", buffer_view(isoterra_mesh_positions, false, 3), "float32 (N, 3): positions in world metres.")
+        .def_property_readonly("normals", buffer_view(isoterra_mesh_normals, false, 3), "float32 (N, 3): unit normals.")
+        .def_property_readonly("faces", buffer_view(isoterra_mesh_indices, true, 3),
+                               "uint32 (M, 3): vertex indices, counter-clockwise seen from the air.")
+        .def_property_readonly("materials", buffer_view(isoterra_mesh_materials, false, 0),
+                               "uint8 (N,): each vertex's dominant material, an index into isoterra.MATERIALS.")
+        .def_property_readonly("colours", buffer_view(isoterra_mesh_colours, false, 3),
+                               "float32 (N, 3): material colours, linear RGB in [0, 1].")
         .def("glb", &Mesh::glb, py::arg("compress") = false,
              "The mesh as glTF 2.0 binary bytes, as `isoterra mesh -o x.glb` writes it; compress: quantized and "
              "meshopt-compressed, as with --compress.")

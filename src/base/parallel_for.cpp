@@ -1,4 +1,5 @@
 // A loop over indices shared between threads: each takes the next index until none is left.
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -8,6 +9,8 @@
 #include "isoterra/base.hpp"
 
 namespace isoterra {
+
+int default_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& job,
                   const std::function<void(std::size_t, std::size_t)>& progress) {
