@@ -155,7 +155,7 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         doc["bufferViews"] = views;
         json buffer = {{"byteLength", bin.size()}};
         if (!binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(bin);
-        doc["buffers"] = {buffer};
+        doc["buffers"] = json::array({buffer});  // not {buffer}: clang reads that as a copy of the object
         if (compress) {
             // The views' own buffer holds no data: readers must decode (a required extension).
             doc["buffers"].push_back({{"byteLength", fallback_bytes}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});

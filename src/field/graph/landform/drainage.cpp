@@ -76,8 +76,8 @@ double power(double u, double gamma) {
     return std::pow(u, gamma);
 }
 
-// The Node::in slots.
-constexpr std::size_t kInX = 0, kInZ = 1, kInControl = 2, kInRelief = 3;
+// The Node::in slots read here (x and z are slots 0 and 1, read through the grid).
+constexpr std::size_t kInControl = 2, kInRelief = 3;
 
 // How much a channel's valley is lifted at point `at`: 0 well inside the window of cells
 // around its source; over the window's outer cell it rises smoothly, past kLift x `rise` (the
