@@ -1,13 +1,19 @@
 # The browser build's dependencies. Emscripten sees no system libraries, so the header-only
 # ones come from the system's include folder (the same versions the native build uses), and
 # SQLite and zstd are compiled from the C sources their npm packages ship, pinned by
-# web/package-lock.json (`npm ci --ignore-scripts` in web/ fetches them).
+# web/package-lock.json (`npm ci --ignore-scripts` in web/ fetches them), and meshoptimizer
+# from the source of the Debian package the native build links (0.18, fetched and checked
+# against its hash by scripts/web.sh into build/web-sources/).
 enable_language(C)
 set(web_modules "${PROJECT_SOURCE_DIR}/web/node_modules")
 set(sqlite_dir "${web_modules}/better-sqlite3/deps/sqlite3")
 set(zstd_dir "${web_modules}/zstd-napi/deps/zstd/lib")
+set(meshopt_dir "${PROJECT_SOURCE_DIR}/build/web-sources/meshoptimizer-0.18/src")
 if(NOT EXISTS "${sqlite_dir}/sqlite3.c" OR NOT EXISTS "${zstd_dir}/zstd.h")
   message(FATAL_ERROR "isoterra web: SQLite and zstd sources missing; run `npm ci --ignore-scripts` in web/ (scripts/web.sh does)")
+endif()
+if(NOT EXISTS "${meshopt_dir}/meshoptimizer.h")
+  message(FATAL_ERROR "isoterra web: meshoptimizer's source missing in ${meshopt_dir} (scripts/web.sh fetches it)")
 endif()
 
 # The library throws one-line errors that the page's calls catch.
@@ -45,6 +51,14 @@ target_include_directories(web_zstd SYSTEM PUBLIC "${zstd_dir}")
 target_compile_definitions(web_zstd PRIVATE ZSTD_DISABLE_ASM ZSTD_MULTITHREAD=0 ZSTD_LEGACY_SUPPORT=0)
 target_compile_options(web_zstd PRIVATE -O2 -w)
 add_library(PkgConfig::ZSTD ALIAS web_zstd)
+
+# The same encoder as the native build's Debian library, so the page's compressed glb has the
+# program's bytes.
+file(GLOB meshopt_sources "${meshopt_dir}/*.cpp")
+add_library(web_meshoptimizer STATIC ${meshopt_sources})
+target_include_directories(web_meshoptimizer SYSTEM PUBLIC "${meshopt_dir}")
+target_compile_options(web_meshoptimizer PRIVATE -O2 -w)
+add_library(meshoptimizer::meshoptimizer ALIAS web_meshoptimizer)
 
 # heightmap nodes' PNG reader (libspng) and GDAL are not in the page: such nodes say so.
 add_library(PkgConfig::SPNG ALIAS web_header_libraries)

@@ -29,6 +29,21 @@ if [ ! -d "$here/web/node_modules/@babylonjs/core" ] || [ "$here/web/package-loc
   (cd "$here/web" && npm ci --ignore-scripts --silent --no-audit --no-fund)
 fi
 
+# meshoptimizer's source, the very version the native build links (Debian's 0.18), for the
+# page's compressed glb: the Debian source tarball, checked against its SHA-256.
+meshopt="$here/build/web-sources/meshoptimizer-0.18"
+if [ ! -f "$meshopt/src/meshoptimizer.h" ]; then
+  echo "web.sh: fetching meshoptimizer 0.18's source (Debian)"
+  mkdir -p "$here/build/web-sources"
+  tarball="$here/build/web-sources/meshoptimizer_0.18+dfsg.orig.tar.xz"
+  /usr/lib/apt/apt-helper -q -o APT::Sandbox::User=root download-file \
+    "http://deb.debian.org/debian/pool/main/m/meshoptimizer/meshoptimizer_0.18+dfsg.orig.tar.xz" "$tarball" \
+    SHA256:881ea2cc687f1fef5ce70484e0ca6504e13856dd856677749f3763bc685956d3 >/dev/null \
+    || { echo "web.sh: could not fetch meshoptimizer's source from deb.debian.org" >&2; exit 1; }
+  tar -xJf "$tarball" -C "$here/build/web-sources"
+  rm -f "$tarball"
+fi
+
 # Debian's emscripten finds its JavaScript tools (acorn) under Debian's node path.
 export NODE_PATH=/usr/share/nodejs
 jobs=$(nproc 2>/dev/null || echo 2)

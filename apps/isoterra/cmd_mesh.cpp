@@ -26,10 +26,9 @@ struct MeshOptions {
     double view_distance_m = 8000.0;
 };
 
-// What a World shows around `focus` once settled, each visible chunk as drawn; its water
-// surfaces merged into `water`.
-std::vector<NamedMesh> world_around(const std::shared_ptr<const Field>& field, std::shared_ptr<const ChunkDeltas> deltas,
-                                    const glm::dvec3& focus, const WorldSettings& settings, bool quiet, NamedMesh& water) {
+// What a World shows around `focus` once settled.
+ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_ptr<const ChunkDeltas> deltas,
+                         const glm::dvec3& focus, const WorldSettings& settings, bool quiet) {
     World world(field, settings, std::move(deltas));
     ShownChunks shown(true);
     const bool show = !quiet && stderr_is_terminal();
@@ -46,11 +45,7 @@ std::vector<NamedMesh> world_around(const std::shared_ptr<const Field>& field, s
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     if (show) std::fprintf(stderr, "\n");
-    std::vector<NamedMesh> meshes;
-    for (auto& [c, m] : shown.drawn()) meshes.push_back({fmt::format("chunk_L{}_{}_{}_{}", c.lod, c.x, c.y, c.z), std::move(m)});
-    water = NamedMesh{"water", {}, true};
-    for (const auto& [c, m] : shown.drawn_water()) water.mesh.append(m);
-    return meshes;
+    return shown;
 }
 
 }  // namespace
@@ -94,7 +89,6 @@ void register_mesh(CLI::App& app) {
         const auto deltas = session.deltas();
         const int threads = opt.threads > 0 ? opt.threads : default_threads();
         std::vector<NamedMesh> meshes;
-        NamedMesh water{"water", {}, true};
         std::size_t chunk_count = 0;
         if (!opt.around.empty()) {
             WorldSettings settings;
@@ -102,21 +96,20 @@ void register_mesh(CLI::App& app) {
             settings.view_distance_m = opt.view_distance_m;
             settings.threads = threads;
             settings.mesher = mesher;
-            meshes = world_around(field, deltas, parse_vec3(opt.around, "--around"), settings, opt.quiet, water);
-            chunk_count = meshes.size();
+            const ShownChunks shown = world_around(field, deltas, parse_vec3(opt.around, "--around"), settings, opt.quiet);
+            for (const std::size_t n : shown.visible_per_level()) chunk_count += n;
+            meshes = shown_meshes(shown, opt.per_chunk);
         } else {
             const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
             chunk_count = chunks.size();
             auto built = mesh_chunks(*field, deltas.get(), chunks, mesher, threads, progress_line("meshing chunks", opt.quiet));
-            for (std::size_t i = 0; i < chunks.size(); ++i)
-                meshes.push_back({fmt::format("chunk_{}_{}_{}", chunks[i].x, chunks[i].y, chunks[i].z), std::move(built[i])});
+            if (opt.per_chunk) {
+                for (std::size_t i = 0; i < chunks.size(); ++i)
+                    meshes.push_back({fmt::format("chunk_{}_{}_{}", chunks[i].x, chunks[i].y, chunks[i].z), std::move(built[i])});
+            } else {
+                meshes.push_back({"terrain", merge_meshes(built)});
+            }
         }
-        if (!opt.per_chunk) {
-            NamedMesh all{"terrain", {}};
-            for (const auto& m : meshes) all.mesh.append(m.mesh);
-            meshes.assign(1, std::move(all));
-        }
-        if (water.mesh.triangle_count() > 0) meshes.push_back(std::move(water));
         std::size_t triangles = 0;
         for (const auto& m : meshes) triangles += m.mesh.triangle_count();
         try {

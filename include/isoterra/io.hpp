@@ -13,6 +13,7 @@
 
 #include "isoterra/base.hpp"
 #include "isoterra/mesh.hpp"
+#include "isoterra/world.hpp"
 
 namespace isoterra {
 
@@ -66,6 +67,12 @@ std::string encode_ply(const std::vector<NamedMesh>& meshes);
 /// Encodes in `format` (glTF compressed when `compress`; OBJ and PLY never) and writes
 /// atomically. Throws IoError.
 void write_mesh_file(const std::string& path, MeshFormat format, const std::vector<NamedMesh>& meshes, bool compress = false);
+
+/// What a World shows (`shown` keeps meshes) as an export's entries: every visible chunk as
+/// drawn among its neighbours, merged into "terrain" or, `per_chunk`, one entry each
+/// ("chunk_L<level>_<x>_<y>_<z>", sorted by level, x, y, z); then the water surfaces merged
+/// into "water" when there are any. `isoterra mesh --around` and the page's glb export.
+std::vector<NamedMesh> shown_meshes(const ShownChunks& shown, bool per_chunk);
 
 /// Writes a greyscale or RGB PNG atomically: `channels` 1 or 3, `bit_depth` 8 or 16;
 /// samples row-major from the top row, 16-bit ones as host-order uint16 (written

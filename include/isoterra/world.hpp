@@ -317,6 +317,10 @@ public:
     std::size_t water_triangles_drawn() const;
     /// Returns the columns with a visible chunk.
     LodColumnSet visible_columns() const;
+    /// Returns the chunk's mesh as built (all its ranges) and its water surface, or null
+    /// when the chunk is not held. Needs keep_meshes.
+    const MeshBuffers* mesh(const ChunkCoord& c) const;
+    const MeshBuffers* water(const ChunkCoord& c) const;
 
 private:
     struct Entry {

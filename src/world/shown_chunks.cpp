@@ -101,4 +101,14 @@ LodColumnSet ShownChunks::visible_columns() const {
     return out;
 }
 
+const MeshBuffers* ShownChunks::mesh(const ChunkCoord& c) const {
+    const auto it = chunks_.find(c);
+    return it == chunks_.end() ? nullptr : &it->second.mesh;
+}
+
+const MeshBuffers* ShownChunks::water(const ChunkCoord& c) const {
+    const auto it = chunks_.find(c);
+    return it == chunks_.end() ? nullptr : &it->second.water;
+}
+
 }  // namespace isoterra

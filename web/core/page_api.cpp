@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "isoterra/io.hpp"
 #include "isoterra/store.hpp"
 #include "isoterra/world.hpp"
 #include "mesh_bytes.hpp"
@@ -107,10 +108,9 @@ std::string read_bytes(const std::string& path) {
 
 // ---- the page's instance ----------------------------------------------------------------
 
-struct Shown {
-    MeshBuffers mesh;
-    MeshBuffers water;            // its water surface (drawn always, as it is)
-    bool drawn = false;           // the page holds this mesh drawn with `neighbours`
+/// How the page holds a chunk drawn (ShownChunks keeps its mesh).
+struct DrawnState {
+    bool drawn = false;  // the page holds this chunk's mesh drawn with `neighbours`
     Neighbourhood neighbours;
 };
 
@@ -119,9 +119,10 @@ struct Page {
     std::shared_ptr<const Field> field;
     std::unique_ptr<WorldEditor> editor;
     std::unique_ptr<World> world;
-    std::unordered_map<ChunkCoord, Shown, ChunkKey> chunks;
+    ShownChunks shown{true};  // what the World shows: meshes, water, visibility
+    std::unordered_map<ChunkCoord, DrawnState, ChunkKey> chunks;
     std::vector<DrawnArrays> drawn;  // from the last deliver()
-    std::string file_bytes;
+    std::string file_bytes, glb_bytes;
 };
 Page page;
 
@@ -169,6 +170,7 @@ std::string open_world(const std::string& terrain_text, const std::string& path)
         auto editor = std::make_unique<WorldEditor>(field, std::move(file));
         page.world.reset();
         page.chunks.clear();
+        page.shown = ShownChunks(true);
         page.editor = std::move(editor);
         page.field = std::move(field);
         page.terrain = std::move(terrain);
@@ -199,6 +201,7 @@ std::string start_world(double view_distance_m, int radius, const std::string& m
     s.threads = -1;
     page.world.reset();
     page.chunks.clear();
+    page.shown = ShownChunks(true);
     page.world = std::make_unique<World>(page.field, s, std::make_shared<const ChunkDeltas>(page.editor->history().deltas()));
     return nlohmann::json{{"levels", page.world->levels()}}.dump();
 }
@@ -240,36 +243,44 @@ std::string deliver(double budget_ms) {
     page.drawn.clear();
     if (!page.world) return out.dump();
     page.world->deliver(budget_ms, [&](const ChunkUpdate& u) {
+        page.shown.apply(u);
         const std::string key = chunk_key(u.coord);
         if (u.dropped) {
             page.chunks.erase(u.coord);
             out.push_back({{"key", key}, {"drop", true}});
             return;
         }
-        Shown& s = page.chunks[u.coord];
-        if (u.mesh) {
-            s.mesh = *u.mesh;
-            if (u.water) s.water = *u.water;
-            else s.water.clear();
-            s.drawn = false;
-        }
+        DrawnState& s = page.chunks[u.coord];
+        if (u.mesh) s.drawn = false;
         int draw = -1, water = -1;
         if (u.visible && (!s.drawn || !(s.neighbours == u.neighbours))) {
             page.drawn.emplace_back();
-            drawn_arrays(s.mesh, u.neighbours, page.drawn.back());
+            drawn_arrays(*page.shown.mesh(u.coord), u.neighbours, page.drawn.back());
             s.drawn = true;
             s.neighbours = u.neighbours;
             draw = static_cast<int>(page.drawn.size()) - 1;
             // The page draws the chunk anew, its water with it.
-            if (!s.water.indices.empty()) {
+            if (const MeshBuffers* w = page.shown.water(u.coord); !w->indices.empty()) {
                 page.drawn.emplace_back();
-                drawn_arrays(s.water, Neighbourhood{}, page.drawn.back());
+                drawn_arrays(*w, Neighbourhood{}, page.drawn.back());
                 water = static_cast<int>(page.drawn.size()) - 1;
             }
         }
         out.push_back({{"key", key}, {"visible", u.visible}, {"draw", draw}, {"water", water}});
     });
     return out.dump();
+}
+
+/// What the page shows as a glb file (`isoterra mesh --around` writes the same bytes for the
+/// same focus and settings), plain or quantized and meshopt-compressed; null without a world.
+val shown_glb(bool compress) {
+    if (!page.world) return val::null();
+    try {
+        page.glb_bytes = encode_gltf(shown_meshes(page.shown, false), true, false, compress);
+    } catch (const std::exception&) {
+        return val::null();
+    }
+    return val(emscripten::typed_memory_view(page.glb_bytes.size(), reinterpret_cast<const std::uint8_t*>(page.glb_bytes.data())));
 }
 
 val drawn_array(int i, const std::string& which) {
@@ -487,6 +498,7 @@ EMSCRIPTEN_BINDINGS(isoterra_page) {
     function("redo", &redo);
     function("history", &history);
     function("world_file_bytes", &world_file_bytes);
+    function("shown_glb", &shown_glb);
     function("worker_open", &worker_open);
     function("worker_edit", &worker_edit);
     function("worker_walk", &worker_walk);

@@ -145,6 +145,20 @@ async function main() {
     await adopt(key, opened, builtin ? null : opened.terrain);
   }
 
+  // What the page shows as a glb (the bytes `isoterra mesh --around` writes for the eye).
+  function exportGlb(compress = false) {
+    const bytes = core.shown_glb(Boolean(compress));
+    if (!bytes) throw new Error('nothing is shown to export yet');
+    return bytes.slice();
+  }
+  function download(bytes, type, name) {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([bytes], { type }));
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
   function exportWorld() {
     const bytes = core.world_file_bytes();
     if (!bytes) throw new Error('no world file is open');
@@ -219,12 +233,11 @@ async function main() {
   $('undo').addEventListener('click', guarded(() => walk(false)));
   $('redo').addEventListener('click', guarded(() => walk(true)));
   $('export').addEventListener('click', guarded(() => {
-    const blob = new Blob([exportWorld()], { type: 'application/vnd.sqlite3' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `${state.name}-${state.seed}.db`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    download(exportWorld(), 'application/vnd.sqlite3', `${state.name}-${state.seed}.db`);
+  }));
+  $('export-glb').addEventListener('click', guarded(() => {
+    const compress = $('compress').checked;
+    download(exportGlb(compress), 'model/gltf-binary', `${state.name}-${state.seed}${compress ? '-meshopt' : ''}.glb`);
   }));
   async function openFile(file) {
     if (file.size > 256 * 1024 * 1024) throw new Error(`${file.name}: larger than 256 MB`);
@@ -380,6 +393,7 @@ async function main() {
     history: () => checked(core.history()),
     counts: () => JSON.parse(core.world_counts()),
     exportWorld,
+    exportGlb: ({ compress = false } = {}) => exportGlb(compress),
     importWorld: (bytes) => importWorldFile(new Uint8Array(bytes)),
     look: (eye, target) => { view.look(eye, target); flight.syncAngles(); },
     camera: () => {
