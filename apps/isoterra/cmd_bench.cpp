@@ -213,7 +213,7 @@ void register_bench(CLI::App& app) {
             fmt::print("{}\n", out.dump(2));
             return;
         }
-        fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs, lattice noise on {}\n", preset.name,
+        fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs, lattice noise on {}\n", printable(preset.name, 100),
                    preset.seed, opt.repeats, noise_path_name(noise_path()));
         for (auto it = out.begin(); it != out.end(); ++it) {
             if (it.value().is_object()) {

@@ -45,9 +45,9 @@ void register_graph(CLI::App& app) {
         } catch (const PresetError& e) {
             throw UsageError(e.what());
         }
-        fmt::print("{}: graph '{}', {} nodes, seed {}, ground output: {}\n", path, g->name(), g->node_count(), g->file_seed(),
+        fmt::print("{}: graph '{}', {} nodes, seed {}, ground output: {}\n", printable(path), printable(g->name(), 100), g->node_count(), g->file_seed(),
                    g->has_ground() ? "yes" : "no");
-        for (const GraphRaster& raster : g->rasters()) fmt::print("reads {} (digest {})\n", raster.path, raster.digest);
+        for (const GraphRaster& raster : g->rasters()) fmt::print("reads {} (digest {})\n", printable(raster.path), raster.digest);
         const ValueRange r = g->bounds(box);
         fmt::print("sdf over {},{},{} to {},{},{}: [{}, {}]{}\n", box.lo.x, box.lo.y, box.lo.z, box.hi.x, box.hi.y, box.hi.z, r.lo, r.hi,
                    r.may_cross_zero() ? "" : (r.lo > 0.0 ? " (all air)" : " (all solid)"));

@@ -117,7 +117,7 @@ void register_mesh(CLI::App& app) {
         } catch (const IoError& e) {
             throw_write_error(e);
         }
-        if (!opt.quiet) std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", opt.output.c_str(), chunk_count, triangles);
+        if (!opt.quiet) std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", printable(opt.output).c_str(), chunk_count, triangles);
     });
 }
 

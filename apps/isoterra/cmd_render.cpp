@@ -80,7 +80,7 @@ void register_render(CLI::App& app) {
         } catch (const IoError& e) {
             throw_write_error(e);
         }
-        std::fprintf(stderr, "wrote %s: %dx%d, %d levels, %zu chunks, %zu triangles\n", opt.output.c_str(), width, height,
+        std::fprintf(stderr, "wrote %s: %dx%d, %d levels, %zu chunks, %zu triangles\n", printable(opt.output).c_str(), width, height,
                      world.levels(), renderer.chunk_count(), renderer.triangle_count());
     });
 }

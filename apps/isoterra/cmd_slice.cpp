@@ -87,7 +87,7 @@ void register_slice(CLI::App& app) {
         } catch (const IoError& e) {
             throw_write_error(e);
         }
-        std::fprintf(stderr, "wrote %s: %dx%d pixels, %g m each\n", opt.output.c_str(), width, height, opt.step);
+        std::fprintf(stderr, "wrote %s: %dx%d pixels, %g m each\n", printable(opt.output).c_str(), width, height, opt.step);
     });
 }
 

@@ -337,7 +337,7 @@ void register_view(CLI::App& app) {
                     } catch (const IoError& e) {
                         throw_write_error(e);
                     }
-                    std::fprintf(stderr, "wrote %s\n", out.c_str());
+                    std::fprintf(stderr, "wrote %s\n", printable(out).c_str());
                     want_screenshot = false;
                 }
                 glfwSwapBuffers(window);

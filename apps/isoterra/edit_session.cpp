@@ -37,8 +37,8 @@ EditSession::EditSession(const FieldOptions& field, const std::string& world_pat
     auto file = open_file(world_path, create ? &wanted : nullptr);
     terrain_ = file->terrain();
     if (!file->created() && field.given() && (wanted.name != terrain_.name || wanted.seed != terrain_.seed))
-        std::fprintf(stderr, "note: %s keeps its own %s '%s' (seed %u); --preset/--config/--seed ignored\n", world_path.c_str(),
-                     terrain_.is_graph() ? "graph" : "preset", terrain_.name.c_str(), terrain_.seed);
+        std::fprintf(stderr, "note: %s keeps its own %s '%s' (seed %u); --preset/--config/--seed ignored\n", printable(world_path).c_str(),
+                     terrain_.is_graph() ? "graph" : "preset", printable(terrain_.name, 100).c_str(), terrain_.seed);
     field_ = terrain_.make_field();
     editor_ = std::make_unique<WorldEditor>(field_, std::move(file));
 }

@@ -12,6 +12,7 @@
 
 int main(int argc, char** argv) {
     using namespace isoterra::app;
+    using isoterra::printable;
     CLI::App app{"isoterra: procedural smooth voxel terrain. Generate, inspect and export an endless seeded world.",
                  "isoterra"};
     app.require_subcommand(1);
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
                "Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
                "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
                "Limits and how they are tested: docs/reliability.md.\n"
-               "The same core in a web page (WebAssembly, Babylon.js): bash scripts/web.sh, then http://127.0.0.1:8080/.\n"
+               "The same core in a web page (WebAssembly, Babylon.js; exports world files and glb): bash scripts/web.sh,\n"
+               "then http://127.0.0.1:8080/.\n"
                "Baked 3D Tiles (isoterra bake, docs/bake.md) in a viewer: node web/serve.mjs --tileset DIR.\n"
                "From Python (import isoterra, numpy arrays), C and C# (isoterra.h, libisoterra_c.so) and Blender\n"
                "(integrations/blender/): docs/integrations.md. Smaller glb for the web: mesh or bake --compress.");
@@ -42,7 +44,7 @@ int main(int argc, char** argv) {
 
     // The library ignores a name it does not know; the program says so before it starts.
     if (const char* path = std::getenv("ISOTERRA_NOISE_PATH"); path && !isoterra::noise_path_named(path)) {
-        std::fprintf(stderr, "isoterra: ISOTERRA_NOISE_PATH=%s: expected baseline, avx2 or avx512\n", path);
+        std::fprintf(stderr, "isoterra: ISOTERRA_NOISE_PATH=%s: expected baseline, avx2 or avx512\n", printable(path, 100).c_str());
         return 2;
     }
     try {
@@ -54,16 +56,16 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "isoterra: %s (see isoterra --help)\n", e.what());
+        std::fprintf(stderr, "isoterra: %s (see isoterra --help)\n", printable(e.what()).c_str());
         return 2;
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "isoterra: %s\n", e.what());
+        std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         return 2;
     } catch (const Failure& e) {
-        std::fprintf(stderr, "isoterra: %s\n", e.what());
+        std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "isoterra: internal error: %s\n", e.what());
+        std::fprintf(stderr, "isoterra: internal error: %s\n", printable(e.what()).c_str());
         return 1;
     }
     return 0;

@@ -17,6 +17,14 @@ namespace isoterra {
 /// "... (N bytes)" after it when the text was cut.
 std::string text_excerpt(const std::string& text, std::size_t max_bytes = 60);
 
+/// Returns `text` fit to print as (part of) one line on a terminal, at most about
+/// `max_bytes` long: valid UTF-8 as it is, but control characters (C0, DEL, C1), line and
+/// paragraph separators, bidirectional controls and bytes that are not UTF-8 escaped ("\n",
+/// "\x1b", "\u{202e}"); when longer, its start and its end with "...(N bytes)..." between,
+/// so that a long path in a message keeps the reason after it. Every echo of a user's
+/// value (paths, environment, names) and every error line goes through it.
+std::string printable(std::string_view text, std::size_t max_bytes = 600);
+
 /// SHA-256 (FIPS 180-4) over bytes given in any number of pieces.
 class Sha256 {
 public:
