@@ -125,3 +125,60 @@ TEST(GraphErrors, load_graph_file_names_the_file) {
         EXPECT_NE(std::string(e.what()).find("not a graph file"), std::string::npos) << e.what();
     }
 }
+
+namespace {
+
+// The same graph in other valid TOML spellings: a quoted table header and keys, a byte-order
+// mark, a description holding lines that look like a table and a seed, a seed with a comment.
+const char* kPlainGraph = "format = 1\nname = \"q\"\n[node]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n";
+const char* kSpelledGraphs[] = {
+    "format = 1\nname = \"q\"\n[\"node\"]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
+    "\"format\" = 1\n'name' = \"q\"\n[node]\n\"a\" = { \"type\" = \"y\" }\n[output]\n\"sdf\" = \"a\"\n",
+    "\xef\xbb\xbf" "format = 1\nname = \"q\"\n[node]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
+    "format = 1\nname = \"q\"\ndescription = \"\"\"\nseed = 3\n[x]\n[node]\"\"\"\n[node]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
+    "format = 1\n\"seed\" = 9 # the file's seed\nname = \"q\"\nnode.a = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
+};
+
+}  // namespace
+
+// Case 5 of the third sweep: valid spellings were taken for a preset, or broke the seed's
+// rewrite (the text a world file and a bake keep) into "internal error".
+TEST(GraphSpellings, every_valid_toml_spelling_is_a_graph_and_keeps_a_new_seed) {
+    const TerrainSource plain = parse_terrain_source(kPlainGraph, "plain.toml");
+    for (const char* text : kSpelledGraphs) {
+        SCOPED_TRACE(text);
+        EXPECT_TRUE(is_graph_text(text));
+        TerrainSource t = parse_terrain_source(text, "spelled.toml");
+        ASSERT_TRUE(t.is_graph());
+        EXPECT_EQ(t.graph.rfind("\xef\xbb\xbf", 0), std::string::npos) << "no byte-order mark kept";
+        t.seed = 77;
+        const std::string stored = t.to_text();
+        const TerrainSource again = parse_terrain_source(stored, "stored.toml");
+        EXPECT_EQ(again.seed, 77u);
+        EXPECT_EQ(again.name, "q");
+        EXPECT_EQ(again.make_field()->value({1.0, 2.5, 3.0}), plain.make_field()->value({1.0, 2.5, 3.0}));
+    }
+    // The seed's own comment and the look-alike lines in the description stay as they were.
+    TerrainSource t = parse_terrain_source(kSpelledGraphs[4], "spelled.toml");
+    t.seed = 123;
+    EXPECT_NE(t.to_text().find("\"seed\" = 123 # the file's seed\n"), std::string::npos) << t.to_text();
+    t = parse_terrain_source(kSpelledGraphs[3], "spelled.toml");
+    t.seed = 5;
+    EXPECT_EQ(t.to_text().rfind("seed = 5\nformat = 1\n", 0), 0u) << t.to_text();
+    EXPECT_NE(t.to_text().find("\nseed = 3\n[x]\n[node]\"\"\""), std::string::npos);
+}
+
+TEST(GraphSpellings, a_preset_whose_strings_hold_graph_like_lines_stays_a_preset) {
+    const std::string preset = "name = \"p\"\ndescription = \"\"\"\n[node]\nnode.a = 1\n\"\"\"\nseed = 5\n";
+    EXPECT_FALSE(is_graph_text(preset));
+    const TerrainSource t = parse_terrain_source(preset, "p.toml");
+    EXPECT_FALSE(t.is_graph());
+    EXPECT_EQ(t.seed, 5u);
+    // One line with a quarter of a million "node"s: read in one pass (it took minutes when
+    // each one looked back to the start of its line).
+    std::string one_line = "description = \"";
+    for (int i = 0; i < 250000; ++i) one_line += "node ";
+    EXPECT_FALSE(is_graph_text(one_line + "\"\n"));
+    EXPECT_FALSE(is_graph_text(one_line));  // not TOML (the string is open): the look at the lines
+    EXPECT_TRUE(is_graph_text("[node]\na = {"));  // not TOML, but a graph's parser should say why
+}

@@ -1,9 +1,13 @@
 // GraphField: a compiled graph as a Field. Values come from the evaluator, bounds from the
 // intervals of the sdf output, materials from the graph's rules with depth measured from
 // its ground output.
+#include <algorithm>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "../preset_parts.hpp"
+#include "../toml_shape.hpp"
 #include "graph_eval.hpp"
 #include "graph_intervals.hpp"
 #include "graph_nodes.hpp"
@@ -156,16 +160,23 @@ std::unique_ptr<GraphField> load_graph_file(const std::string& path) {
 }
 
 bool is_graph_text(const std::string& text) {
-    // A cheap look first: a graph has a [node] table or node.ID keys; a preset never does.
-    for (std::size_t at = text.find("node"); at != std::string::npos; at = text.find("node", at + 1)) {
-        std::size_t start = text.rfind('\n', at);
-        start = start == std::string::npos ? 0 : start + 1;
-        std::size_t i = start;
-        while (i < at && (text[i] == ' ' || text[i] == '\t' || text[i] == '[')) ++i;
-        if (i == at && at + 4 < text.size() && (text[at + 4] == ']' || text[at + 4] == '.' || text[at + 4] == ' ' || text[at + 4] == '='))
-            return true;
+    // Read as TOML, a graph is a table with a `node` table and a preset never has one: any
+    // spelling of the key (quoted, dotted, a header), and nothing inside a string counts.
+    try {
+        detail::check_toml_shape(text, "text", std::size_t{1} << 20, 8);
+        return toml::parse(text).contains("node");
+    } catch (const std::exception&) {
+        // Not TOML: a look at the lines, in one pass, so that the graph's parser rather than
+        // the preset's names what is wrong in a graph ("[node]", "node.ID = ...").
+        for (std::size_t start = 0; start < text.size();) {
+            const std::size_t end = std::min(text.find('\n', start), text.size());
+            std::size_t i = start;
+            while (i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '[' || text[i] == '"')) ++i;
+            if (text.compare(i, 4, "node") == 0 && i + 4 < end && text[i + 4] != '\0' && std::strchr("].\" =", text[i + 4])) return true;
+            start = end + 1;
+        }
+        return false;
     }
-    return false;
 }
 
 std::vector<std::string> graph_node_types() {

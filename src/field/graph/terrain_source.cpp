@@ -1,33 +1,47 @@
 // A world's terrain as a preset or a graph, read from and written to text, so that every
 // program and the world file take either without knowing which.
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "../preset_parts.hpp"
+#include "../toml_shape.hpp"
 #include "isoterra/graph.hpp"
 
 namespace isoterra {
 namespace {
 
-// `text` with its top-level `seed = ...` line replaced by `seed = N`, or one added first.
+// `text` with its top-level seed's value replaced by `seed`, or `seed = N` added first. The
+// key is found by the TOML reader (any spelling: seed, "seed", 'seed'; never inside a
+// string); its value is on the key's line, after the line's first '=' (a key named seed
+// holds none), up to a blank or a comment.
 std::string with_seed_line(const std::string& text, std::uint32_t seed) {
-    const std::string line = fmt::format("seed = {}", seed);
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        std::size_t i = start;
-        while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
-        if (i < end && text[i] == '[') break;  // top-level keys come before the first table
-        if (text.compare(i, 4, "seed") == 0) {
-            std::size_t j = i + 4;
-            while (j < end && (text[j] == ' ' || text[j] == '\t')) ++j;
-            if (j < end && text[j] == '=') return text.substr(0, start) + line + text.substr(end);
-        }
-        start = end + 1;
+    const std::string number = std::to_string(seed);
+    toml::table root;
+    try {
+        detail::check_toml_shape(text, "graph", std::size_t{1} << 20, 8);
+        root = toml::parse(text);
+    } catch (const std::exception&) {
+        throw GraphError("the graph's text is not TOML");
     }
-    return line + "\n" + text;
+    const toml::node* value = root.get("seed");
+    if (!value) return "seed = " + number + "\n" + text;
+    std::size_t line_start = 0;
+    for (auto line = value->source().begin.line; line > 1 && line_start < text.size(); --line)
+        line_start = std::min(text.find('\n', line_start), text.size()) + 1;
+    const std::size_t line_end = std::min(text.find('\n', line_start), text.size());
+    std::size_t begin = text.find('=', line_start);
+    if (begin >= line_end) throw GraphError("the graph's seed line is not 'seed = N'");
+    ++begin;
+    while (begin < line_end && (text[begin] == ' ' || text[begin] == '\t')) ++begin;
+    std::size_t end = begin;
+    while (end < line_end && !std::strchr(" \t\r#", text[end])) ++end;
+    return text.substr(0, begin) + number + text.substr(end);
 }
+
+// A byte-order mark is not part of the text (a graph's text is stored and rewritten).
+std::string without_bom(const std::string& text) { return text.rfind("\xef\xbb\xbf", 0) == 0 ? text.substr(3) : text; }
 
 }  // namespace
 
@@ -50,7 +64,8 @@ std::string TerrainSource::to_text() const {
     return text;
 }
 
-TerrainSource parse_terrain_source(const std::string& text, const std::string& source, const std::string& directory) {
+TerrainSource parse_terrain_source(const std::string& file_text, const std::string& source, const std::string& directory) {
+    const std::string text = without_bom(file_text);
     TerrainSource t;
     if (is_graph_text(text)) {
         const auto g = parse_graph(text, source, directory);
