@@ -92,7 +92,7 @@ void verify(const BakeOptions& opt) {
     } catch (const BakeError& e) {
         throw UsageError(e.what());
     }
-    for (const auto& p : check.problems) std::fprintf(stderr, "verify: %s\n", p.c_str());
+    for (const auto& p : check.problems) std::fprintf(stderr, "verify: %s\n", printable(p).c_str());
     std::printf("%zu jobs, %zu files checked: %s\n", check.jobs, check.files,
                 check.problems.empty() ? "every file matches its manifest" : fmt::format("{} problems", check.problems.size()).c_str());
     // The digest is the last line, also when something is wrong (then the exit code is 1).
@@ -120,7 +120,7 @@ void bake(const BakeOptions& opt) {
     s.seed = session.terrain().seed;
     s.terrain_sha256 = sha256_hex(session.terrain().to_text());
     s.world_sha256 = world_edits_sha256(*deltas);
-    if (s.heightmaps && std::isnan(field->ground_height(0.0, 0.0)))
+    if (s.heightmaps && !field->has_ground())
         throw UsageError("--heightmaps: this field graph has no ground output ([output] ground = \"ID\")");
     const BakePlan plan(s);
     prepare_folder(opt.out);
@@ -132,6 +132,8 @@ void bake(const BakeOptions& opt) {
             start_bake(plan, *field, deltas->empty() ? nullptr : deltas.get(), opt.out);
         } catch (const BakeError& e) {
             throw UsageError(e.what());
+        } catch (const IoError& e) {
+            throw_write_error(e);
         }
         const ChunkDeltas* edits = deltas->empty() ? nullptr : deltas.get();
         const int threads = opt.threads > 0 ? opt.threads : default_threads();
@@ -192,6 +194,8 @@ void bake(const BakeOptions& opt) {
                 std::rethrow_exception(failure);
             } catch (const IoError& e) {
                 throw_write_error(e);
+            } catch (const BakeError& e) {
+                throw UsageError(e.what());
             }
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -212,7 +216,14 @@ void bake(const BakeOptions& opt) {
         }
         ranks.finish();
         if (ranks.rank() != 0) return;
-        const std::string digest = finish_bake(plan, opt.out);
+        std::string digest;
+        try {
+            digest = finish_bake(plan, opt.out);
+        } catch (const IoError& e) {
+            throw_write_error(e);
+        } catch (const BakeError& e) {
+            throw UsageError(e.what());
+        }
         if (digest.empty()) {
             std::size_t done = 0;
             for (std::size_t i = 0; i < plan.jobs().size(); ++i) done += bake_job_done(plan, i, opt.out);
@@ -224,11 +235,11 @@ void bake(const BakeOptions& opt) {
         }
     } catch (const UsageError& e) {
         if (ranks.size() == 1) throw;
-        std::fprintf(stderr, "isoterra: %s\n", e.what());
+        std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         ranks.abort(2);
     } catch (const std::exception& e) {
         if (ranks.size() == 1) throw;
-        std::fprintf(stderr, "isoterra: %s\n", e.what());
+        std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         ranks.abort(1);
     }
 }

@@ -38,13 +38,18 @@ void register_heightmap(CLI::App& app) {
         const glm::dvec2 a = grid.from;
         const int width = grid.width, height = grid.height;
         const auto terrain = opt.field.build();
-        if (std::isnan(terrain->ground_height(a.x, a.y)))
-            throw UsageError("heightmap: this field graph has no ground output ([output] ground = \"ID\")");
+        if (!terrain->has_ground()) throw UsageError("heightmap: this field graph has no ground output ([output] ground = \"ID\")");
         std::vector<double> heights(static_cast<std::size_t>(width) * height);
         parallel_for(static_cast<std::size_t>(height), default_threads(), "heightmap rows", opt.quiet, [&](std::size_t r) {
             for (int c = 0; c < width; ++c)
                 heights[r * width + c] = terrain->ground_height(a.x + c * opt.step, a.y + static_cast<double>(r) * opt.step);
         });
+        // A PNG's heights are min + pixel * (max - min): every one must be a number.
+        for (std::size_t i = 0; i < heights.size(); ++i)
+            if (!std::isfinite(heights[i]))
+                throw UsageError(fmt::format("heightmap: the ground is {} at {:g},{:g}; a heightmap needs a finite height everywhere",
+                                             std::isnan(heights[i]) ? "NaN" : fmt::format("{}", heights[i]), a.x + static_cast<double>(i % width) * opt.step,
+                                             a.y + static_cast<double>(i / width) * opt.step));
         const auto [lo_it, hi_it] = std::minmax_element(heights.begin(), heights.end());
         const double lo = *lo_it, hi = *hi_it;
         std::vector<std::uint16_t> pixels(heights.size());
@@ -68,7 +73,7 @@ void register_heightmap(CLI::App& app) {
         } catch (const IoError& e) {
             throw_write_error(e);
         }
-        std::fprintf(stderr, "wrote %s (%dx%d, %.2f..%.2f m) and %s\n", opt.output.c_str(), width, height, lo, hi, sidecar.c_str());
+        std::fprintf(stderr, "wrote %s (%dx%d, %.2f..%.2f m) and %s\n", printable(opt.output).c_str(), width, height, lo, hi, printable(sidecar).c_str());
     });
 }
 

@@ -47,7 +47,7 @@ HeightGrid sample_ground(const LandformCommand& opt, Source& source) {
     if (g.width < 3 || g.height < 3)
         throw UsageError(fmt::format("--from/--to/--step: the region holds {}x{} samples; landform needs at least 3x3", g.width, g.height));
     const auto field = terrain.make_field();
-    if (std::isnan(field->ground_height(g.from.x, g.from.y)))
+    if (!field->has_ground())
         throw UsageError("landform: this field graph has no ground output ([output] ground = \"ID\")");
     const double sea = opt.sea_level ? *opt.sea_level : terrain.sea_level_m();
     if (sea > -1e9) source.sea_level_m = sea;
@@ -128,7 +128,7 @@ nlohmann::ordered_json report_json(const Source& source, const HeightGrid& grid,
 
 void print_text(const Source& source, const HeightGrid& grid, const LandformReport& r, double sample_s, double measure_s) {
     const glm::dvec2 last = grid.origin + glm::dvec2((grid.width - 1) * grid.dx_m, (grid.height - 1) * grid.dz_m);
-    fmt::print("landform of {} '{}'{}: {}x{} cells of {:g} x {:g} m, from {:g},{:g} to {:g},{:g}\n", source.kind, source.name,
+    fmt::print("landform of {} '{}'{}: {}x{} cells of {:g} x {:g} m, from {:g},{:g} to {:g},{:g}\n", source.kind, printable(source.name, 200),
                source.seed ? fmt::format(" (seed {})", *source.seed) : "", grid.width, grid.height, grid.dx_m, grid.dz_m, grid.origin.x,
                grid.origin.y, last.x, last.y);
     fmt::print("land            {} of {} cells; {}; no data {:.1f} %\n", r.land_cells, r.cells,
@@ -182,7 +182,7 @@ void write_flow_map(const std::string& path, const HeightGrid& grid, const FlowA
     } catch (const IoError& e) {
         throw_write_error(e);
     }
-    std::fprintf(stderr, "wrote %s (%dx%d, flow accumulation) and %s\n", path.c_str(), grid.width, grid.height, sidecar.c_str());
+    std::fprintf(stderr, "wrote %s (%dx%d, flow accumulation) and %s\n", printable(path).c_str(), grid.width, grid.height, printable(sidecar).c_str());
 }
 
 }  // namespace

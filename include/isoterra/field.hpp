@@ -201,6 +201,9 @@ public:
 
     /// Returns the ground height at (x, z), or NaN when the field has none. Thread-safe.
     virtual double ground_height(double x, double z) const;
+    /// True when the field has a ground height (a terrain; a graph with a ground output),
+    /// though it may still be NaN or infinite at some columns. False by default.
+    virtual bool has_ground() const { return false; }
 
     /// How far the surface departs from the ground height of ground_heights(), up or down:
     /// the ground's proven range over a region is the heights' range widened by this. 0 by
@@ -374,6 +377,7 @@ public:
     /// Returns the ground height at (x, z) before overhangs and caves.
     double surface_height(double x, double z) const;
     double ground_height(double x, double z) const override { return surface_height(x, z); }
+    bool has_ground() const override { return true; }
     /// Returns a height no ground rises above in the square from (x, z) to (x+size, z+size):
     /// the seed-003 rule (highest of 5x5 heights + the most overhang + 16 m).
     double highest_ground(double x, double z, double size) const;

@@ -95,7 +95,7 @@ public:
     std::uint32_t file_seed() const;
     /// Nodes after compilation (constants folded), outputs included.
     std::size_t node_count() const;
-    bool has_ground() const;
+    bool has_ground() const override;
     /// The file's `sea_level` (the sea renderers draw); very low (-1e9) when it has none.
     double sea_level_m() const override;
     /// The same graph with another seed.

@@ -178,11 +178,9 @@ int isoterra_field_lattice(const isoterra_field* field, const double origin[3], 
 int isoterra_field_ground(const isoterra_field* field, const double* xz, size_t n, double* out) {
     return guarded(-1, [&] {
         require(field && (n == 0 || (xz && out)), "isoterra_field_ground: a NULL argument");
-        for (size_t i = 0; i < n; ++i) {
-            out[i] = field->field->ground_height(xz[2 * i], xz[2 * i + 1]);
-            if (std::isnan(out[i]) && std::isnan(field->field->ground_height(0.0, 0.0)))
-                throw CallError("isoterra_field_ground: this terrain has no ground height (a graph without [output] ground)");
-        }
+        if (!field->field->has_ground())
+            throw CallError("isoterra_field_ground: this terrain has no ground height (a graph without [output] ground)");
+        for (size_t i = 0; i < n; ++i) out[i] = field->field->ground_height(xz[2 * i], xz[2 * i + 1]);
         return 0;
     });
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,7 +19,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// Reads dir's file at `path`; `found` false when there is none. Anything else at that name
+// (a folder, a FIFO that would never end, a device) is refused before it is opened.
 std::string read_file(const std::string& path, bool& found) {
+    found = false;
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return {};
+    if (!S_ISREG(st.st_mode)) throw BakeError(fmt::format("{}: not a regular file; a bake keeps a file there", path));
     std::ifstream in(path, std::ios::binary);
     found = static_cast<bool>(in);
     if (!found) return {};
@@ -86,6 +93,8 @@ void start_bake(const BakePlan& plan, const Field& field, const ChunkDeltas* del
                                     "bake into another folder or remove it",
                                     dir, theirs.terrain_name, theirs.seed, theirs.levels, mesher_name(theirs.mesher)));
     }
+    // The digest is written last: a name taken by a folder is refused now, not after the jobs.
+    read_file((fs::path(dir) / "bake.digest").string(), found);
     for (const auto& [name, bytes] : start_files(plan, field, deltas)) {
         bool have = false;
         if (read_file((fs::path(dir) / name).string(), have) != bytes || !have) put(dir, name, bytes);

@@ -243,3 +243,94 @@ TEST(HostileInput, exports_on_a_full_disk_fail_with_exit_1_and_leave_nothing) {
     expect_one_line(run_cli("mesh --quiet --from 0,0,0 --to 32,32,32 -o " + mount + "/no/such/folder/m.glb"), 2, "m.glb");
     std::system(("umount " + mount).c_str());
 }
+
+// Case 7 of the third sweep: what the program echoes of a path, an environment value or a
+// graph's name reaches the terminal escaped and shortened, on one line, in errors and in
+// reports alike.
+TEST(HostileInput, echoed_paths_environment_values_and_names_are_escaped_and_shortened) {
+    const auto no_control_bytes = [](const std::string& text) {
+        for (const char c : text)
+            if (static_cast<unsigned char>(c) < 0x20 && c != '\n') return false;
+        return true;
+    };
+    const auto config = run_cli("sample --config \"$(printf '/nonexistent/a\\nb\\033[31mred.toml')\"", "0 0 0\n");
+    expect_one_line(config, 2, "/nonexistent/a\\nb\\x1b[31mred.toml: cannot open");
+    EXPECT_TRUE(no_control_bytes(config.err)) << config.err;
+
+    const auto world = run_cli("history --world \"$(printf '/nonexistent/\\033]0;title\\007.db')\"");
+    EXPECT_NE(world.code, 0);
+    EXPECT_EQ(count_lines(world.err), 1) << world.err;
+    EXPECT_NE(world.err.find("/nonexistent/\\x1b]0;title\\x07.db"), std::string::npos) << world.err;
+    EXPECT_TRUE(no_control_bytes(world.err)) << world.err;
+
+    // A path of thousands of bytes: its start and end, and the reason after it.
+    std::string long_name = "/nonexistent";
+    for (int i = 0; i < 18; ++i) long_name += "/" + std::string(199, 'a');  // 3,600 bytes, under PATH_MAX
+    long_name += "/x.glb";
+    const auto output = run_cli("mesh --preset tutorial --from 0,0,0 --to 1,1,1 --quiet -o " + long_name);
+    expect_one_line(output, 2, "aaaa...(");
+    EXPECT_NE(output.err.find("aaaa/x.glb: cannot create a file there (No such file or directory)"), std::string::npos) << output.err;
+    EXPECT_LT(output.err.size(), 700u);
+
+    const auto env = run_cli("presets", "", "ISOTERRA_NOISE_PATH=\"$(printf 'x\\033[2J')\"");
+    expect_one_line(env, 2, "ISOTERRA_NOISE_PATH=x\\x1b[2J: expected");
+
+    // A graph's name and a node's file name, from the graph's own text.
+    const auto graph = fresh_path("named.toml");
+    std::ofstream(graph) << "format = 1\nname = \"x\\u001b[31mevil\\nline\\u202e\"\n[node]\na = { type = \"const\", value = -1.0 }\n"
+                            "[output]\nsdf = \"a\"\n";
+    const auto check = run_cli("graph check " + graph);
+    EXPECT_EQ(check.code, 0) << check.err;
+    EXPECT_NE(check.out.find("graph 'x\\x1b[31mevil\\nline\\u{202e}'"), std::string::npos) << check.out;
+    EXPECT_TRUE(no_control_bytes(check.out)) << check.out;
+    std::ofstream(graph) << "format = 1\nname = \"h\"\n[node]\nd = { type = \"heightmap\", file = \"\\u001b[31mdem.png\" }\n"
+                            "[output]\nsdf = \"d\"\n";
+    expect_one_line(run_cli("graph check " + graph), 2, "\\x1b[31mdem.png: cannot open the raster file");
+}
+
+// Case 5 of the third sweep, through the program: valid spellings of a graph reach `bake`
+// and `edit` as the graph they spell; names a bake writes that are taken by folders are
+// refused before the work, in one line; ground that is not a number somewhere makes no
+// heightmap (a sidecar with null in it, which isoterra itself then refused).
+TEST(HostileInput, ordinary_inputs_never_reach_an_internal_error) {
+    const auto graph = fresh_path("bom.toml");
+    std::ofstream(graph) << "\xef\xbb\xbf" "format = 1\n\"name\" = \"q\"\n'seed' = 4 # the seed\n[\"node\"]\n"
+                            "y = { type = \"y\" }\ng = { type = \"const\", value = 0.0 }\n[output]\nsdf = \"y\"\nground = \"g\"\n";
+    const auto bake_dir = fresh_path("spelled-bake");
+    const auto baked = run_cli("bake --config " + graph + " --seed 9 --from 0,0 --to 64,64 --levels 1 --quiet --out " + bake_dir);
+    EXPECT_EQ(baked.code, 0) << baked.err;
+    EXPECT_NE(read_bytes(bake_dir + "/bake.json").find("\"seed\": 9"), std::string::npos);
+    const auto world = fresh_path("spelled.db");
+    const auto edited = run_cli("edit --world " + world + " --config " + graph + " sphere --at 0,0,0 --radius 2");
+    EXPECT_EQ(edited.code, 0) << edited.err;
+    const auto sampled = run_cli("sample --world " + world, "10 0.5 10\n");
+    EXPECT_EQ(sampled.code, 0) << sampled.err;
+    EXPECT_EQ(sampled.out, "0.5\n");
+
+    for (const std::string name : {"tileset.json", "bake.digest", "bake.json"}) {
+        const auto dir = fresh_folder("taken-" + name);
+        ASSERT_EQ(::mkdir((dir + "/" + name).c_str(), 0755), 0);
+        const auto r = run_cli("bake --preset tutorial --from 0,0 --to 64,64 --levels 1 --quiet --out " + dir);
+        expect_one_line(r, 2, name + ": ");
+        EXPECT_EQ(r.err.find("jobs"), std::string::npos) << "refused before the work: " << r.err;
+    }
+
+    // x * x * 1e300 is infinite past |x| = 1.34e4; and minus itself, NaN there.
+    const auto infinite = fresh_path("infinite.toml");
+    std::ofstream(infinite) << "format = 1\nname = \"inf\"\n[node]\nx = { type = \"x\" }\ny = { type = \"y\" }\n"
+                               "xx = { type = \"mul\", a = \"x\", b = \"x\" }\nbig = { type = \"mul\", a = \"xx\", b = 1e300 }\n"
+                               "nan = { type = \"sub\", a = \"big\", b = \"big\" }\ns = { type = \"sub\", a = \"y\", b = \"big\" }\n"
+                               "[output]\nsdf = \"s\"\nground = \"big\"\n";
+    const auto png = fresh_path("infinite.png");
+    expect_one_line(run_cli("heightmap --config " + infinite + " --from -30000,0 --to 30000,1000 --step 1000 -o " + png), 2,
+                    "heightmap: the ground is inf at -30000,0; a heightmap needs a finite height everywhere");
+    std::string text = read_bytes(infinite);
+    text.replace(text.find("ground = \"big\""), 14, "ground = \"nan\"");
+    std::ofstream(infinite) << text;
+    expect_one_line(run_cli("heightmap --config " + infinite + " --from -30000,0 --to 30000,1000 --step 1000 -o " + png), 2,
+                    "heightmap: the ground is NaN at -30000,0");
+    EXPECT_FALSE(std::ifstream(png).good());
+    // Within the finite part the same graph makes a heightmap.
+    const auto fine = run_cli("heightmap --config " + infinite + " --from -100,0 --to 100,100 --step 10 --quiet -o " + png);
+    EXPECT_EQ(fine.code, 0) << fine.err;
+}
