@@ -1,7 +1,9 @@
 // Bad graph files: one line each, "file:line: node 'ID': ...", naming what is wrong.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
 #include <string>
+#include <vector>
 
 #include "classic_presets.hpp"
 #include "isoterra/graph.hpp"
@@ -181,4 +183,56 @@ TEST(GraphSpellings, a_preset_whose_strings_hold_graph_like_lines_stays_a_preset
     EXPECT_FALSE(is_graph_text(one_line + "\"\n"));
     EXPECT_FALSE(is_graph_text(one_line));  // not TOML (the string is open): the look at the lines
     EXPECT_TRUE(is_graph_text("[node]\na = {"));  // not TOML, but a graph's parser should say why
+}
+
+// Case 1 of the third sweep: shapes of graphs under the size limit that recursed or searched
+// without bound.
+TEST(GraphShapes, a_chain_of_thirty_thousand_nodes_compiles_on_a_one_megabyte_stack) {
+    std::string nodes = "a0 = { type = \"y\" }\n";
+    for (int i = 1; i < 30000; ++i) nodes += "a" + std::to_string(i) + "={type=\"neg\",in=\"a" + std::to_string(i - 1) + "\"}\n";
+    struct Job {
+        std::string text;
+        std::size_t nodes = 0;
+        double value = 0;
+    } job{with_nodes(nodes, "sdf = \"a29999\""), 0, 0};
+    // The compiler on a thread with a 1 MiB stack (a recursion over the chain needed several).
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, std::size_t{1} << 20);
+    pthread_t thread;
+    ASSERT_EQ(pthread_create(
+                  &thread, &attr,
+                  [](void* p) -> void* {
+                      auto& j = *static_cast<Job*>(p);
+                      const auto g = parse_graph(j.text, "chain.toml");
+                      j.nodes = g->node_count();
+                      j.value = g->value({0.0, 2.0, 0.0});
+                      return nullptr;
+                  },
+                  &job),
+              0);
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+    EXPECT_EQ(job.nodes, 30000u);
+    EXPECT_EQ(job.value, -2.0);  // y negated 29,999 times
+}
+
+TEST(GraphShapes, a_long_cycle_is_named_by_its_ends_and_length) {
+    std::string nodes;
+    for (int i = 0; i < 30000; ++i) nodes += "a" + std::to_string(i) + "={type=\"neg\",in=\"a" + std::to_string((i + 1) % 30000) + "\"}\n";
+    const std::string e = error_of(with_nodes(nodes, "sdf = \"a0\""));
+    EXPECT_EQ(e, "g.toml:3: node 'a0': is part of a cycle of 30000 nodes: a0 -> a1 -> a2 -> a3 -> ... (29993 nodes) -> a29997 -> "
+                 "a29998 -> a29999 -> a0");
+}
+
+TEST(GraphShapes, ids_are_what_the_message_says_and_suggestions_stay_cheap) {
+    for (const std::string& id : std::vector<std::string>{"\"a b\"", "\"a+b\"", "\"\u00e9t\u00e9\"", "\"a'b\"", std::string(61, 'a')})
+        expect_error(with_nodes(id + " = { type = \"y\" }\nout = { type = \"y\" }"), "an id is 1 to 60 ASCII letters, digits, '_' or '-'");
+    EXPECT_EQ(error_of(with_nodes(std::string(60, 'a') + " = { type = \"y\" }\nout-1_B = { type = \"y\" }", "sdf = \"out-1_B\"")), "");
+    // An unknown reference of 200,000 bytes among 20,000 ids: only ids within two edits in
+    // length are compared (every one of them took minutes).
+    std::string many;
+    for (int i = 0; i < 20000; ++i) many += "node_" + std::to_string(i) + " = { type = \"y\" }\n";
+    expect_error(with_nodes(many + "out = { type = \"neg\", in = \"" + std::string(200000, 'n') + "\" }"), "unknown node 'nnnnn");
+    expect_error(with_nodes(many + "out = { type = \"neg\", in = \"node_1234x\" }"), "unknown node 'node_1234x' (did you mean 'node_1234'?)");
 }

@@ -97,7 +97,7 @@ private:
     void read_input(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id);
     Operand resolve(const RawOperand& raw, const std::string& who);
     Operand read_output(const toml::table& output, const char* name, bool required);
-    void order(const std::string& id, std::vector<std::string>& path);
+    void order(const std::string& root);
     std::string node_of(const std::string& reference) const;
     void read_raster(const toml::table& table, Node& node, const std::string& at);
 
@@ -352,8 +352,12 @@ Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
     const auto found = raw_.find(target);
     if (found == raw_.end()) {
         std::string best;
+        // Suggestions within 2 edits only: ids differing more in length are not compared, so
+        // the search stays ids x 60 x 60 steps at most (ids are at most 60 bytes).
         std::size_t best_distance = 3;
         for (const std::string& other : file_order_) {
+            const std::size_t gap = other.size() > raw.reference.size() ? other.size() - raw.reference.size() : raw.reference.size() - other.size();
+            if (gap >= best_distance) continue;
             const std::size_t d = edit_distance(raw.reference, other);
             if (d < best_distance) best_distance = d, best = other;
         }
@@ -385,30 +389,51 @@ std::string Compiler::node_of(const std::string& reference) const {
     return raw_.count(reference) || dot == std::string::npos ? reference : reference.substr(0, dot);
 }
 
-void Compiler::order(const std::string& id, std::vector<std::string>& path) {
-    const int state = state_[id];
-    if (state == 2) return;
-    RawNode& raw = raw_.at(id);
-    if (state == 1) {
-        std::string cycle;
-        bool on = false;
-        for (const std::string& p : path) {
-            if (p == id) on = true;
-            if (on) cycle += p + " -> ";
+// Depth first from `root`, each node after its inputs, with an explicit stack: a chain of
+// tens of thousands of nodes (a file under the size limit) must not exhaust the thread's.
+void Compiler::order(const std::string& root) {
+    struct Frame {
+        std::string id;
+        std::size_t next_input = 0;
+    };
+    std::vector<Frame> stack;
+    const auto enter = [&](const std::string& id) {
+        const int state = state_[id];
+        if (state == 2) return;
+        if (state == 1) {
+            // The cycle: the stack from `id` up; a long one shows its ends.
+            std::size_t from = 0;
+            while (stack[from].id != id) ++from;
+            const std::size_t length = stack.size() - from;
+            std::string cycle;
+            for (std::size_t k = from; k < stack.size(); ++k) {
+                if (length > 8 && k == from + 4) {
+                    cycle += fmt::format("... ({} nodes) -> ", length - 7);
+                    k = stack.size() - 3;
+                }
+                cycle += stack[k].id + " -> ";
+            }
+            fail(at_line(source_, raw_.at(id).node.line), id, fmt::format("is part of a cycle{}: {}{}", length > 8 ? fmt::format(" of {} nodes", length) : "", cycle, id));
         }
-        fail(at_line(source_, raw.node.line), id, fmt::format("is part of a cycle: {}{}", cycle, id));
+        state_[id] = 1;
+        stack.push_back({id, 0});
+    };
+    enter(root);
+    while (!stack.empty()) {
+        const std::string id = stack.back().id;
+        const RawNode& raw = raw_.at(id);
+        if (stack.back().next_input < raw.in.size()) {
+            const RawOperand& in = raw.in[stack.back().next_input++];
+            if (!in.is_reference) continue;
+            const std::string target = node_of(in.reference);
+            if (!raw_.count(target)) resolve(in, fmt::format("node '{}': input '{}'", id, in.input));  // throws: unknown node
+            enter(target);
+            continue;
+        }
+        state_[id] = 2;
+        ordered_.push_back(id);
+        stack.pop_back();
     }
-    state_[id] = 1;
-    path.push_back(id);
-    for (const RawOperand& in : raw.in) {
-        if (!in.is_reference) continue;
-        const std::string target = node_of(in.reference);
-        if (!raw_.count(target)) resolve(in, fmt::format("node '{}': input '{}'", id, in.input));  // throws: unknown node
-        order(target, path);
-    }
-    path.pop_back();
-    state_[id] = 2;
-    ordered_.push_back(id);
 }
 
 Operand Compiler::read_output(const toml::table& output, const char* name, bool required) {
@@ -426,10 +451,12 @@ Operand Compiler::read_output(const toml::table& output, const char* name, bool 
     raw.is_reference = true;
     raw.reference = s->get();
     raw.line = static_cast<int>(value->source().begin.line);
-    std::vector<std::string> path;
-    if (const std::string target = node_of(raw.reference); raw_.count(target)) order(target, path);
+    if (const std::string target = node_of(raw.reference); raw_.count(target)) order(target);
     return resolve(raw, fmt::format("output '{}'", name));
 }
+
+// What a node's id is made of: never a dot (it names a port), a blank or a quote.
+constexpr const char* kIdCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
 
 Program Compiler::compile(const toml::table& root) {
     Program program;
@@ -442,8 +469,9 @@ Program Compiler::compile(const toml::table& root) {
     if (!output || !output->is_table()) throw GraphError(fmt::format("{}: key 'output': missing ([output] sdf = \"ID\")", source_));
     for (auto&& [id_view, entry] : *nodes->as_table()) {
         const std::string id = text_excerpt(std::string(id_view.str()), 60);
-        if (id.empty() || id.find('.') != std::string::npos || id != id_view.str())
-            throw GraphError(fmt::format("{}: node '{}': an id is letters, digits, '_' or '-', without a dot",
+        const bool fits = !id_view.str().empty() && id_view.str().size() <= 60;
+        if (!fits || id_view.str().find_first_not_of(kIdCharacters) != std::string_view::npos)
+            throw GraphError(fmt::format("{}: node '{}': an id is 1 to 60 ASCII letters, digits, '_' or '-'",
                                          detail::toml_where(source_, entry), id));
         raw_.emplace(id, read_node(id, entry));
         file_order_.push_back(id);
@@ -454,20 +482,21 @@ Program Compiler::compile(const toml::table& root) {
                                          text_excerpt(std::string(key_view.str()), 60)));
     // Every node is checked for cycles, in the order of the file; only those an output
     // needs are compiled.
-    for (const std::string& id : file_order_) {
-        std::vector<std::string> path;
-        order(id, path);
-    }
+    for (const std::string& id : file_order_) order(id);
+    // What the outputs reach, with a list to visit rather than recursion (long chains).
     std::set<std::string> needed;
-    std::function<void(const std::string&)> need = [&](const std::string& id) {
-        if (!needed.insert(id).second) return;
-        for (const RawOperand& in : raw_.at(id).in)
-            if (in.is_reference) need(node_of(in.reference));
-    };
+    std::vector<std::string> to_visit;
     for (const std::string_view name : kOutputs)
         if (const toml::node* v = output->as_table()->get(name); v && v->is_string()) {
-            if (const std::string r = node_of(v->as_string()->get()); raw_.count(r)) need(r);
+            if (const std::string r = node_of(v->as_string()->get()); raw_.count(r)) to_visit.push_back(r);
         }
+    while (!to_visit.empty()) {
+        const std::string id = std::move(to_visit.back());
+        to_visit.pop_back();
+        if (!needed.insert(id).second) continue;
+        for (const RawOperand& in : raw_.at(id).in)
+            if (in.is_reference) to_visit.push_back(node_of(in.reference));
+    }
     for (const std::string& id : ordered_) {
         if (!needed.count(id)) continue;
         RawNode& raw = raw_.at(id);
