@@ -35,21 +35,33 @@ BakeSettings BakeSettings::from_json(const std::string& text, const std::string&
         s.seed = j.at("terrain").at("seed").get<std::uint32_t>();
         s.terrain_sha256 = j.at("terrain").at("sha256").get<std::string>();
         s.world_sha256 = j.at("world_edits_sha256").get<std::string>();
-        s.levels = j.at("levels").get<int>();
-        s.job_levels = j.at("job_levels").get<int>();
+        // Whole numbers read as 64-bit and checked before they become ints (an edited file
+        // with 5e9 wrapped around).
+        const auto whole = [&](const nlohmann::json& v, std::int64_t lo, std::int64_t hi) {
+            if (!v.is_number_integer()) throw BakeError(fmt::format("{}: {} is not a whole number", source, text_excerpt(v.dump(), 40)));
+            const auto n = v.get<std::int64_t>();
+            if (n < lo || n > hi || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)))
+                throw BakeError(fmt::format("{}: {} is out of range [{}, {}]", source, text_excerpt(v.dump(), 40), lo, hi));
+            return static_cast<int>(n);
+        };
+        s.levels = whole(j.at("levels"), 1, 16);
+        s.job_levels = whole(j.at("job_levels"), 1, 8);
         const auto& r = j.at("root_columns");
-        s.x0 = r.at("x").at(0).get<int>(), s.x1 = r.at("x").at(1).get<int>();
-        s.z0 = r.at("z").at(0).get<int>(), s.z1 = r.at("z").at(1).get<int>();
+        constexpr std::int64_t kColumns = 1 << 30;
+        s.x0 = whole(r.at("x").at(0), -kColumns, kColumns), s.x1 = whole(r.at("x").at(1), -kColumns, kColumns);
+        s.z0 = whole(r.at("z").at(0), -kColumns, kColumns), s.z1 = whole(r.at("z").at(1), -kColumns, kColumns);
         if (!parse_mesher(j.at("mesher").get<std::string>(), s.mesher)) throw BakeError(fmt::format("{}: unknown mesher", source));
         s.heightmaps = j.at("heightmaps").get<bool>();
-        s.lowest_layer = j.at("floor_m").get<int>() / kChunkSize;
+        s.lowest_layer = whole(j.at("floor_m"), -100000000, 0) / kChunkSize;
         s.compress = j.value("compressed_glb", false);
     } catch (const nlohmann::json::exception& e) {
         throw BakeError(fmt::format("{}: not a bake's settings ({})", source, text_excerpt(e.what(), 80)));
     }
-    if (s.levels < 1 || s.levels > 16 || s.job_levels < 1 || s.job_levels > 8 || s.x1 < s.x0 || s.z1 < s.z0 ||
-        static_cast<double>(s.x1 - s.x0 + 1) * (s.z1 - s.z0 + 1) > 1e6)
-        throw BakeError(fmt::format("{}: levels, job levels or root columns out of range", source));
+    const double columns = (static_cast<double>(s.x1) - s.x0 + 1) * (static_cast<double>(s.z1) - s.z0 + 1);
+    const glm::dvec2 from = s.from_m(), to = s.to_m();
+    if (s.x1 < s.x0 || s.z1 < s.z0 || columns > 1e6 || std::fabs(from.x) > kCoordinateLimit_m || std::fabs(from.y) > kCoordinateLimit_m ||
+        std::fabs(to.x) > kCoordinateLimit_m || std::fabs(to.y) > kCoordinateLimit_m)
+        throw BakeError(fmt::format("{}: root columns out of range (at most a million, within {:g} m)", source, kCoordinateLimit_m));
     return s;
 }
 

@@ -134,18 +134,23 @@ WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new)
     : WorldFile(path, preset_for_new ? std::make_unique<TerrainSource>(terrain_of(*preset_for_new)).get() : nullptr) {}
 
 WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_new) : path_(path) {
+    // SQLite writes a journal beside the file (WAL), even to read it.
+    const std::string::size_type slash = path.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) {
         if (!terrain_for_new) throw WorldFileError(fmt::format("{}: no such world file", path));
+        // A folder that is missing or cannot be written is the path's fault, not a failure
+        // (SQLite would say "unable to open database file" and the errno of its last try).
+        if (::access(folder.c_str(), W_OK | X_OK) != 0)
+            throw WorldFileError(fmt::format("{}: cannot create: {} {} ({})", path, folder,
+                                             errno == ENOENT || errno == ENOTDIR ? "is not a folder" : "cannot be written", std::strerror(errno)));
         remove_stale_temporaries();
         create(*terrain_for_new);
         created_ = true;
     } else if (!S_ISREG(st.st_mode)) {
         throw WorldFileError(fmt::format("{}: not a world file (not a regular file)", path));
     }
-    // SQLite writes a journal beside the file (WAL), even to read it.
-    const std::string::size_type slash = path.find_last_of('/');
-    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
     if (::access(path.c_str(), R_OK | W_OK) != 0 || ::access(folder.c_str(), W_OK | X_OK) != 0)
         throw WorldFileError(fmt::format("{}: cannot open: the world file and its folder must be writable ({})", path,
                                          std::strerror(errno)));

@@ -334,3 +334,37 @@ TEST(HostileInput, ordinary_inputs_never_reach_an_internal_error) {
     const auto fine = run_cli("heightmap --config " + infinite + " --from -100,0 --to 100,100 --step 10 --quiet -o " + png);
     EXPECT_EQ(fine.code, 0) << fine.err;
 }
+
+// Case 9 of the third sweep, the messages: a world file in a folder that cannot be written is
+// the path's fault and says so (SQLite said "No such file or directory", exit 1); a bake.json
+// edited to root columns past an int is refused by range, not wrapped into "0 jobs".
+TEST(HostileInput, misleading_messages_say_what_is_wrong) {
+    expect_one_line(run_cli("edit --world /nonexistent/w.db --preset tutorial sphere --at 0,0,0 --radius 2"), 2,
+                    "/nonexistent/w.db: cannot create: /nonexistent is not a folder (No such file or directory)");
+    const std::string source = fresh_folder("read-only-source"), folder = fresh_folder("read-only");
+    if (std::system(("mount --bind " + source + " " + folder + " && mount -o remount,bind,ro " + folder + " 2>/dev/null").c_str()) == 0) {
+        expect_one_line(run_cli("edit --world " + folder + "/w.db --preset tutorial sphere --at 0,0,0 --radius 2"), 2,
+                        "cannot create: " + folder + " cannot be written (Read-only file system)");
+        std::system(("umount " + folder).c_str());
+    }
+
+    const std::string bake = fresh_path("edited-bake");
+    ASSERT_EQ(run_cli("bake --preset tutorial --from 0,0 --to 64,64 --levels 1 --quiet --out " + bake).code, 0);
+    const std::string settings = read_bytes(bake + "/bake.json");
+    const auto with_x = [&](const std::string& x) {
+        std::string edited = settings;
+        const auto at = edited.find("\"x\": [");
+        edited.replace(at, edited.find(']', at) + 1 - at, "\"x\": [" + x + "]");
+        std::ofstream(bake + "/bake.json") << edited;
+    };
+    with_x("-2000000000, 2000000000");
+    expect_one_line(run_cli("bake --verify --out " + bake), 2, "bake.json: -2000000000 is out of range");
+    with_x("0, 5000000000");
+    expect_one_line(run_cli("bake --verify --out " + bake), 2, "bake.json: 5000000000 is out of range");
+    with_x("0, 1.5");
+    expect_one_line(run_cli("bake --verify --out " + bake), 2, "bake.json: 1.5 is not a whole number");
+    with_x("0, 1000000");
+    expect_one_line(run_cli("bake --verify --out " + bake), 2, "root columns out of range (at most a million");
+    std::ofstream(bake + "/bake.json") << settings;
+    EXPECT_EQ(run_cli("bake --verify --out " + bake).code, 0);
+}

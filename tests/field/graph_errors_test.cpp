@@ -55,7 +55,11 @@ TEST(GraphErrors, each_kind_names_the_file_line_node_and_problem) {
     expect_error(with_nodes("out = { type = \"add\", a = nan, b = 1.0 }"), "input 'a': expected a node id or a finite number, got nan");
     expect_error(with_nodes("out = { type = \"smoothstep\", in = 1.0, from = 2.0, to = 2.0 }"), "input 'to': must differ from 'from'");
     expect_error(with_nodes("out = { type = \"curve\", in = 1.0, points = [[1.0, 0.0], [0.0, 1.0]] }"),
-                 "input 'points': expected a list of at least two [x, y] pairs");
+                 "input 'points': expected a list of 2 to 256 [x, y] pairs of numbers within 1e12, x increasing");
+    std::string points;  // one pair over the limit the message names
+    for (int i = 0; i < 257; ++i) points += (i ? ", [" : "[") + std::to_string(i) + ".0, 0.0]";
+    expect_error(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points + "] }"), "expected a list of 2 to 256 [x, y] pairs");
+    EXPECT_EQ(error_of(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points.substr(0, points.rfind(", [")) + "] }")), "");
     expect_error(with_nodes("w = { type = \"warp2\", distance_m = 5.0 }\nout = { type = \"neg\", in = \"w\" }"),
                  "input 'in': node 'w' has outputs x and z; name one ('w.x')");
     expect_error(with_nodes("w = { type = \"x\" }\nout = { type = \"neg\", in = \"w.z\" }"), "node 'w' has one output");

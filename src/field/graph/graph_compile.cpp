@@ -238,7 +238,7 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
             return;
         }
         case InputKind::knots: {
-            const std::string expected = "a list of at least two [x, y] pairs of finite numbers, x increasing";
+            const std::string expected = "a list of 2 to 256 [x, y] pairs of numbers within 1e12, x increasing";
             const auto* list = value->as_array();
             if (!list || list->size() < 2 || list->size() > 256) bad(expected);
             for (const toml::node& pair : *list) {
