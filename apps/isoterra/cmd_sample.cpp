@@ -36,14 +36,10 @@ void register_sample(CLI::App& app) {
             if (opt.points_path.empty()) {
                 points = read_points(std::cin, "stdin");
             } else {
-                struct stat st;
-                std::ifstream in;
-                if (::stat(opt.points_path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) in.open(opt.points_path);
-                if (!in.is_open()) throw UsageError(fmt::format("--points: cannot open '{}' as a file", text_excerpt(opt.points_path)));
-                points = read_points(in, opt.points_path);
+                points = read_points_file(opt.points_path);
             }
         } catch (const PointsError& e) {
-            throw UsageError(e.what());
+            throw UsageError(opt.points_path.empty() ? e.what() : fmt::format("--points: {}", e.what()));
         }
         std::vector<double> values(points.size());
         // Edits add their deltas, trilinear between the 1 m samples they are stored at.

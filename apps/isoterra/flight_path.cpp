@@ -38,14 +38,10 @@ Path make_path(const std::string& spec, const glm::dvec3& start) {
         if (end == spec.c_str() + 7 || *end != '\0' || !(p.radius > 0.0) || !std::isfinite(p.radius))
             throw UsageError(fmt::format("--path: expected circle:R with R > 0 metres, got '{}'", text_excerpt(spec)));
     } else {
-        struct stat st;
-        std::ifstream in;
-        if (::stat(spec.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) in.open(spec);
-        if (!in.is_open()) throw UsageError(fmt::format("--path: '{}' is not line, circle:R or a readable waypoint file", text_excerpt(spec)));
         try {
-            p.points = read_points(in, spec);
+            p.points = read_points_file(spec);
         } catch (const PointsError& e) {
-            throw UsageError(e.what());
+            throw UsageError(fmt::format("--path (line, circle:R or a waypoint file): {}", e.what()));
         }
         if (p.points.size() < 2) throw UsageError(fmt::format("{}: a path needs at least two waypoints", spec));
     }

@@ -93,5 +93,11 @@ public:
 /// comments skipped). Every coordinate must be finite and within kCoordinateLimit_m; a line
 /// may have at most 4096 bytes. Throws PointsError quoting a bad line as a text_excerpt.
 std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source);
+/// Reads the points of the regular file at `path`; a folder, FIFO or device is refused before
+/// it is opened (a pipe nobody writes would wait forever; a stream belongs on stdin). At most
+/// kMaxPoints points. Throws PointsError naming the file.
+std::vector<glm::dvec3> read_points_file(const std::string& path);
+/// The most points one input may hold (24 bytes each: 240 MB).
+inline constexpr std::size_t kMaxPoints = 10'000'000;
 
 }  // namespace isoterra

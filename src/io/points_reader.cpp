@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
 
 #include <fmt/format.h>
 
@@ -16,7 +19,8 @@ namespace {
 constexpr std::size_t kMaxLineBytes = 4096;
 
 // Reads one line (without its '\n') into `line`, at most kMaxLineBytes of it; returns false
-// at the end of the input. `too_long` tells whether more of the line was skipped.
+// at the end of the input. `too_long` tells that the line goes on past the bound: reading
+// stops there, so an endless stream without a newline ends in an error, not a hang.
 bool next_line(std::istream& in, std::string& line, bool& too_long) {
     line.clear();
     too_long = false;
@@ -30,8 +34,11 @@ bool next_line(std::istream& in, std::string& line, bool& too_long) {
         }
         any = true;
         if (c == '\n') return true;
-        if (line.size() < kMaxLineBytes) line += static_cast<char>(c);
-        else too_long = true;
+        if (line.size() == kMaxLineBytes) {
+            too_long = true;
+            return true;
+        }
+        line += static_cast<char>(c);
     }
 }
 
@@ -63,10 +70,23 @@ std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source)
         }
         while (*s == ' ' || *s == '\t' || *s == '\r') ++s;
         if (static_cast<std::size_t>(s - line.c_str()) != line.size()) bad("expected three finite numbers 'x y z'");
+        if (points.size() == kMaxPoints)
+            throw PointsError(fmt::format("{}:{}: more than {} points; give them in parts", source, number, kMaxPoints));
         points.emplace_back(v[0], v[1], v[2]);
     }
     if (in.bad()) throw PointsError(fmt::format("{}: read error", source));
     return points;
+}
+
+std::vector<glm::dvec3> read_points_file(const std::string& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+        throw PointsError(fmt::format("{}: cannot open ({})", text_excerpt(path, 200), std::strerror(errno)));
+    if (!S_ISREG(st.st_mode))
+        throw PointsError(fmt::format("{}: not a regular file (a stream of points goes on stdin)", text_excerpt(path, 200)));
+    std::ifstream in(path);
+    if (!in) throw PointsError(fmt::format("{}: cannot open ({})", text_excerpt(path, 200), std::strerror(errno)));
+    return read_points(in, path);
 }
 
 }  // namespace isoterra

@@ -187,7 +187,7 @@ TEST(HostileInput, bad_flag_values_name_the_flag) {
     expect_one_line(run_cli("slice --at 0 --range inf --from 0,0 --to 10,10 -o " + dir + "/s.png"), 2, "--range");
     expect_one_line(run_cli("stats --from -1e6,-1e6,-1e6 --to 1e6,1e6,1e6 --force"), 2, "too many even with --force");
     expect_one_line(run_cli("stats --from 0,0,0 --to 1e7,1e3,1e7 --force"), 2, "too many even with --force");
-    expect_one_line(run_cli("sample --points " + dir, ""), 2, "--points: cannot open");
+    expect_one_line(run_cli("sample --points " + dir, ""), 2, "--points: " + dir + ": not a regular file");
     expect_one_line(run_cli("fly --path " + dir + " --seconds 1"), 2, "--path");
     // Numbers are decimal and whole: no hex (strtod's "0x10"), no trailing junk.
     expect_one_line(run_cli("fly --view-distance 0x10 --seconds 0"), 2, "--view-distance");
@@ -367,4 +367,17 @@ TEST(HostileInput, misleading_messages_say_what_is_wrong) {
     expect_one_line(run_cli("bake --verify --out " + bake), 2, "root columns out of range (at most a million");
     std::ofstream(bake + "/bake.json") << settings;
     EXPECT_EQ(run_cli("bake --verify --out " + bake).code, 0);
+}
+
+// Case 3 of the third sweep: reading that never ends. A stream without a newline stops at the
+// line bound; a FIFO or device where a file is meant is refused before it is opened.
+TEST(HostileInput, endless_inputs_end_in_one_line) {
+    expect_one_line(run_cli("sample", std::string(100000, '1')), 2, "stdin:1: a line longer than 4096 bytes");
+    const auto fifo = fresh_path("points.fifo");
+    std::remove(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    expect_one_line(run_cli("sample --points " + fifo), 2, "--points: " + fifo + ": not a regular file");
+    expect_one_line(run_cli("fly --seconds 1 --path " + fifo), 2, fifo + ": not a regular file");
+    expect_one_line(run_cli("sample --points /dev/zero"), 2, "--points: /dev/zero: not a regular file");
+    std::remove(fifo.c_str());
 }
