@@ -1,11 +1,9 @@
 // `isoterra sample`: the field value at each "x y z" line, 17 significant digits.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <vector>
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include "edit_session.hpp"
 #include "isoterra/io.hpp"

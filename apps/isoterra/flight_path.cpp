@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include "cli.hpp"
 #include "isoterra/io.hpp"
