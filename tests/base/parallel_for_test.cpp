@@ -1,7 +1,9 @@
 // parallel_for: every index once on any number of threads, progress counted up to the end,
 // and the first exception rethrown after the others stop.
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -28,14 +30,32 @@ TEST(ParallelFor, runs_every_index_once_and_reports_progress_up_to_the_count) {
 }
 
 TEST(ParallelFor, rethrows_the_first_exception_and_stops_handing_out_jobs) {
-    std::atomic<int> ran{0};
-    EXPECT_THROW(parallel_for(100000, 2,
-                              [&](std::size_t i) {
-                                  ++ran;
-                                  if (i == 10) throw std::runtime_error("job 10");
-                              }),
-                 std::runtime_error);
-    EXPECT_LT(ran.load(), 100000);
+    // On one thread the jobs run in order, so exactly 0..10 run.
+    // On more, a job after 10 waits until 10 has thrown and then lingers 10 ms, so
+    // the stop is visible before the next index is taken: a handful run, never 100,000
+    // (without the wait, one thread can finish the range while the throw unwinds).
+    for (const int threads : {1, 2, 4}) {
+        std::atomic<int> ran{0};
+        std::atomic<bool> thrown{false};
+        EXPECT_THROW(parallel_for(100000, threads,
+                                  [&](std::size_t i) {
+                                      ++ran;
+                                      if (i == 10) {
+                                          thrown = true;
+                                          throw std::runtime_error("job 10");
+                                      }
+                                      if (i > 10) {
+                                          while (!thrown) std::this_thread::yield();
+                                          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                                      }
+                                  }),
+                     std::runtime_error)
+            << threads << " threads";
+        if (threads == 1)
+            EXPECT_EQ(ran.load(), 11);
+        else
+            EXPECT_LT(ran.load(), 11 + 4 * threads) << threads << " threads";
+    }
 }
 
 }  // namespace
