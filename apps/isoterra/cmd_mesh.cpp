@@ -3,11 +3,13 @@
 // detail, each chunk with the transitions its neighbours call for, in world coordinates, and
 // the water surfaces it shows as one more mesh, "water".
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "isoterra/base.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/mesh.hpp"
 #include "isoterra/world.hpp"
@@ -29,6 +31,14 @@ struct MeshOptions {
 // What a World shows around `focus` once settled.
 ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_ptr<const ChunkDeltas> deltas,
                          const glm::dvec3& focus, const WorldSettings& settings, bool quiet) {
+    // Planned: every level's columns within its rings, one surface each, held four times (the
+    // world's queue, the shown meshes, the drawn copies, the file's bytes); then counted.
+    constexpr double kCopies = 4.0;
+    const int levels = settings.levels > 0 ? settings.levels : lod_levels_for(settings.view_distance_m, settings.view_radius);
+    const double columns = levels * std::pow(2.0 * settings.view_radius + 2.0, 2.0);
+    const std::string what = fmt::format("mesh --around with {} levels of {} chunks per ring", levels, settings.view_radius);
+    check_memory_budget(kCopies * columns * kSurfaceBytesPerColumn, what);
+    const double budget = memory_budget().bytes;
     World world(field, settings, std::move(deltas));
     ShownChunks shown(true);
     const bool show = !quiet && stderr_is_terminal();
@@ -37,6 +47,8 @@ ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_
         world.set_focus(focus);
         world.deliver(1e9, [&](const ChunkUpdate& u) { shown.apply(u); });
         if (world.settled()) break;
+        if (kCopies * static_cast<double>(shown.byte_size()) > budget)
+            check_memory_budget(kCopies * static_cast<double>(shown.byte_size()), what + " (surfaces larger than expected)");
         if (std::chrono::steady_clock::now() - start > std::chrono::minutes(30)) throw Failure("mesh: the world did not settle in 30 minutes");
         if (show) {
             const WorldCounts c = world.counts();
@@ -102,7 +114,9 @@ void register_mesh(CLI::App& app) {
         } else {
             const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
             chunk_count = chunks.size();
-            auto built = mesh_chunks(*field, deltas.get(), chunks, mesher, threads, progress_line("meshing chunks", opt.quiet));
+            // Held at once: the meshes, the merged mesh (unless per chunk), the file's bytes.
+            auto built = mesh_chunks(*field, deltas.get(), chunks, mesher, threads, progress_line("meshing chunks", opt.quiet),
+                                     opt.per_chunk ? 2.0 : 3.0);
             if (opt.per_chunk) {
                 for (std::size_t i = 0; i < chunks.size(); ++i)
                     meshes.push_back({fmt::format("chunk_{}_{}_{}", chunks[i].x, chunks[i].y, chunks[i].z), std::move(built[i])});

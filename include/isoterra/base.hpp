@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -44,6 +45,28 @@ private:
 
 /// Returns the SHA-256 of `bytes` as 64 lower-case hex digits.
 std::string sha256_hex(std::string_view bytes);
+
+/// The memory a command may plan for (base/memory_budget.cpp): ISOTERRA_MEMORY_BUDGET when
+/// set (bytes with an optional K, M, G or T suffix, powers of 1024: "512M", "8G"), else half
+/// of the machine's physical memory. `source` says which, for messages.
+struct MemoryBudget {
+    double bytes = 0;
+    std::string source;
+};
+/// A plan too large for the memory budget, or a bad ISOTERRA_MEMORY_BUDGET. what() is one line.
+class MemoryBudgetError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+/// Returns the budget; throws MemoryBudgetError when ISOTERRA_MEMORY_BUDGET is not a size
+/// from 1M to 1024T.
+MemoryBudget memory_budget();
+/// Throws MemoryBudgetError ("WHAT needs about 3.1 GiB, more than the memory budget of
+/// 1.0 GiB (ISOTERRA_MEMORY_BUDGET=1G)") unless `bytes` fits the budget. Checked before
+/// allocating by every plan whose size a user chooses: regions, views, bakes, rasters.
+void check_memory_budget(double bytes, const std::string& what);
+/// Returns `bytes` for people: "512 bytes", "3.2 MiB", "1.5 GiB".
+std::string byte_count_text(double bytes);
 
 /// Returns the number of hardware threads (at least 1).
 int default_threads();

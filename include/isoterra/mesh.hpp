@@ -89,6 +89,13 @@ struct MeshBuffers {
     }
     std::size_t vertex_count() const { return positions.size(); }
     std::size_t triangle_count() const { return indices.size() / 3; }
+    /// Returns the bytes its arrays hold (what memory budgets count).
+    std::size_t byte_size() const {
+        return positions.size() * sizeof(glm::vec3) + normals.size() * sizeof(glm::vec3) +
+               materials.size() * sizeof(MaterialSample) + indices.size() * sizeof(std::uint32_t) +
+               ranges.size() * sizeof(IndexRange) + secondary.size() * sizeof(glm::vec3) +
+               side_flags.size() * sizeof(std::uint16_t);
+    }
     /// Returns vertex `v`'s position in world metres. Thread-safe.
     glm::dvec3 world_position(std::size_t v) const { return origin + glm::dvec3(positions[v]); }
     /// Appends `other` as drawn next to neighbours of the same level (its positions moved to

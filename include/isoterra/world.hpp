@@ -321,6 +321,8 @@ public:
     /// when the chunk is not held. Needs keep_meshes.
     const MeshBuffers* mesh(const ChunkCoord& c) const;
     const MeshBuffers* water(const ChunkCoord& c) const;
+    /// Returns the bytes the held meshes' arrays take (what memory budgets count).
+    std::size_t byte_size() const { return bytes_; }
 
 private:
     struct Entry {
@@ -332,6 +334,7 @@ private:
     };
     bool keep_meshes_;
     std::unordered_map<ChunkCoord, Entry, ChunkKey> chunks_;
+    std::size_t bytes_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -351,15 +354,30 @@ inline constexpr int kMaxRegionLod = 10;
 /// Returns the chunks of level `lod` whose cores cover the box [from, to), z slowest, then
 /// y, then x. Throws RegionError for an empty or non-finite box, one past
 /// kCoordinateLimit_m, a level outside [0, kMaxRegionLod], or a box of more than `limit`
-/// chunks (the message gives the count).
+/// chunks (the message gives the count); MemoryBudgetError when the list would not fit.
 std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3& to, double limit = 4096, int lod = 0);
+
+/// The bytes a plan reckons with for the surface crossing one column of chunks (32 x 32 m at
+/// its level): rolling land meshed by marching cubes holds about 80 KiB
+/// (tests/world/memory_plan_test.cpp); cliffs, overhangs and caves hold more, which the
+/// running counts catch.
+inline constexpr double kSurfaceBytesPerColumn = 128.0 * 1024.0;
+
+/// Returns the bytes the meshes of `chunks` are expected to hold: each chunk's record and one
+/// surface per column of chunks (kSurfaceBytesPerColumn).
+double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks);
 
 /// Meshes each of `chunks` (any level) of `field` with `deltas` (null: none) added, one mesh per chunk in
 /// the order given, on `threads` threads (< 1: one): what `isoterra mesh --from --to` writes.
 /// Calls `progress(done, count)` after each chunk when given. Thread-safe.
+/// `copies` is how many copies of the meshes the caller holds at once (a merged mesh, an
+/// encoded file): `copies` times expected_mesh_bytes must fit the memory budget before any
+/// chunk is meshed, and `copies` times the bytes meshed so far after each chunk; else
+/// MemoryBudgetError.
 std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks,
                                      Mesher mesher, int threads,
-                                     const std::function<void(std::size_t, std::size_t)>& progress = {});
+                                     const std::function<void(std::size_t, std::size_t)>& progress = {},
+                                     double copies = 1.0);
 
 /// Returns `meshes` appended into one whose origin is the world's (positions in world metres,
 /// as floats): what `isoterra mesh` writes without --per-chunk.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "isoterra/base.hpp"
 #include "isoterra/bake.hpp"
 
 namespace isoterra {
@@ -112,6 +113,17 @@ std::vector<LodColumn> BakeJob::child_roots() const {
 
 BakePlan::BakePlan(BakeSettings settings) : settings_(std::move(settings)) {
     const BakeSettings& s = settings_;
+    // Planned before the list is made: each job's entry and its line in the root tileset, and
+    // a line per tile in the listing that finishing and verifying hash (path and SHA-256).
+    double jobs = 0, tiles = 0;
+    const double columns = (static_cast<double>(s.x1) - s.x0 + 1) * (static_cast<double>(s.z1) - s.z0 + 1);
+    for (int top = s.levels - 1; top >= 0; top -= s.job_levels) {
+        const double n = std::ldexp(1.0, s.levels - 1 - top);
+        jobs += columns * n * n;
+        tiles += columns * n * n * (std::ldexp(1.0, 2 * std::min(s.job_levels, top + 1)) - 1) / 3;
+    }
+    check_memory_budget(jobs * (sizeof(BakeJob) + 160.0) + tiles * 128.0,
+                        fmt::format("a bake of {:.0f} jobs and {:.0f} tiles", jobs, tiles));
     // Jobs start at the roots' level and every job_levels levels below; each reaches down
     // job_levels levels or to level 0.
     for (int top = s.levels - 1; top >= 0; top -= s.job_levels) {

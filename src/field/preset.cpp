@@ -307,12 +307,16 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
     rules = preset.terrain.materials;
 }
 
-std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
+void check_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) throw PresetError(fmt::format("{}: cannot open the {} file ({})", path, what, std::strerror(errno)));
     if (!S_ISREG(st.st_mode)) throw PresetError(fmt::format("{}: not a {} file (not a regular file)", path, what));
     if (static_cast<std::size_t>(st.st_size) > max_bytes)
         throw PresetError(fmt::format("{}: {} bytes, more than the {} a {} file may have", path, st.st_size, max_bytes, what));
+}
+
+std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
+    check_small_file(path, what, max_bytes);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw PresetError(fmt::format("{}: cannot open the {} file", path, what));
     std::ostringstream text;

@@ -16,6 +16,8 @@ namespace isoterra::detail {
 /// Returns the bytes of the regular file `path` of at most `max_bytes`; throws PresetError
 /// "path: cannot open the WHAT file (reason)" and the like.
 std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes);
+/// Throws as read_small_file would, without reading: for files another library reads.
+void check_small_file(const std::string& path, const char* what, std::size_t max_bytes);
 /// Returns the absolute folder that holds `path` (files a graph names are found there).
 std::string folder_of(const std::string& path);
 /// Returns `s` as a TOML basic string: quotes, backslashes and control characters escaped.

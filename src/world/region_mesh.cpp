@@ -1,7 +1,10 @@
 // A region of chunks of one level meshed at once, without a World: each chunk sampled with its
 // mesher's padding, edited, meshed; the same bits as the World's chunks of that level
 // (without transitions: a region has one level).
+#include <atomic>
 #include <cmath>
+#include <string>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -26,6 +29,7 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
         count *= hi[a] - lo[a] + 1;
     }
     if (count > limit) throw RegionError(fmt::format("the region spans {:.0f} chunks, more than {:.0f}", count, limit));
+    check_memory_budget(count * sizeof(ChunkCoord), fmt::format("the list of a region's {:.0f} chunks", count));
     std::vector<ChunkCoord> chunks;
     chunks.reserve(static_cast<std::size_t>(count));
     for (int z = static_cast<int>(lo.z); z <= hi.z; ++z)
@@ -34,10 +38,22 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
     return chunks;
 }
 
+double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks) {
+    std::unordered_set<LodColumn, LodColumnHash> columns;
+    for (const ChunkCoord& c : chunks) columns.insert({c.lod, c.x, c.z});
+    return static_cast<double>(chunks.size()) * sizeof(MeshBuffers) + static_cast<double>(columns.size()) * kSurfaceBytesPerColumn;
+}
+
 std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks,
-                                     Mesher mesher, int threads, const std::function<void(std::size_t, std::size_t)>& progress) {
+                                     Mesher mesher, int threads, const std::function<void(std::size_t, std::size_t)>& progress,
+                                     double copies) {
     static const ChunkDeltas kNoEdits;
     const ChunkDeltas& edits = deltas ? *deltas : kNoEdits;
+    const std::string what = fmt::format("meshing {} chunks{}", chunks.size(),
+                                         copies > 1 ? fmt::format(" ({:g} copies held)", copies) : std::string());
+    check_memory_budget(copies * expected_mesh_bytes(chunks), what);
+    const double budget = memory_budget().bytes / copies;
+    std::atomic<double> held{static_cast<double>(chunks.size()) * sizeof(MeshBuffers)};
     std::vector<MeshBuffers> meshes(chunks.size());
     parallel_for(
         chunks.size(), threads,
@@ -48,6 +64,9 @@ std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* delt
             sample_chunk(field, c, mesher_padding(mesher), samples, meshing_lattice_use(edits, c));
             apply_deltas(edits, samples);
             mesh_chunk(mesher, samples, field.material_rules(), scratch, meshes[i]);
+            // More surface than expected (cliffs, caves): stop once the meshes outgrow the budget.
+            if ((held += static_cast<double>(meshes[i].byte_size())) > budget)
+                check_memory_budget(copies * held.load(), what + " (surfaces larger than expected)");
         },
         progress);
     return meshes;

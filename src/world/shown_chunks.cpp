@@ -8,11 +8,15 @@ namespace isoterra {
 
 void ShownChunks::apply(const ChunkUpdate& u) {
     if (u.dropped) {
-        chunks_.erase(u.coord);
+        if (const auto it = chunks_.find(u.coord); it != chunks_.end()) {
+            bytes_ -= it->second.mesh.byte_size() + it->second.water.byte_size();
+            chunks_.erase(it);
+        }
         return;
     }
     Entry& e = chunks_[u.coord];
     if (u.mesh) {
+        bytes_ -= e.mesh.byte_size() + e.water.byte_size();
         e.triangles = u.mesh->triangle_count();
         e.water_triangles = u.water ? u.water->triangle_count() : 0;
         if (keep_meshes_) {
@@ -23,6 +27,7 @@ void ShownChunks::apply(const ChunkUpdate& u) {
             e.mesh.clear();
             e.mesh.ranges = u.mesh->ranges;
         }
+        bytes_ += e.mesh.byte_size() + e.water.byte_size();
     }
     e.visible = u.visible;
     e.neighbours = u.neighbours;

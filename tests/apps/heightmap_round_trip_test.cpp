@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -12,11 +13,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <spng.h>
+#include <sys/stat.h>
 
 #include "run_cli.hpp"
 #include "temp_files.hpp"
 
 using namespace isoterra::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -125,4 +128,93 @@ TEST(HeightmapRoundTrip, a_world_file_keeps_to_the_raster_its_edits_were_made_on
     EXPECT_EQ(gone.code, 2);
     EXPECT_NE(gone.err.find("its graph's raster: "), std::string::npos) << gone.err;
     EXPECT_NE(gone.err.find("ground.png: cannot open the raster file"), std::string::npos) << gone.err;
+}
+
+// The digest a world file keeps is of the raster as read: size, placement and heights, so a
+// sidecar that moves the raster, or a file under a VRT that changes, is noticed.
+TEST(HeightmapRoundTrip, a_world_file_notices_a_changed_sidecar_or_a_changed_file_under_a_vrt) {
+    const std::string dir = fresh_folder("raster_parts");
+    ASSERT_EQ(run_cli(fmt::format("heightmap --preset tutorial --from 0,0 --to 63,63 --quiet -o {}/ground.png", dir)).code, 0);
+    write_graph(dir + "/g.toml", "ground.png");
+    const auto edit = [&](const std::string& graph, const std::string& world) {
+        return run_cli(fmt::format("edit --config {} --world {} sphere --at 20,10,20 --radius 5 --mode carve", graph, world));
+    };
+    ASSERT_EQ(edit(dir + "/g.toml", dir + "/png.db").code, 0);
+    ASSERT_EQ(run_cli("history --world " + dir + "/png.db").code, 0);
+    // The sidecar alone moves the raster by a metre: the PNG's bytes are the same.
+    std::ifstream in(dir + "/ground.json");
+    nlohmann::json side = nlohmann::json::parse(in);
+    side["from_xz_m"][0] = side["from_xz_m"][0].get<double>() + 1.0;
+    std::ofstream(dir + "/ground.json") << side.dump();
+    const auto moved = run_cli("history --world " + dir + "/png.db");
+    EXPECT_EQ(moved.code, 2) << moved.err;
+    EXPECT_NE(moved.err.find("a raster its graph reads has changed since the world file was made"), std::string::npos) << moved.err;
+
+    // A VRT over a GeoTIFF: the VRT stays, the GeoTIFF under it changes.
+    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 {0}/ground.png {0}/a.tif", dir).c_str()), 0);
+    std::ofstream(dir + "/ground.vrt") << R"(<VRTDataset rasterXSize="64" rasterYSize="64">
+  <GeoTransform>-2, 1.0625, 0, 66, 0, -1.0625</GeoTransform>
+  <VRTRasterBand dataType="Float32" band="1">
+    <SimpleSource><SourceFilename relativeToVRT="1">under.tif</SourceFilename><SourceBand>1</SourceBand></SimpleSource>
+  </VRTRasterBand>
+</VRTDataset>
+)";
+    fs::copy_file(dir + "/a.tif", dir + "/under.tif");
+    write_graph(dir + "/v.toml", "ground.vrt");
+    const auto made = edit(dir + "/v.toml", dir + "/vrt.db");
+    ASSERT_EQ(made.code, 0) << made.err;
+    ASSERT_EQ(run_cli("history --world " + dir + "/vrt.db").code, 0);
+    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 -scale 0 65535 0 1000 {0}/ground.png {0}/b.tif",
+                                      dir).c_str()),
+              0);
+    fs::copy_file(dir + "/b.tif", dir + "/under.tif", fs::copy_options::overwrite_existing);
+    const auto under = run_cli("history --world " + dir + "/vrt.db");
+    EXPECT_EQ(under.code, 2) << under.err;
+    EXPECT_NE(under.err.find("a raster its graph reads has changed since the world file was made"), std::string::npos) << under.err;
+}
+
+// GDAL opens sidecars and a VRT's sources by name: a FIFO among them would block it forever
+// and a device would never end, so each must be a regular file; raw bands are not read.
+TEST(HeightmapRoundTrip, gdal_is_handed_only_regular_files_and_no_raw_bands) {
+    const std::string dir = fresh_folder("raster_streams");
+    ASSERT_EQ(run_cli(fmt::format("heightmap --preset tutorial --from 0,0 --to 63,63 --quiet -o {}/ground.png", dir)).code, 0);
+    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 {0}/ground.png {0}/a.tif", dir).c_str()), 0);
+    const auto vrt = [&](const std::string& name, const std::string& band) {
+        std::ofstream(dir + "/" + name) << "<VRTDataset rasterXSize=\"64\" rasterYSize=\"64\">\n"
+                                           "  <GeoTransform>-2, 1.0625, 0, 66, 0, -1.0625</GeoTransform>\n"
+                                        << band << "</VRTDataset>\n";
+    };
+    ASSERT_EQ(mkfifo((dir + "/pipe.tif").c_str(), 0600), 0);
+    vrt("fifo.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">pipe.tif"
+                    "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    vrt("raw.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\" subClass=\"VRTRawRasterBand\">"
+                   "<SourceFilename relativeToVRT=\"0\">/dev/zero</SourceFilename><ImageOffset>0</ImageOffset>"
+                   "<PixelOffset>4</PixelOffset><LineOffset>256</LineOffset></VRTRasterBand>\n");
+    vrt("inner.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">fifo.vrt"
+                     "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    vrt("self.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">self.vrt"
+                    "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    vrt("web.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename>/vsicurl/http://example.com/a.tif"
+                   "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    fs::create_directory(dir + "/side");
+    fs::copy_file(dir + "/a.tif", dir + "/side/b.tif");
+    ASSERT_EQ(mkfifo((dir + "/side/b.tif.aux.xml").c_str(), 0600), 0);
+    const std::pair<const char*, const char*> cases[] = {
+        {"fifo.vrt", "pipe.tif, which is not a regular file"},
+        {"inner.vrt", "pipe.tif, which is not a regular file"},
+        {"raw.vrt", "has a raw band (VRTRawRasterBand), which isoterra does not read"},
+        {"self.vrt", "VRTs nested more than 8 deep"},
+        {"web.vrt", "names a source that is not a plain file: /vsicurl/http://example.com/a.tif"},
+        {"side/b.tif", "b.tif.aux.xml lies beside it and is not a regular file (GDAL may read it)"},
+    };
+    for (const auto& [file, want] : cases) {
+        write_graph(dir + "/g.toml", file);
+        const auto r = run_cli(fmt::format("graph check {}/g.toml", dir), "", "timeout 60");
+        EXPECT_EQ(r.code, 2) << file << ": " << r.err;
+        EXPECT_NE(r.err.find(want), std::string::npos) << file << ": " << r.err;
+        EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    }
+    write_graph(dir + "/g.toml", "a.tif");  // and a plain GeoTIFF still reads
+    const auto fine = run_cli(fmt::format("graph check {}/g.toml", dir), "", "timeout 60");
+    EXPECT_EQ(fine.code, 0) << fine.err;
 }

@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <dirent.h>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <sys/stat.h>
@@ -25,6 +27,7 @@
 #include "test_pace.hpp"
 
 using namespace isoterra::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -380,4 +383,53 @@ TEST(HostileInput, endless_inputs_end_in_one_line) {
     expect_one_line(run_cli("fly --seconds 1 --path " + fifo), 2, fifo + ": not a regular file");
     expect_one_line(run_cli("sample --points /dev/zero"), 2, "--points: /dev/zero: not a regular file");
     std::remove(fifo.c_str());
+}
+
+// Plans whose size a user chooses are checked against the memory budget before anything is
+// allocated: regions, views, bakes (as asked, or as a bake.json edited to say), rasters.
+TEST(HostileInput, plans_past_the_memory_budget_are_refused_before_they_allocate) {
+    const auto budget = [](const std::string& args, const std::string& size = "64M") {
+        return run_cli(args, "", "ISOTERRA_MEMORY_BUDGET=" + size + " timeout 120");
+    };
+    expect_one_line(run_cli("mesh --preset alpine --around 0,80,0 --radius 64 --view-distance 200000 -o " + fresh_path("a.glb")), 2,
+                    "mesh --around with 8 levels of 64 chunks per ring needs about 66.0 GiB, more than the memory budget of ");
+    expect_one_line(budget("mesh --preset alpine --from -512,-100,-512 --to 512,1500,512 --force -o " + fresh_path("r.glb")), 2,
+                    "meshing 52224 chunks (3 copies held) needs about 412.7 MiB, more than the memory budget of 64.0 MiB "
+                    "(ISOTERRA_MEMORY_BUDGET=64M)");
+    expect_one_line(budget("mesh --preset alpine --from 0,-100,0 --to 64,100,64 --per-chunk -o " + fresh_path("r.glb"), "1M"), 2,
+                    "chunks (2 copies held) needs about");
+    const std::string out = fresh_path("huge_bake");
+    expect_one_line(run_cli("bake --preset tutorial --from -1e7,-1e7 --to 1e7,1e7 --levels 12 --force --quiet --out " + out), 2,
+                    "a bake of 24935734980 jobs and 523650434580 tiles needs about 65 TiB, more than the memory budget of ");
+    EXPECT_FALSE(fs::exists(out));
+
+    // A bake.json edited to 16 levels over wide roots: refused when read back, not listed.
+    const std::string bake = fresh_folder("edited_bake");
+    ASSERT_EQ(run_cli("bake --preset tutorial --from 0,0 --to 100,100 --levels 1 --quiet --out " + bake).code, 0);
+    std::ifstream in(bake + "/bake.json");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    const auto replace = [&](const std::string& from, const std::string& to) {
+        const auto at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+    };
+    replace("\"levels\": 1,", "\"levels\": 16,");
+    replace("\"level\": 0,", "\"level\": 15,");
+    replace("\"x\": [\n      0,\n      3\n    ]", "\"x\": [0, 40]");
+    replace("\"z\": [\n      0,\n      3\n    ]", "\"z\": [0, 40]");
+    std::ofstream(bake + "/bake.json") << text;
+    expect_one_line(budget("bake --verify --out " + bake), 2,
+                    "a bake of 1833610164945 jobs and 2406613340965 tiles needs about 574 TiB, more than the memory budget of 64.0 MiB");
+
+    // A raster whose pixels are within the limit but whose decoding is not within the budget.
+    const std::string dir = fresh_folder("budget_raster");
+    ASSERT_EQ(run_cli("heightmap --preset tutorial --from 0,0 --to 511,511 --quiet -o " + dir + "/big.png").code, 0);
+    std::ofstream(dir + "/g.toml") << "format = 1\n[node]\nh = { type = \"heightmap\", file = \"big.png\" }\n"
+                                      "p = { type = \"plane\", height = \"h\" }\n[output]\nsdf = \"p\"\nground = \"h\"\n";
+    expect_one_line(budget("graph check " + dir + "/g.toml", "1M"), 2,
+                    dir + "/big.png: decoding 512x512 pixels needs about");
+    EXPECT_EQ(budget("graph check " + dir + "/g.toml", "16M").code, 0);
+    expect_one_line(budget("graph check " + dir + "/g.toml", "16"), 2,
+                    "ISOTERRA_MEMORY_BUDGET=16: expected bytes from 1M to 1024T, as 512M, 8G or 1.5T");
 }

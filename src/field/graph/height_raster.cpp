@@ -13,13 +13,18 @@
 #include <fmt/format.h>
 
 #include "../preset_parts.hpp"
+#include "isoterra/base.hpp"
 
 namespace isoterra::graph {
 namespace {
 
-std::string fnv1a(const std::string& bytes, std::uint64_t h = 0xcbf29ce484222325ull) {
-    for (const unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
-    return fmt::format("{:016x}", h);
+// The digest a world file keeps: of what the raster is, not of one file, so that a changed
+// sidecar, a VRT's changed source or a changed placement all change it.
+std::string content_digest(const HeightRaster& r) {
+    Sha256 h;
+    h.update(fmt::format("{}x{} from {:a},{:a} to {:a},{:a}\n", r.width, r.height, r.from.x, r.from.y, r.to.x, r.to.y));
+    h.update(std::string_view(reinterpret_cast<const char*>(r.heights.data()), r.heights.size() * sizeof(float)));
+    return h.hex();
 }
 
 bool ends_with(const std::string& s, const char* tail) {
@@ -46,12 +51,9 @@ std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, 
     raster->path = path;
     try {
         if (ends_with(path, ".png")) {
-            const std::string bytes = detail::read_small_file(path, "raster", std::size_t{1} << 30);
-            read_png_raster(path, bytes, placement, *raster);
-            raster->digest = fnv1a(bytes);
+            read_png_raster(path, detail::read_small_file(path, "raster", std::size_t{1} << 30), placement, *raster);
         } else {
-            // GDAL reads the file itself; the digest still covers its bytes.
-            raster->digest = fnv1a(detail::read_small_file(path, "raster", std::size_t{1} << 30));
+            detail::check_small_file(path, "raster", std::size_t{1} << 40);  // a regular file, as for a PNG
             read_gdal_raster(path, placement, *raster);
         }
     } catch (const RasterError&) {
@@ -68,6 +70,7 @@ std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, 
         throw RasterError(fmt::format("{}: its extent is not within +-1e9 m", path));
     if ((raster->width > 1 && raster->from.x == raster->to.x) || (raster->height > 1 && raster->from.y == raster->to.y))
         throw RasterError(fmt::format("{}: its extent has no width or no depth", path));
+    raster->digest = content_digest(*raster);
     const auto [lo, hi] = std::minmax_element(raster->heights.begin(), raster->heights.end());
     raster->lowest = *lo, raster->highest = *hi;
     if (!std::isfinite(raster->lowest) || !std::isfinite(raster->highest) || std::fabs(raster->lowest) > 1e7 ||

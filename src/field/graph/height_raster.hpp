@@ -20,7 +20,7 @@ struct HeightRaster {
     glm::dvec2 from{0.0}, to{0.0};  // (x, z) of the centres of pixel (0, 0) and pixel (width - 1, height - 1)
     float lowest = 0.0f, highest = 0.0f;
     std::string path;    // as resolved
-    std::string digest;  // FNV-1a 64 of the file's bytes (and its sidecar's), hex
+    std::string digest;  // SHA-256 of what it is made of: size, placement and heights (whichever files gave them)
 
     /// The height at (x, z): bilinear between the four nearest pixel centres.
     double at(double x, double z) const;
@@ -43,6 +43,10 @@ std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, 
 /// pixels and, when the file says it, the placement.
 void read_png_raster(const std::string& path, const std::string& bytes, const RasterPlacement& placement, HeightRaster& raster);
 void read_gdal_raster(const std::string& path, const RasterPlacement& placement, HeightRaster& raster);
+/// Throws RasterError unless every file GDAL would read for `path` is a regular file: the
+/// file, the sidecars beside it, a VRT's sources (nested too); and refuses a VRT's raw bands
+/// (height_raster_gdal_files.cpp).
+void check_gdal_raster_files(const std::string& path);
 
 /// The most pixels a raster may have (a 16384 x 16384 one: 1 GiB of heights).
 constexpr std::size_t kMaxRasterPixels = std::size_t{1} << 28;

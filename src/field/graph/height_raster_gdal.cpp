@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "height_raster.hpp"
+#include "isoterra/base.hpp"
 
 #ifdef ISOTERRA_HAS_GDAL
 #include <cpl_error.h>
@@ -35,6 +36,7 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
         ~Pop() { CPLPopErrorHandler(); }
     } pop;
     CPLErrorReset();
+    check_gdal_raster_files(path);
     GDALDatasetH dataset = GDALOpen(path.c_str(), GA_ReadOnly);
     if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster ({})", path, last_gdal_error()));
     struct Close {
@@ -46,6 +48,9 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
     if (static_cast<std::size_t>(width) * static_cast<std::size_t>(height) > kMaxRasterPixels)
         throw RasterError(fmt::format("{}: {}x{} pixels, more than the {} a raster may have", path, width, height, kMaxRasterPixels));
     if (placement.heights) throw RasterError(fmt::format("{}: input 'heights' is for PNG files; GDAL's rasters hold metres", path));
+    // Held at once: the band as doubles, the heights as floats.
+    check_memory_budget(static_cast<double>(width) * height * (sizeof(double) + sizeof(float)),
+                        fmt::format("{}: reading {}x{} pixels", path, width, height));
     GDALRasterBandH band = GDALGetRasterBand(dataset, 1);
     std::vector<double> values(static_cast<std::size_t>(width) * height);
     if (GDALRasterIO(band, GF_Read, 0, 0, width, height, values.data(), width, height, GDT_Float64, 0, 0) != CE_None)

@@ -12,6 +12,7 @@
 
 #include "../preset_parts.hpp"
 #include "height_raster.hpp"
+#include "isoterra/base.hpp"
 
 namespace isoterra::graph {
 
@@ -77,6 +78,9 @@ void read_png_raster(const std::string& path, const std::string& bytes, const Ra
         throw RasterError(fmt::format("{}: {}x{} pixels, more than the {} a raster may have", path, ihdr.width, ihdr.height, kMaxRasterPixels));
     const std::size_t pixels = static_cast<std::size_t>(ihdr.width) * ihdr.height;
     const std::size_t sample_bytes = ihdr.bit_depth / 8u;
+    // Held at once: the file, its decoded samples, the heights as floats.
+    check_memory_budget(static_cast<double>(bytes.size()) + static_cast<double>(pixels) * (sample_bytes + sizeof(float)),
+                        fmt::format("{}: decoding {}x{} pixels", path, ihdr.width, ihdr.height));
     std::vector<unsigned char> raw(pixels * sample_bytes);
     if (const int err = spng_decode_image(ctx, raw.data(), raw.size(), SPNG_FMT_PNG, 0))
         throw RasterError(fmt::format("{}: cannot decode the PNG ({})", path, spng_strerror(err)));
