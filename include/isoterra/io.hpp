@@ -32,6 +32,10 @@ private:
 
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename). Throws IoError.
 void write_file_atomically(const std::string& path, const std::string& bytes);
+/// Writes `bytes` to `path` whole (written and flushed, then named) unless `path` exists;
+/// returns false, writing nothing, when it does. Of processes racing to create one path,
+/// exactly one returns true. Throws IoError.
+bool write_file_if_absent(const std::string& path, const std::string& bytes);
 /// Writes every (path, bytes) atomically and together: all are written and flushed before
 /// any is put in place, so a failure (a full disk) leaves none of them new. Throws IoError.
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);

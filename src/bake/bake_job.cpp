@@ -84,9 +84,13 @@ std::string line(const std::string& sha, const std::string& path) { return sha +
 }  // namespace
 
 void start_bake(const BakePlan& plan, const Field& field, const ChunkDeltas* deltas, const std::string& dir) {
-    bool found = false;
-    const std::string existing = read_file((fs::path(dir) / "bake.json").string(), found);
+    // The folder is claimed by writing bake.json where none is: of two bakes started together,
+    // one claims it and the other finds its settings.
     const std::string wanted = plan.settings().to_json();
+    const std::string settings_path = (fs::path(dir) / "bake.json").string();
+    bool found = false;
+    std::string existing = read_file(settings_path, found);  // a folder or a FIFO there is refused here
+    if (!found && !write_file_if_absent(settings_path, wanted)) existing = read_file(settings_path, found);  // claimed meanwhile
     if (found && existing != wanted) {
         const BakeSettings theirs = BakeSettings::from_json(existing, dir + "/bake.json");
         throw BakeError(fmt::format("{} holds a bake of other settings ({} seed {}, {} levels, {}); "

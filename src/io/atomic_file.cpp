@@ -138,6 +138,16 @@ void write_files_atomically(const std::vector<std::pair<std::string, std::string
 
 void write_file_atomically(const std::string& path, const std::string& bytes) { write_files_atomically({{path, bytes}}); }
 
+bool write_file_if_absent(const std::string& path, const std::string& bytes) {
+    Pending p = write_pending(path, bytes);
+    // link() never replaces: of two writers, exactly one names the file.
+    const int linked = p.unnamed ? ::linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", p.fd).c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW)
+                                 : ::link(p.temp.c_str(), path.c_str());
+    if (linked != 0 && errno != EEXIST) fail(p, "cannot name the finished file");
+    p.drop();
+    return linked == 0;
+}
+
 bool mesh_format_from_path(const std::string& path, MeshFormat& out) {
     const auto ends = [&](const char* ext) {
         const std::size_t n = std::strlen(ext);

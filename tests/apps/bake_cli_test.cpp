@@ -345,3 +345,42 @@ TEST(Bake, fails_on_a_full_disk_with_one_line_and_exit_1_leaving_only_whole_file
 
 }  // namespace
 }  // namespace isoterra::test
+
+namespace isoterra::test {
+namespace {
+
+// The first bake claims a new folder by creating its bake.json (never replacing one): of
+// bakes of other settings started together, those of the claimed settings bake and the others
+// are refused in one line, so the folder holds one bake (two used to mix their files).
+TEST(Bake, bakes_of_other_settings_started_together_into_one_new_folder_never_mix) {
+    for (int round = 0; round < 4; ++round) {
+        const std::string dir = fresh_folder("bake_race") + "/new";
+        std::string script = "(";
+        for (int i = 0; i < 8; ++i)
+            script += fmt::format("{} bake --preset tutorial --seed {} --from 0,0 --to 64,64 --levels 1 --threads 1 --quiet --out {} "
+                                  ">/dev/null 2>{}.err{}; echo $? > {}.code{} & ",
+                                  ISOTERRA_BINARY, 1 + i % 2, dir, dir, i, dir, i);
+        script += "wait)";
+        ASSERT_EQ(std::system(script.c_str()), 0);
+        const json settings = json::parse(read_bytes(dir + "/bake.json"));
+        const int winner = settings["terrain"]["seed"].get<int>();
+        int baked = 0;
+        for (int i = 0; i < 8; ++i) {
+            const std::string code = read_bytes(fmt::format("{}.code{}", dir, i)), err = read_bytes(fmt::format("{}.err{}", dir, i));
+            if (1 + i % 2 == winner) {
+                EXPECT_EQ(code, "0\n") << err;
+                ++baked;
+            } else {
+                EXPECT_EQ(code, "2\n") << err;
+                EXPECT_NE(err.find("holds a bake of other settings (tutorial seed " + std::to_string(winner)), std::string::npos) << err;
+                EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+            }
+        }
+        EXPECT_EQ(baked, 4);
+        const CliResult v = run_cli("bake --verify --out " + dir);
+        EXPECT_EQ(v.code, 0) << v.out << v.err;
+    }
+}
+
+}  // namespace
+}  // namespace isoterra::test
