@@ -39,6 +39,7 @@ EditSession::EditSession(const FieldOptions& field, const std::string& world_pat
     if (!file->created() && field.given() && (wanted.name != terrain_.name || wanted.seed != terrain_.seed))
         std::fprintf(stderr, "note: %s keeps its own %s '%s' (seed %u); --preset/--config/--seed ignored\n", printable(world_path).c_str(),
                      terrain_.is_graph() ? "graph" : "preset", printable(terrain_.name, 100).c_str(), terrain_.seed);
+    created_ = file->created();
     field_ = terrain_.make_field();
     editor_ = std::make_unique<WorldEditor>(field_, std::move(file));
 }
@@ -49,9 +50,16 @@ EditSession::EditSession(const TerrainSource& terrain)
 Box EditSession::apply(const EditOp& op) {
     if (const std::string bad = validate_edit(op); !bad.empty()) throw UsageError(bad);
     try {
-        return editor_->apply(op);
+        const Box box = editor_->apply(op);
+        saved_ = true;
+        return box;
     } catch (const WorldFileWriteError& e) {
-        throw Failure(e.what());
+        // A world file this command made and could not save its first edit into (a full
+        // disk) is removed: a failed command leaves nothing new.
+        if (!created_ || saved_) throw Failure(e.what());
+        editor_ = std::make_unique<WorldEditor>(field_, nullptr);
+        remove_world_file(path_);
+        throw Failure(fmt::format("{}; the new world file was removed", e.what()));
     }
 }
 

@@ -38,7 +38,8 @@ public:
 
     /// Applies `op` and saves it; returns the box of samples it changed. Throws UsageError
     /// for a bad op, Failure when the save fails (then neither the file nor the session
-    /// changed).
+    /// changed; a file this session created and never saved into is removed, and the
+    /// session goes on without a file).
     Box apply(const EditOp& op);
     /// Takes back the last edit / applies the next undone one, and saves; returns false
     /// when there is none. `changed` gets the box of samples that changed.
@@ -50,6 +51,7 @@ private:
     TerrainSource terrain_;
     std::shared_ptr<const Field> field_;
     std::unique_ptr<WorldEditor> editor_;
+    bool created_ = false, saved_ = false;
 };
 
 }  // namespace isoterra::app

@@ -24,6 +24,9 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// Removes the world file at `path` with SQLite's journals beside it (-journal, -wal, -shm).
+void remove_world_file(const std::string& path);
+
 /// A create, open or save that failed although the file was fine (disk full, locked): what()
 /// is one line. A save's transaction was rolled back.
 class WorldFileWriteError : public std::runtime_error {

@@ -19,6 +19,10 @@
 #include "isoterra/store.hpp"
 
 namespace isoterra {
+void remove_world_file(const std::string& path) {
+    for (const char* suffix : {"", "-journal", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+}
+
 namespace {
 
 constexpr std::int32_t kApplicationId = 0x49534f54;  // "ISOT"
@@ -94,9 +98,7 @@ bool io_failure(sqlite3* db) {
 }
 
 // Removes a database file and whatever journals SQLite may have left beside it.
-void remove_with_journals(const std::string& path) {
-    for (const char* suffix : {"", "-journal", "-wal", "-shm"}) std::remove((path + suffix).c_str());
-}
+void remove_with_journals(const std::string& path) { remove_world_file(path); }
 
 // A count stored as decimal text (the undo cursor, the generation); throws unless it is one.
 std::uint64_t count_of(const std::string& text, const char* what) {

@@ -22,6 +22,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include "run_cli.hpp"
 #include "temp_files.hpp"
 #include "test_pace.hpp"
@@ -432,4 +434,31 @@ TEST(HostileInput, plans_past_the_memory_budget_are_refused_before_they_allocate
     EXPECT_EQ(budget("graph check " + dir + "/g.toml", "16M").code, 0);
     expect_one_line(budget("graph check " + dir + "/g.toml", "16"), 2,
                     "ISOTERRA_MEMORY_BUDGET=16: expected bytes from 1M to 1024T, as 512M, 8G or 1.5T");
+}
+
+// Case 6 of the third sweep: `edit` creating a world file on a nearly full disk. Room for
+// the new file but not its first edit used to leave the file, whole and empty; at every size
+// now either the edit is saved or nothing is left.
+TEST(HostileInput, an_edit_that_cannot_save_into_the_world_file_it_created_leaves_nothing) {
+    const std::string mount = fresh_folder("full_disk_world");
+    if (std::system(("mount -t tmpfs -o size=64k tmpfs " + mount + " 2>/dev/null").c_str()) != 0)
+        GTEST_SKIP() << "cannot mount a small file system here (not root)";
+    std::system(("umount " + mount).c_str());
+    int removed = 0, saved = 0;
+    for (int kib = 32; kib <= 160; kib += 8) {
+        ASSERT_EQ(std::system(fmt::format("mount -t tmpfs -o size={}k tmpfs {}", kib, mount).c_str()), 0);
+        const auto r = run_cli("edit --world " + mount + "/w.db sphere --at 20,10,20 --radius 8 --mode carve");
+        if (r.code == 0) {
+            ++saved;
+            const auto h = run_cli("history --world " + mount + "/w.db");
+            EXPECT_NE(h.out.find("sphere carve at 20,10,20 radius 8 m"), std::string::npos) << kib << " KiB: " << h.out << h.err;
+        } else {
+            expect_one_line(r, 1, "w.db");
+            EXPECT_EQ(files_in(mount), std::set<std::string>{}) << kib << " KiB: " << r.err;
+            removed += r.err.find("the new world file was removed") != std::string::npos;
+        }
+        std::system(("umount " + mount).c_str());
+    }
+    EXPECT_GT(removed, 0);  // sizes where the file fitted and its edit did not
+    EXPECT_GT(saved, 0);
 }
