@@ -125,6 +125,13 @@ struct TerrainSource {
     std::string directory;  // where a graph's heightmap files are ("": the working directory)
     std::vector<GraphRaster> rasters;  // what a graph's heightmap nodes read, with digests
     double graph_sea_level_m = -1e9;   // a graph's `sea_level`
+    /// A graph as compiled when it was read, shared by copies: make_field() builds on it
+    /// (no second compile) while `graph` and `directory` are what it was compiled from.
+    struct Compiled {
+        std::string text, directory;
+        std::shared_ptr<const GraphField> field;
+    };
+    std::shared_ptr<const Compiled> compiled;
 
     bool is_graph() const { return !graph.empty(); }
     /// The sea level renderers draw: the preset's or the graph's; very low (-1e9): none.
@@ -135,6 +142,10 @@ struct TerrainSource {
     /// `seed` line set to `seed`; parse_terrain_source() reads it back to the same terrain.
     std::string to_text() const;
 };
+
+/// Returns how many graphs this process has compiled (parse_graph, load_graph_file): what
+/// tests count to see that a command compiles its graph once.
+std::size_t graph_compile_count();
 
 /// Reads a preset or a graph (a graph has a [node] table) from TOML `text`; `source` names
 /// it in errors, a graph's heightmap files are read relative to `directory`. Throws

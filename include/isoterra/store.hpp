@@ -85,9 +85,9 @@ public:
     void checkpoint();
 
 private:
-    void create(const TerrainSource& terrain);
+    std::string create(const TerrainSource& terrain);  // returns the terrain's text as stored
     void remove_stale_temporaries() const;
-    void load();
+    void load(const TerrainSource* created_from, const std::string& created_text);
 
     std::string path_;
     bool created_ = false;

@@ -136,6 +136,7 @@ WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new)
     : WorldFile(path, preset_for_new ? std::make_unique<TerrainSource>(terrain_of(*preset_for_new)).get() : nullptr) {}
 
 WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_new) : path_(path) {
+    std::string created_text;  // the terrain's text as this call stored it
     // SQLite writes a journal beside the file (WAL), even to read it.
     const std::string::size_type slash = path.find_last_of('/');
     const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
@@ -148,7 +149,7 @@ WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_n
             throw WorldFileError(fmt::format("{}: cannot create: {} {} ({})", path, folder,
                                              errno == ENOENT || errno == ENOTDIR ? "is not a folder" : "cannot be written", std::strerror(errno)));
         remove_stale_temporaries();
-        create(*terrain_for_new);
+        created_text = create(*terrain_for_new);
         created_ = true;
     } else if (!S_ISREG(st.st_mode)) {
         throw WorldFileError(fmt::format("{}: not a world file (not a regular file)", path));
@@ -161,7 +162,7 @@ WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_n
             throw WorldFileWriteError(fmt::format("{}: cannot open: {}", path, reason(db_)));
         // Another process may be writing: wait for it, as every later statement does.
         sqlite3_busy_timeout(db_, 5000);
-        load();
+        load(created_ ? terrain_for_new : nullptr, created_text);
     } catch (...) {
         sqlite3_close(db_);
         db_ = nullptr;
@@ -196,7 +197,7 @@ void WorldFile::remove_stale_temporaries() const {
 
 WorldFile::~WorldFile() { sqlite3_close(db_); }
 
-void WorldFile::create(const TerrainSource& terrain) {
+std::string WorldFile::create(const TerrainSource& terrain) {
     // Built under a temporary name and linked into place, so that a new world file is whole
     // or absent, and an existing one is never replaced.
     // It is written with a rollback journal and synchronous commits: when COMMIT returns,
@@ -205,7 +206,9 @@ void WorldFile::create(const TerrainSource& terrain) {
     const std::string tmp = fmt::format("{}.new-{}", path_, ::getpid());
     remove_with_journals(tmp);
     sqlite3* db = nullptr;
+    std::string text;
     try {
+        text = terrain.to_text();
         if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
             throw std::runtime_error(reason(db));
         exec(db, fmt::format("PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA application_id = {}; "
@@ -217,7 +220,7 @@ void WorldFile::create(const TerrainSource& terrain) {
         {
             Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
             // A graph's rasters are found where its file was, and must stay as they were.
-            const std::pair<const char*, std::string> rows[] = {{"preset", terrain.to_text()},
+            const std::pair<const char*, std::string> rows[] = {{"preset", text},
                                                                 {"applied", "0"},
                                                                 {"generation", "0"},
                                                                 {"terrain_directory", terrain.directory},
@@ -249,9 +252,10 @@ void WorldFile::create(const TerrainSource& terrain) {
         remove_with_journals(tmp);
         throw WorldFileWriteError(fmt::format("{}: cannot create: {}", path_, why));
     }
+    return text;
 }
 
-void WorldFile::load() {
+void WorldFile::load(const TerrainSource* created_from, const std::string& created_text) {
     const auto corrupt = [&](const std::string& why) {
         // SQLite's integrity report spans lines and the rows may hold anything: one short line.
         return WorldFileError(fmt::format("{}: corrupt world file: {}", path_, text_excerpt(why, 300)));
@@ -298,7 +302,10 @@ void WorldFile::load() {
             throw std::runtime_error("settings: the preset, the undo cursor or the generation is missing");
         generation_ = static_cast<std::int64_t>(count_of(generation_text, "generation"));
         try {
-            terrain_ = parse_terrain_source(preset_text, "stored preset", directory);
+            // What this call just stored reads back as the terrain it came from (to_text's
+            // promise): taken as it is, without compiling its graph again.
+            if (created_from && preset_text == created_text && directory == created_from->directory) terrain_ = *created_from;
+            else terrain_ = parse_terrain_source(preset_text, "stored preset", directory);
         } catch (const RasterError& e) {
             throw WorldFileError(fmt::format("{}: its graph's raster: {}", path_, e.what()));
         } catch (const PresetError& e) {

@@ -269,3 +269,35 @@ TEST(WorldFile, refuses_a_read_only_file_as_read_only) {
     EXPECT_NE(error.find("cannot open: the world file and its folder must be writable"), std::string::npos) << error;
     ::chmod(path.c_str(), 0644);
 }
+
+// Issue 29, case 1: a command compiles its graph once. Reading a built-in graph, creating a
+// world file from it, opening that file and building the field used to compile it four times.
+TEST(WorldFile, a_graph_is_compiled_once_from_its_reading_to_its_world_file_and_field) {
+    const std::size_t before = graph_compile_count();
+    TerrainSource terrain = builtin_terrain("alpine");
+    set_terrain_seed(terrain, 5);
+    EXPECT_EQ(graph_compile_count(), before + 1);
+    const std::string path = temp_path("compiled_once.db");
+    {
+        const WorldFile created(path, &terrain);
+        EXPECT_TRUE(created.created());
+        const auto field = created.terrain().make_field();
+        EXPECT_EQ(graph_compile_count(), before + 1);
+        EXPECT_EQ(created.terrain().seed, 5u);
+        EXPECT_EQ(created.terrain().to_text(), terrain.to_text());
+        // The same ground as a field compiled from the stored text.
+        const auto fresh = parse_terrain_source(created.terrain().to_text(), "fresh").make_field();
+        EXPECT_EQ(field->ground_height(123.0, -45.0), fresh->ground_height(123.0, -45.0));
+    }
+    // Opening an existing file compiles what it stores, once.
+    const std::size_t reopened = graph_compile_count();
+    const WorldFile opened(path, nullptr);
+    const auto field = opened.terrain().make_field();
+    EXPECT_EQ(graph_compile_count(), reopened + 1);
+    EXPECT_EQ(opened.terrain().seed, 5u);
+    // A copy whose text was changed is compiled from its own text, not the cache.
+    TerrainSource edited = opened.terrain();
+    edited.graph += "\n# a comment\n";
+    edited.make_field();
+    EXPECT_EQ(graph_compile_count(), reopened + 2);
+}

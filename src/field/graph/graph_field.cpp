@@ -1,6 +1,7 @@
 // GraphField: a compiled graph as a Field. Values come from the evaluator, bounds from the
 // intervals of the sdf output, materials from the graph's rules with depth measured from
 // its ground output.
+#include <atomic>
 #include <algorithm>
 #include <cstring>
 
@@ -142,7 +143,14 @@ std::vector<GraphChannel> GraphField::channels(const std::string& id, const glm:
     throw GraphError(fmt::format("{}: no drainage node '{}'", program_->source, text_excerpt(id, 60)));
 }
 
+namespace {
+std::atomic<std::size_t> compiles{0};
+}  // namespace
+
+std::size_t graph_compile_count() { return compiles.load(); }
+
 std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::string& source, const std::string& directory) {
+    ++compiles;
     auto program = std::make_shared<graph::Program>(graph::compile_graph(text, source, directory));
     if (program->name.empty()) program->name = source;
     const std::uint32_t seed = program->seed;

@@ -33,6 +33,12 @@ std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& g
 }
 
 void find_gates(Program& program) {
+    // Each guard's search walks the whole graph, and so does each pass that drops a gate:
+    // a graph of thousands of guards took seconds to compile. Gates only save time, so the
+    // search stops at a budget of node visits (tens of milliseconds) with the gates it has,
+    // and drops them all if checking them would pass it.
+    const double nodes = static_cast<double>(program.nodes.size()) + 1.0;
+    double budget = kGateSearchVisits;
     const std::vector<bool> needed = needed_mask(program, program.sdf);
     std::vector<Gate> gates;
     std::vector<bool> gated(program.nodes.size(), false);
@@ -44,6 +50,7 @@ void find_gates(Program& program) {
             if (!needed[m] || !is_guard(guard.op) || (guard.op == Op::mul) != masks || guard.in[0].is_constant() ||
                 guard.in[1].is_constant())
                 continue;
+            if ((budget -= 2.0 * nodes) < 0.0) break;
             for (int side = 0; side < 2; ++side) {
                 const std::vector<bool> still = needed_mask(program, program.sdf, static_cast<int>(m), side);
                 for (std::size_t n = 0; n < program.nodes.size(); ++n)
@@ -54,8 +61,12 @@ void find_gates(Program& program) {
             }
         }
     // The deciding side is computed before the noise it gates: it must not read a gated noise.
-    for (bool changed = true; changed;) {
+    for (bool changed = true; changed && !gates.empty();) {
         changed = false;
+        if ((budget -= nodes) < 0.0) {
+            gates.clear();
+            break;
+        }
         const std::vector<bool> reads = reads_gated(program, gates);
         for (std::size_t g = 0; g < gates.size(); ++g) {
             const Operand& other = program.nodes[static_cast<std::size_t>(gates[g].guard)].in[static_cast<std::size_t>(1 - gates[g].side)];
@@ -63,10 +74,15 @@ void find_gates(Program& program) {
                 // A mask's gate that this side reads goes first (min, max and CSG gates save
                 // more: whole ranges of samples, not only where a mask is 0).
                 std::size_t drop = g;
-                for (std::size_t h = 0; h < gates.size(); ++h)
-                    if (program.nodes[static_cast<std::size_t>(gates[h].guard)].op == Op::mul &&
-                        reads_gated(program, {gates[h]})[static_cast<std::size_t>(other.node)])
-                        drop = h;
+                for (std::size_t h = 0; h < gates.size() && budget >= 0.0; ++h)
+                    if (program.nodes[static_cast<std::size_t>(gates[h].guard)].op == Op::mul) {
+                        budget -= nodes;
+                        if (reads_gated(program, {gates[h]})[static_cast<std::size_t>(other.node)]) drop = h;
+                    }
+                if (budget < 0.0) {
+                    gates.clear();
+                    break;
+                }
                 gates.erase(gates.begin() + static_cast<std::ptrdiff_t>(drop));
                 changed = true;
                 break;

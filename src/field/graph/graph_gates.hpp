@@ -14,7 +14,12 @@
 
 namespace isoterra::graph {
 
+/// The node visits the search for gates may make (each guard costs two walks of the graph).
+inline constexpr double kGateSearchVisits = 2e7;
+
 /// Finds the gates of `program`'s lattice noises (Program::gates); run by the compiler.
+/// Gives up past kGateSearchVisits: the gates found by then, or none when checking them
+/// would pass it (a noise without a gate is computed everywhere: slower, the same bits).
 void find_gates(Program& program);
 
 /// The nodes that read, directly or not, a noise one of `gates` skips (they run after it).

@@ -40,6 +40,18 @@ std::string with_seed_line(const std::string& text, std::uint32_t seed) {
     return text.substr(0, begin) + number + text.substr(end);
 }
 
+// The top-level seed of a graph's TOML text as the compiler reads it (an integer, negative
+// ones as their 32-bit pattern); none: a value no seed can have.
+std::int64_t seed_of(const std::string& text) {
+    try {
+        const toml::table root = toml::parse(text);
+        if (const auto* v = root.get("seed"); v && v->as_integer())
+            return static_cast<std::int64_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v->as_integer()->get())));
+    } catch (const std::exception&) {
+    }
+    return -1;
+}
+
 // A byte-order mark is not part of the text (a graph's text is stored and rewritten).
 std::string without_bom(const std::string& text) { return text.rfind("\xef\xbb\xbf", 0) == 0 ? text.substr(3) : text; }
 
@@ -49,6 +61,7 @@ std::unique_ptr<GraphField> GraphField::with_seed(std::uint32_t seed) const { re
 
 std::shared_ptr<const Field> TerrainSource::make_field() const {
     if (!is_graph()) return make_terrain(preset, seed);
+    if (compiled && compiled->text == graph && compiled->directory == directory) return compiled->field->with_seed(seed);
     return parse_graph(graph, name, directory)->with_seed(seed);
 }
 
@@ -59,7 +72,7 @@ std::string TerrainSource::to_text() const {
         return preset_to_toml(p);
     }
     const std::string text = with_seed_line(graph, seed);
-    if (parse_graph(text, name, directory)->file_seed() != seed)  // a seed line this reader did not find
+    if (seed_of(text) != seed)  // a seed line this reader did not find
         throw GraphError(fmt::format("{}: cannot set the graph's seed to {}", name, seed));
     return text;
 }
@@ -68,9 +81,10 @@ TerrainSource parse_terrain_source(const std::string& file_text, const std::stri
     const std::string text = without_bom(file_text);
     TerrainSource t;
     if (is_graph_text(text)) {
-        const auto g = parse_graph(text, source, directory);
+        std::shared_ptr<const GraphField> g = parse_graph(text, source, directory);
         t.graph = text;
         t.directory = directory;
+        t.compiled = std::make_shared<const TerrainSource::Compiled>(TerrainSource::Compiled{text, directory, g});
         t.rasters = g->rasters();
         t.name = g->name();
         t.seed = g->file_seed();
