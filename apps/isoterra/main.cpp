@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
                "nodes with rivers that drain to the sea (docs/landforms.md; `isoterra presets`, `isoterra landform`).\n"
                "Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
                "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
+               "Plans past the memory budget (ISOTERRA_MEMORY_BUDGET=8G; default: half the memory) are refused first.\n"
                "Limits and how they are tested: docs/reliability.md.\n"
                "The same core in a web page (WebAssembly, Babylon.js; exports world files and glb): bash scripts/web.sh,\n"
                "then http://127.0.0.1:8080/.\n"

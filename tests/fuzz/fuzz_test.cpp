@@ -22,6 +22,8 @@
 #include <sqlite3.h>
 
 #include "classic_presets.hpp"
+#include "isoterra/bake.hpp"
+#include "isoterra/base.hpp"
 #include "isoterra/graph.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/store.hpp"
@@ -322,5 +324,101 @@ TEST(Fuzz, world_file_reader) {
     });
     std::printf("world files: %zu opened, %zu refused\n", opened, refused);
     EXPECT_GT(opened, 10u);
+    EXPECT_GT(refused, 10u);
+}
+
+// A raster's sidecar alone: the PNG stays whole, the JSON beside it is mutated (in the
+// heightmap target most edits land in the PNG, the larger part).
+TEST(Fuzz, raster_sidecar) {
+    const std::string dir = test::fresh_folder("fuzz_sidecar");
+    const std::string marker = "\n--sidecar--\n";
+    std::vector<std::string> pngs, sidecars;
+    for (const std::string& input : corpus("heightmap")) {
+        const std::size_t at = input.find(marker);
+        ASSERT_NE(at, std::string::npos);
+        pngs.push_back(input.substr(0, at));
+        sidecars.push_back(input.substr(at + marker.size()));
+    }
+    const std::vector<std::string> words = {"\"width\": ", "\"height\": ", "\"from_xz_m\": ", "\"to_xz_m\": ", "\"min_height_m\": ",
+                                            "\"max_height_m\": ", "1e308", "-1e308", "-0", "[]", "[1, 2, 3]", "null", "true",
+                                            "\"x\"", "{}", "1e-320", "4294967297", ",", "\\u0000"};
+    std::size_t accepted = 0, refused = 0, i = 0;
+    run_target("sidecar", sidecars, words, [&](const std::string& sidecar) {
+        std::ofstream(dir + "/h.png", std::ios::binary) << pngs[i++ % pngs.size()];
+        std::ofstream(dir + "/h.json", std::ios::binary) << sidecar;
+        std::unique_ptr<GraphField> graph;
+        try {
+            graph = parse_graph("format = 1\n[node]\nh = { type = \"heightmap\", file = \"h.png\" }\n[output]\nsdf = \"h\"\nground = \"h\"\n",
+                                "fuzz.toml", dir);
+        } catch (const RasterError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 2000, sidecar);
+            return;
+        }
+        ++accepted;
+        const ValueRange r = graph->bounds({{-1e6, 0, -1e6}, {1e6, 1, 1e6}});
+        const glm::dvec3 points[] = {{0, 0, 0}, {1.5, 0, 2.25}, {-1e6, 0, 1e6}, {3, 0, -1}};
+        double values[4];
+        graph->sample_points(points, 4, values);
+        for (const double v : values) EXPECT_TRUE(std::isfinite(v) && v >= r.lo && v <= r.hi) << v << " [" << r.lo << ", " << r.hi << "]";
+        EXPECT_EQ(graph->rasters().at(0).digest.size(), 64u);
+    });
+    std::printf("sidecars: %zu accepted, %zu refused\n", accepted, refused);
+    EXPECT_GT(accepted, 2u);
+    EXPECT_GT(refused, 10u);
+}
+
+// A bake's manifests as --verify reads them: bake.json (the settings, the plan) and a job's
+// manifest, mutated in a small bake of a plane. Verified with problems named, or refused with
+// BakeError or MemoryBudgetError in one clean line (a budget of 4 MiB: a plan edited to
+// billions of jobs is refused before it is listed); nothing else.
+TEST(Fuzz, bake_manifests) {
+    const std::string dir = test::fresh_folder("fuzz_bake");
+    BakeSettings s;
+    s.terrain_name = "plane";
+    s.levels = 2;
+    s.job_levels = 1;
+    s.x0 = 0, s.z0 = 0, s.x1 = 1, s.z1 = 1;
+    const BakePlan plan(s);
+    const auto plane = make_plane({0.0, 1.0, 0.0}, 3.0);
+    start_bake(plan, *plane, nullptr, dir);
+    for (std::size_t j = 0; j < plan.jobs().size(); ++j) run_bake_job(plan, *plane, nullptr, j, dir);
+    ASSERT_EQ(finish_bake(plan, dir).size(), 64u);
+    const std::string settings = test::read_bytes(dir + "/bake.json");
+    const std::string job_path = dir + "/" + job_manifest_path(plan.jobs().back().root);
+    const std::string manifest = test::read_bytes(job_path);
+    ASSERT_FALSE(settings.empty());
+    ASSERT_FALSE(manifest.empty());
+    // The first byte says which file the rest replaces.
+    const std::vector<std::string> inputs = {"B" + settings, "J" + manifest};
+    const std::vector<std::string> words = {"\"levels\": ", "\"job_levels\": ", "\"root_columns\": ", "\"level\": ", "\"x\": ", "\"z\": ",
+                                            "\"files\": ", "\"bake_json_sha256\": ", "2147483647", "-2147483649", "1e308", "16", "[0, 1000000]",
+                                            "null", "\"../../../etc/passwd\"", "{}", "[]", "9223372036854775807"};
+    const char* old_budget = std::getenv("ISOTERRA_MEMORY_BUDGET");
+    const std::string kept = old_budget ? old_budget : "";
+    setenv("ISOTERRA_MEMORY_BUDGET", "4M", 1);
+    std::size_t verified = 0, refused = 0;
+    run_target("bake", inputs, words, [&](const std::string& input) {
+        const bool is_settings = !input.empty() && input[0] == 'B';
+        std::ofstream(is_settings ? dir + "/bake.json" : job_path, std::ios::binary) << (input.empty() ? "" : input.substr(1));
+        try {
+            const BakeCheck check = verify_bake(dir);
+            ++verified;
+            EXPECT_EQ(check.digest.size(), 64u);
+            for (const std::string& p : check.problems) expect_clean_message(p, 2000, input);
+        } catch (const BakeError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 2000, input);
+        } catch (const MemoryBudgetError& e) {
+            ++refused;
+            expect_clean_message(e.what(), 2000, input);
+        }
+        std::ofstream(dir + "/bake.json", std::ios::binary) << settings;
+        std::ofstream(job_path, std::ios::binary) << manifest;
+    });
+    if (old_budget) setenv("ISOTERRA_MEMORY_BUDGET", kept.c_str(), 1);
+    else unsetenv("ISOTERRA_MEMORY_BUDGET");
+    std::printf("bake manifests: %zu verified, %zu refused\n", verified, refused);
+    EXPECT_GT(verified, 2u);
     EXPECT_GT(refused, 10u);
 }
