@@ -52,7 +52,12 @@ if [ ! -f "$here/build/wasm/CMakeCache.txt" ]; then
     "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
 fi
 echo "web.sh: compiling the core to WebAssembly (build/wasm)"
-cmake --build "$here/build/wasm" -j"$jobs" -- --no-print-directory | grep -E "error:|warning:|Linking CXX executable" || true
+# The build's status is kept: a failed build must not leave an older isoterra.wasm to bundle.
+log="$here/build/wasm/build.log"
+built=0
+cmake --build "$here/build/wasm" -j"$jobs" -- --no-print-directory >"$log" 2>&1 || built=$?
+grep -E "error:|warning:|Linking CXX executable" "$log" || true
+if [ "$built" != 0 ]; then echo "web.sh: the WebAssembly build failed (exit $built; $log)" >&2; exit 1; fi
 test -s "$here/web/src/wasm/isoterra.wasm" || { echo "web.sh: the WebAssembly build failed" >&2; exit 1; }
 echo "web.sh: bundling the page (build/web)"
 (cd "$here/web" && npx --no-install vite build --logLevel error)

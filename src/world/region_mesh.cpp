@@ -53,7 +53,7 @@ std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* delt
                                          copies > 1 ? fmt::format(" ({:g} copies held)", copies) : std::string());
     check_memory_budget(copies * expected_mesh_bytes(chunks), what);
     const double budget = memory_budget().bytes / copies;
-    std::atomic<double> held{static_cast<double>(chunks.size()) * sizeof(MeshBuffers)};
+    std::atomic<std::size_t> held{chunks.size() * sizeof(MeshBuffers)};
     std::vector<MeshBuffers> meshes(chunks.size());
     parallel_for(
         chunks.size(), threads,
@@ -65,8 +65,8 @@ std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* delt
             apply_deltas(edits, samples);
             mesh_chunk(mesher, samples, field.material_rules(), scratch, meshes[i]);
             // More surface than expected (cliffs, caves): stop once the meshes outgrow the budget.
-            if ((held += static_cast<double>(meshes[i].byte_size())) > budget)
-                check_memory_budget(copies * held.load(), what + " (surfaces larger than expected)");
+            if (const std::size_t now = held += meshes[i].byte_size(); static_cast<double>(now) > budget)
+                check_memory_budget(copies * static_cast<double>(now), what + " (surfaces larger than expected)");
         },
         progress);
     return meshes;
