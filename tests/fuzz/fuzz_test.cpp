@@ -98,6 +98,28 @@ std::size_t run_target(const std::string& name, const std::vector<std::string>& 
     return i;
 }
 
+// Reads the PNG and the sidecar in `dir` through a heightmap node: refused with RasterError
+// in one clean line, or accepted with finite heights within the proven range, near and far,
+// and a 64-digit digest. Counts which in `accepted` and `refused`.
+void check_heightmap_files(const std::string& dir, const std::string& input, std::size_t& accepted, std::size_t& refused) {
+    std::unique_ptr<GraphField> graph;
+    try {
+        graph = parse_graph("format = 1\n[node]\nh = { type = \"heightmap\", file = \"h.png\" }\n[output]\nsdf = \"h\"\nground = \"h\"\n",
+                            "fuzz.toml", dir);
+    } catch (const RasterError& e) {
+        ++refused;
+        expect_clean_message(e.what(), 2000, input);
+        return;
+    }
+    ++accepted;
+    const ValueRange r = graph->bounds({{-1e6, 0, -1e6}, {1e6, 1, 1e6}});
+    const glm::dvec3 points[] = {{0, 0, 0}, {1.5, 0, 2.25}, {-1e6, 0, 1e6}, {3, 0, -1}};
+    double values[4];
+    graph->sample_points(points, 4, values);
+    for (const double v : values) EXPECT_TRUE(std::isfinite(v) && v >= r.lo && v <= r.hi) << v << " [" << r.lo << ", " << r.hi << "]";
+    EXPECT_EQ(graph->rasters().at(0).digest.size(), 64u);
+}
+
 }  // namespace
 
 TEST(Fuzz, preset_parser) {
@@ -184,23 +206,7 @@ TEST(Fuzz, heightmap_raster_reader) {
         const std::size_t at = input.find(marker);
         std::ofstream(dir + "/h.png", std::ios::binary) << input.substr(0, at);
         std::ofstream(dir + "/h.json", std::ios::binary) << (at == std::string::npos ? "" : input.substr(at + marker.size()));
-        std::unique_ptr<GraphField> graph;
-        try {
-            graph = parse_graph("format = 1\n[node]\nh = { type = \"heightmap\", file = \"h.png\" }\n[output]\nsdf = \"h\"\nground = \"h\"\n",
-                                "fuzz.toml", dir);
-        } catch (const RasterError& e) {
-            ++refused;
-            expect_clean_message(e.what(), 2000, input);
-            return;
-        }
-        ++accepted;
-        // What is accepted gives finite heights within its proven range, near and far.
-        const Box box{{-1e6, 0, -1e6}, {1e6, 1, 1e6}};
-        const ValueRange r = graph->bounds(box);
-        const glm::dvec3 points[] = {{0, 0, 0}, {1.5, 0, 2.25}, {-1e6, 0, 1e6}, {3, 0, -1}};
-        double values[4];
-        graph->sample_points(points, 4, values);
-        for (const double v : values) EXPECT_TRUE(std::isfinite(v) && v >= r.lo && v <= r.hi) << v << " [" << r.lo << ", " << r.hi << "]";
+        check_heightmap_files(dir, input, accepted, refused);
     });
     std::printf("heightmaps: %zu accepted, %zu refused\n", accepted, refused);
     EXPECT_GT(accepted, 2u);
@@ -346,22 +352,7 @@ TEST(Fuzz, raster_sidecar) {
     run_target("sidecar", sidecars, words, [&](const std::string& sidecar) {
         std::ofstream(dir + "/h.png", std::ios::binary) << pngs[i++ % pngs.size()];
         std::ofstream(dir + "/h.json", std::ios::binary) << sidecar;
-        std::unique_ptr<GraphField> graph;
-        try {
-            graph = parse_graph("format = 1\n[node]\nh = { type = \"heightmap\", file = \"h.png\" }\n[output]\nsdf = \"h\"\nground = \"h\"\n",
-                                "fuzz.toml", dir);
-        } catch (const RasterError& e) {
-            ++refused;
-            expect_clean_message(e.what(), 2000, sidecar);
-            return;
-        }
-        ++accepted;
-        const ValueRange r = graph->bounds({{-1e6, 0, -1e6}, {1e6, 1, 1e6}});
-        const glm::dvec3 points[] = {{0, 0, 0}, {1.5, 0, 2.25}, {-1e6, 0, 1e6}, {3, 0, -1}};
-        double values[4];
-        graph->sample_points(points, 4, values);
-        for (const double v : values) EXPECT_TRUE(std::isfinite(v) && v >= r.lo && v <= r.hi) << v << " [" << r.lo << ", " << r.hi << "]";
-        EXPECT_EQ(graph->rasters().at(0).digest.size(), 64u);
+        check_heightmap_files(dir, sidecar, accepted, refused);
     });
     std::printf("sidecars: %zu accepted, %zu refused\n", accepted, refused);
     EXPECT_GT(accepted, 2u);
