@@ -19,6 +19,8 @@
 #include "isoterra/store.hpp"
 
 namespace isoterra {
+
+// A database file and whatever journals SQLite may have left beside it.
 void remove_world_file(const std::string& path) {
     for (const char* suffix : {"", "-journal", "-wal", "-shm"}) std::remove((path + suffix).c_str());
 }
@@ -97,9 +99,6 @@ bool io_failure(sqlite3* db) {
            code == SQLITE_READONLY;
 }
 
-// Removes a database file and whatever journals SQLite may have left beside it.
-void remove_with_journals(const std::string& path) { remove_world_file(path); }
-
 // A count stored as decimal text (the undo cursor, the generation); throws unless it is one.
 std::uint64_t count_of(const std::string& text, const char* what) {
     char* end = nullptr;
@@ -167,7 +166,7 @@ WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_n
         sqlite3_close(db_);
         db_ = nullptr;
         // A file this call made and could not open leaves nothing behind.
-        if (created_) remove_with_journals(path_);
+        if (created_) remove_world_file(path_);
         throw;
     }
 }
@@ -204,7 +203,7 @@ std::string WorldFile::create(const TerrainSource& terrain) {
     // everything is in the file itself (in WAL mode the rows could sit in a -wal file that a
     // full disk keeps from being copied back at close). Opening switches it to WAL.
     const std::string tmp = fmt::format("{}.new-{}", path_, ::getpid());
-    remove_with_journals(tmp);
+    remove_world_file(tmp);
     sqlite3* db = nullptr;
     std::string text;
     try {
@@ -249,7 +248,7 @@ std::string WorldFile::create(const TerrainSource& terrain) {
     } catch (const std::exception& e) {
         const std::string why = db ? reason(db) : e.what();
         sqlite3_close(db);
-        remove_with_journals(tmp);
+        remove_world_file(tmp);
         throw WorldFileWriteError(fmt::format("{}: cannot create: {}", path_, why));
     }
     return text;
