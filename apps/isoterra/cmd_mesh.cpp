@@ -3,7 +3,6 @@
 // detail, each chunk with the transitions its neighbours call for, in world coordinates, and
 // the water surfaces it shows as one more mesh, "water".
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <thread>
 
@@ -35,9 +34,8 @@ ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_
     // world's queue, the shown meshes, the drawn copies, the file's bytes); then counted.
     constexpr double kCopies = 4.0;
     const int levels = settings.levels > 0 ? settings.levels : lod_levels_for(settings.view_distance_m, settings.view_radius);
-    const double columns = levels * std::pow(2.0 * settings.view_radius + 2.0, 2.0);
     const std::string what = fmt::format("mesh --around with {} levels of {} chunks per ring", levels, settings.view_radius);
-    check_memory_budget(kCopies * columns * kSurfaceBytesPerColumn, what);
+    check_memory_budget(kCopies * expected_view_bytes(settings), what);
     const double budget = memory_budget().bytes;
     World world(field, settings, std::move(deltas));
     ShownChunks shown(true);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "edit_session.hpp"
+#include "isoterra/base.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/world.hpp"
 #include "render/headless_gl.hpp"
@@ -53,6 +54,10 @@ void register_render(CLI::App& app) {
             throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", text_excerpt(opt.size)));
         require_extension(opt.output, ".png", "-o");
         const WorldSettings settings = opt.world.settings();
+        // Held at once: the world's queue, the renderer's meshes and the driver's copies.
+        check_memory_budget(3.0 * expected_view_bytes(settings),
+                            fmt::format("render with {} levels of {} chunks per ring",
+                                        lod_levels_for(settings.view_distance_m, settings.view_radius), settings.view_radius));
         const EditSession session(opt.field, opt.world_file.path);
         const std::shared_ptr<const Field> field = session.field();
 

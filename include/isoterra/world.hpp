@@ -363,6 +363,12 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
 /// running counts catch.
 inline constexpr double kSurfaceBytesPerColumn = 128.0 * 1024.0;
 
+/// Returns the bytes the meshes a World shows with `settings` are expected to hold, once
+/// settled around any focus: each level's (2R + 2)^2 columns, one surface each
+/// (kSurfaceBytesPerColumn). Plans for views (`mesh --around`, `render`) multiply it by the
+/// copies they hold.
+double expected_view_bytes(const WorldSettings& settings);
+
 /// Returns the bytes the meshes of `chunks` are expected to hold: each chunk's record and one
 /// surface per column of chunks (kSurfaceBytesPerColumn).
 double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks);

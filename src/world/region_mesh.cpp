@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cmath>
 #include <string>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -36,12 +35,6 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
         for (int y = static_cast<int>(lo.y); y <= hi.y; ++y)
             for (int x = static_cast<int>(lo.x); x <= hi.x; ++x) chunks.push_back({x, y, z, lod});
     return chunks;
-}
-
-double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks) {
-    std::unordered_set<LodColumn, LodColumnHash> columns;
-    for (const ChunkCoord& c : chunks) columns.insert({c.lod, c.x, c.z});
-    return static_cast<double>(chunks.size()) * sizeof(MeshBuffers) + static_cast<double>(columns.size()) * kSurfaceBytesPerColumn;
 }
 
 std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks,

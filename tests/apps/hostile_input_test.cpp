@@ -395,6 +395,8 @@ TEST(HostileInput, plans_past_the_memory_budget_are_refused_before_they_allocate
     };
     expect_one_line(run_cli("mesh --preset alpine --around 0,80,0 --radius 64 --view-distance 200000 -o " + fresh_path("a.glb")), 2,
                     "mesh --around with 8 levels of 64 chunks per ring needs about 66.0 GiB, more than the memory budget of ");
+    expect_one_line(run_cli("render --eye 0,100,0 --target 100,50,100 --radius 32 --view-distance 200000 -o " + fresh_path("r.png")), 2,
+                    "render with 9 levels of 32 chunks per ring needs about ");
     expect_one_line(budget("mesh --preset alpine --from -512,-100,-512 --to 512,1500,512 --force -o " + fresh_path("r.glb")), 2,
                     "meshing 52224 chunks (3 copies held) needs about 412.7 MiB, more than the memory budget of 64.0 MiB "
                     "(ISOTERRA_MEMORY_BUDGET=64M)");

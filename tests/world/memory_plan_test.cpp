@@ -115,6 +115,15 @@ TEST(MemoryBudget, a_region_mesh_is_planned_per_column_before_any_chunk_is_meshe
               std::string::npos);
 }
 
+TEST(MemoryBudget, a_view_is_planned_per_level_ring_and_column) {
+    WorldSettings s;  // 8,000 m at 8 chunks per ring: 6 levels of (2 x 8 + 2)^2 columns
+    EXPECT_EQ(lod_levels_for(s.view_distance_m, s.view_radius), 6);
+    EXPECT_EQ(expected_view_bytes(s), 6.0 * 18 * 18 * kSurfaceBytesPerColumn);
+    s.levels = 2;
+    s.view_radius = 4;
+    EXPECT_EQ(expected_view_bytes(s), 2.0 * 10 * 10 * kSurfaceBytesPerColumn);
+}
+
 TEST(MemoryBudget, surfaces_larger_than_planned_stop_the_meshing_at_the_budget) {
     const BudgetVariable v("4M");
     const BlobLattice blobs;

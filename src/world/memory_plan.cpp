@@ -1,0 +1,21 @@
+// What plans reckon meshes will hold before they are made (the memory budget's estimates):
+// one surface per column of chunks, at kSurfaceBytesPerColumn.
+#include <cmath>
+#include <unordered_set>
+
+#include "isoterra/world.hpp"
+
+namespace isoterra {
+
+double expected_view_bytes(const WorldSettings& settings) {
+    const int levels = settings.levels > 0 ? settings.levels : lod_levels_for(settings.view_distance_m, settings.view_radius);
+    return levels * std::pow(2.0 * settings.view_radius + 2.0, 2.0) * kSurfaceBytesPerColumn;
+}
+
+double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks) {
+    std::unordered_set<LodColumn, LodColumnHash> columns;
+    for (const ChunkCoord& c : chunks) columns.insert({c.lod, c.x, c.z});
+    return static_cast<double>(chunks.size()) * sizeof(MeshBuffers) + static_cast<double>(columns.size()) * kSurfaceBytesPerColumn;
+}
+
+}  // namespace isoterra
