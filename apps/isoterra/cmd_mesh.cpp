@@ -33,8 +33,7 @@ ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_
     // Planned: every level's columns within its rings, one surface each, held four times (the
     // world's queue, the shown meshes, the drawn copies, the file's bytes); then counted.
     constexpr double kCopies = 4.0;
-    const int levels = settings.levels > 0 ? settings.levels : lod_levels_for(settings.view_distance_m, settings.view_radius);
-    const std::string what = fmt::format("mesh --around with {} levels of {} chunks per ring", levels, settings.view_radius);
+    const std::string what = fmt::format("mesh --around with {} levels of {} chunks per ring", settings.levels_used(), settings.ring());
     check_memory_budget(kCopies * expected_view_bytes(settings), what);
     const double budget = memory_budget().bytes;
     World world(field, settings, std::move(deltas));

@@ -56,8 +56,7 @@ void register_render(CLI::App& app) {
         const WorldSettings settings = opt.world.settings();
         // Held at once: the world's queue, the renderer's meshes and the driver's copies.
         check_memory_budget(3.0 * expected_view_bytes(settings),
-                            fmt::format("render with {} levels of {} chunks per ring",
-                                        lod_levels_for(settings.view_distance_m, settings.view_radius), settings.view_radius));
+                            fmt::format("render with {} levels of {} chunks per ring", settings.levels_used(), settings.ring()));
         const EditSession session(opt.field, opt.world_file.path);
         const std::shared_ptr<const Field> field = session.field();
 

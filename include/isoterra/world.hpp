@@ -113,6 +113,11 @@ struct WorldSettings {
     int lowest_layer = -2;          // the world's floor: solid below lowest_layer * 32 m
     int threads = 0;                // workers; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
     Mesher mesher = Mesher::marching_cubes;
+
+    /// The chunks per ring a World uses (R, at least 2).
+    int ring() const { return view_radius > 2 ? view_radius : 2; }
+    /// The levels a World uses: `levels`, or those the view distance needs.
+    int levels_used() const { return levels > 0 ? levels : lod_levels_for(view_distance_m, ring()); }
 };
 
 /// One piece of a World's work: survey a column (the chunk layers that can hold ground, and

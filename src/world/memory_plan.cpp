@@ -8,8 +8,7 @@
 namespace isoterra {
 
 double expected_view_bytes(const WorldSettings& settings) {
-    const int levels = settings.levels > 0 ? settings.levels : lod_levels_for(settings.view_distance_m, settings.view_radius);
-    return levels * std::pow(2.0 * settings.view_radius + 2.0, 2.0) * kSurfaceBytesPerColumn;
+    return settings.levels_used() * std::pow(2.0 * settings.ring() + 2.0, 2.0) * kSurfaceBytesPerColumn;
 }
 
 double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks) {

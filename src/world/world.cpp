@@ -211,9 +211,9 @@ World::World(std::shared_ptr<const Field> field, const WorldSettings& settings, 
     int n = settings_.threads;
     if (n == 0) n = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     settings_.threads = n;
-    lod_.chunks_per_ring = std::max(2, settings_.view_radius);
+    lod_.chunks_per_ring = settings_.ring();
     lod_.view_distance_m = settings_.view_distance_m;
-    lod_.levels = settings_.levels > 0 ? settings_.levels : lod_levels_for(settings_.view_distance_m, lod_.chunks_per_ring);
+    lod_.levels = settings_.levels_used();
     settings_.levels = lod_.levels;
     counts_.shown_per_level.assign(static_cast<std::size_t>(lod_.levels), 0);
     for (int i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });

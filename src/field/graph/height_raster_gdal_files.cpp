@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <string>
 
 #include <fmt/format.h>
@@ -85,7 +84,7 @@ private:
         struct stat st;
         if (::stat(path.c_str(), &st) != 0 || static_cast<std::size_t>(st.st_size) > kMaxVrtBytes)
             throw RasterError(fmt::format("{}: {} is a VRT of more than {} bytes", raster_, path, kMaxVrtBytes));
-        const std::string text = read_head(path, kMaxVrtBytes);
+        const std::string text = read_head(path, static_cast<std::size_t>(st.st_size));
         CPLXMLNode* root = CPLParseXMLString(text.c_str());
         if (!root) return;  // not XML after all: GDAL says what it is
         struct Free {
