@@ -1,0 +1,80 @@
+// FastSimplex3: splits a lattice's coordinates (fast_simplex_tables.hpp) and hands them to
+// the widest path the CPU has; the four-lane path here is the baseline (SSE2, or SIMD128 in
+// the WebAssembly build) and the one-point path, so every CPU gets the same bits.
+#include <algorithm>
+
+#include "fast_simplex_kernel.hpp"
+#include "fast_simplex_tables.hpp"
+#include "isoterra/noise.hpp"
+
+namespace isoterra {
+namespace {
+
+constexpr int kPad = 16;  // the widest path's lanes: how far the x parts run on past a row
+
+FastLatticeTables split_lattice(const NoiseLattice& l, const FbmShape& shape, std::uint32_t seed) {
+    FastLatticeTables t;
+    t.nx = l.size.x;
+    t.rows = static_cast<std::size_t>(l.size.y) * static_cast<std::size_t>(l.size.z);
+    t.octaves = std::max(shape.octaves, 1);
+    t.x_stride = static_cast<std::size_t>(t.nx) + kPad;
+    for (auto& x : t.x_hash) x.resize(t.x_stride * t.octaves);
+    t.x_part.resize(t.x_stride * t.octaves);
+    t.rows_yz.resize(t.rows * t.octaves);
+    std::vector<std::uint32_t> yw(l.size.y), zw(l.size.z);
+    std::vector<float> yf(l.size.y), zf(l.size.z);
+    double frequency = 1.0, amplitude = shape.amplitude;
+    for (int o = 0; o < t.octaves; ++o, frequency *= shape.lacunarity, amplitude *= shape.gain) {
+        t.amplitude.push_back(static_cast<float>(amplitude));
+        for (std::size_t i = 0; i < t.x_stride; ++i) {
+            const std::size_t at = o * t.x_stride + i;
+            std::uint32_t u;
+            split_fast_coordinate(l.coordinate(0, static_cast<std::int64_t>(i % t.nx)) * frequency, u, t.x_part[at]);
+            t.x_hash[0][at] = 4 * u * kFastPrimeX, t.x_hash[1][at] = u * kFastPrimeY, t.x_hash[2][at] = u * kFastPrimeZ;
+        }
+        for (int j = 0; j < l.size.y; ++j) split_fast_coordinate(l.coordinate(1, j) * frequency, yw[j], yf[j]);
+        for (int k = 0; k < l.size.z; ++k) split_fast_coordinate(l.coordinate(2, k) * frequency, zw[k], zf[k]);
+        const std::uint32_t octave_seed = seed + static_cast<std::uint32_t>(o);
+        FastRowParts* row = t.rows_yz.data() + o * t.rows;
+        for (int k = 0; k < l.size.z; ++k)
+            for (int j = 0; j < l.size.y; ++j) {
+                const std::uint32_t v = yw[j], w = zw[k];
+                *row++ = {{(v + w) * kFastPrimeX, (4 * v + w) * kFastPrimeY, (v + 4 * w) * kFastPrimeZ + octave_seed}, yf[j], zf[k]};
+            }
+    }
+    return t;
+}
+
+void run_lattice(const FastLatticeTables& t, float* out) {
+    const std::size_t total = t.rows * static_cast<std::size_t>(t.nx);
+    if (total == 0) return;
+#ifdef ISOTERRA_HAVE_SIMD_PATHS
+    const NoisePath path = noise_path();
+    if (path == NoisePath::avx512 && total >= 16) return fast_lattice_avx512(t, out);
+    if (path >= NoisePath::avx2 && total >= 8) return fast_lattice_avx2(t, out);
+#endif
+    fast_lattice_groups<4>(t, out);
+}
+
+}  // namespace
+
+void FastSimplex3::lattice(const NoiseLattice& l, float* out) const {
+    fbm_lattice(l, FbmShape{1, 2.0, 0.5, 1.0}, out);
+}
+
+void FastSimplex3::fbm_lattice(const NoiseLattice& l, const FbmShape& shape, float* out) const {
+    run_lattice(split_lattice(l, shape, seed_), out);
+}
+
+float FastSimplex3::fbm(double x, double y, double z, const FbmShape& shape) const {
+    NoiseLattice l;
+    l.size = {1, 1, 1};
+    l.offset = {x, y, z};
+    float out = 0.0f;
+    fbm_lattice(l, shape, &out);
+    return out;
+}
+
+float FastSimplex3::operator()(double x, double y, double z) const { return fbm(x, y, z, FbmShape{1, 2.0, 0.5, 1.0}); }
+
+}  // namespace isoterra

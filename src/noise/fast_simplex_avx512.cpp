@@ -1,0 +1,18 @@
+// The fast flavour's kernel (fast_simplex_kernel.hpp) at 16 lanes, compiled for AVX512.
+#include <algorithm>
+#include <cstring>
+
+#include "fast_simplex_tables.hpp"
+
+#ifdef ISOTERRA_HAVE_SIMD_PATHS
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx512bw")
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#include "fast_simplex_kernel.hpp"
+
+void isoterra::fast_lattice_avx512(const FastLatticeTables& tables, float* out) { fast_lattice_groups<16>(tables, out); }
+
+#pragma GCC diagnostic pop
+#pragma GCC pop_options
+#endif

@@ -1,0 +1,190 @@
+// The fast flavour's arithmetic (FastSimplex3), written once over GCC/Clang vector types of
+// any width: every path (AVX-512, AVX2, SSE2, WebAssembly SIMD128) instantiates the same
+// operations in the same order, and with no fused multiply-add (the library is built with
+// -ffp-contract=off) they round alike: the same bits everywhere. Included by one file per
+// instruction set, inside that file's target options; the unnamed namespace gives each its
+// own copy.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "fast_simplex_tables.hpp"
+
+namespace isoterra {
+namespace {
+
+template <int N>
+struct FastLanes {
+    typedef float F __attribute__((vector_size(4 * N)));
+    typedef std::uint32_t U __attribute__((vector_size(4 * N)));
+    typedef std::int32_t I __attribute__((vector_size(4 * N)));
+};
+
+#define ISOTERRA_FAST_INLINE inline __attribute__((always_inline))
+
+// Gradient component `axis` for each lane's hash number g in [0, 32): 0 where g / 8 names
+// the axis, else -1 or 1 by bit `axis` of g (fast_gradient_component). At 16 lanes a
+// two-table permute; elsewhere from the bits. The values are exact, so the same bits.
+template <int N>
+ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_gradient(typename FastLanes<N>::U g, int axis) {
+    using F = typename FastLanes<N>::F;
+    using U = typename FastLanes<N>::U;
+    using I = typename FastLanes<N>::I;
+#if defined(__GNUC__) && !defined(__clang__)
+    if constexpr (N == 16) {
+        F low, high;
+        std::memcpy(&low, kFastGradients[axis], sizeof low);
+        std::memcpy(&high, kFastGradients[axis] + 16, sizeof high);
+        return __builtin_shuffle(low, high, reinterpret_cast<I>(g));
+    }
+#endif
+    const U one = ((g >> axis) << 31) | 0x3f800000u;
+    return reinterpret_cast<F>((g >> 3) == static_cast<std::uint32_t>(axis) ? U{} : one);
+}
+
+// One corner's contribution: the gradient picked by the hash's top five bits, dotted with
+// the offset, times the kernel (0.5 - r^2)^4.
+template <int N>
+ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_corner(typename FastLanes<N>::F x, typename FastLanes<N>::F y,
+                                                         typename FastLanes<N>::F z, typename FastLanes<N>::U h) {
+    using F = typename FastLanes<N>::F;
+    using U = typename FastLanes<N>::U;
+    const U g = h >> 27;
+    const F dot = (fast_gradient<N>(g, 0) * x + fast_gradient<N>(g, 1) * y) + fast_gradient<N>(g, 2) * z;
+    F t = 0.5f - ((x * x + y * y) + z * z);
+    t = t > 0.0f ? t : 0.0f;
+    t = t * t;
+    return (t * t) * dot;
+}
+
+// The noise at N points, from the parts of their coordinates (fast_simplex_tables.hpp):
+// per x, the float part fx and the whole part's terms of the corner hash (xi, xj, xk); per
+// row, fy, fz and theirs (ri, rj, rk, the seed in rk).
+template <int N>
+ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_simplex3(typename FastLanes<N>::U xi, typename FastLanes<N>::U xj,
+                                                           typename FastLanes<N>::U xk, typename FastLanes<N>::F fx,
+                                                           typename FastLanes<N>::U ri, typename FastLanes<N>::U rj,
+                                                           typename FastLanes<N>::U rk, typename FastLanes<N>::F fy,
+                                                           typename FastLanes<N>::F fz) {
+    using F = typename FastLanes<N>::F;
+    using U = typename FastLanes<N>::U;
+    using I = typename FastLanes<N>::I;
+    // Skew: the point (3u + fx, ...) has skew sum u + v + w + (fx + fy + fz) / 3; the whole
+    // part moves every skewed coordinate by a whole number, so only the parts need float.
+    const F s = (fx + (fy + fz)) * kFastF3;
+    // fx + s >= 0, so truncation is the floor.
+    const I ai = __builtin_convertvector(fx + s, I), bi = __builtin_convertvector(fy + s, I),
+            ci = __builtin_convertvector(fz + s, I);
+    const F a = __builtin_convertvector(ai, F), b = __builtin_convertvector(bi, F), c = __builtin_convertvector(ci, F);
+    const F t = ((a + b) + c) * kFastG3;
+    const F x0 = (fx - a) + t, y0 = (fy - b) + t, z0 = (fz - c) + t;
+    // The skewed cell (4u + v + w + a, u + 4v + w + b, u + v + 4w + c) times the hash's
+    // primes, wrapping: the whole parts' terms come premultiplied.
+    const U ip = (xi + ri) + reinterpret_cast<U>(ai) * kFastPrimeX;
+    const U jp = (xj + rj) + reinterpret_cast<U>(bi) * kFastPrimeY;
+    const U kp = (xk + rk) + reinterpret_cast<U>(ci) * kFastPrimeZ;
+    // The simplex: which corners follow the first, from the order of x0, y0, z0.
+    const I xy = x0 >= y0, yz = y0 >= z0, xz = x0 >= z0;
+    const I i1 = xy & xz, j1 = ~xy & yz, k1 = ~(yz | xz);
+    const I i2 = xy | xz, j2 = ~xy | yz, k2 = ~(yz & xz);
+    const F g1 = F{} + kFastG3, g1m = F{} + (kFastG3 - 1.0f);
+    const F g2 = F{} + kFastG3x2, g2m = F{} + (kFastG3x2 - 1.0f);
+    const F x1 = x0 + (i1 ? g1m : g1), y1 = y0 + (j1 ? g1m : g1), z1 = z0 + (k1 ? g1m : g1);
+    const F x2 = x0 + (i2 ? g2m : g2), y2 = y0 + (j2 ? g2m : g2), z2 = z0 + (k2 ? g2m : g2);
+    const F x3 = x0 + kFastG3x3m1, y3 = y0 + kFastG3x3m1, z3 = z0 + kFastG3x3m1;
+    // Arithmetic hash of a corner: (I px) ^ (J py) ^ (K pz + seed), times an odd constant.
+    const U zero{}, px = zero + kFastPrimeX, py = zero + kFastPrimeY, pz = zero + kFastPrimeZ;
+    const U h0 = ((ip ^ jp) ^ kp) * kFastHashMultiplier;
+    const U h1 = (((ip + (i1 ? px : zero)) ^ (jp + (j1 ? py : zero))) ^ (kp + (k1 ? pz : zero))) * kFastHashMultiplier;
+    const U h2 = (((ip + (i2 ? px : zero)) ^ (jp + (j2 ? py : zero))) ^ (kp + (k2 ? pz : zero))) * kFastHashMultiplier;
+    const U h3 = (((ip + kFastPrimeX) ^ (jp + kFastPrimeY)) ^ (kp + kFastPrimeZ)) * kFastHashMultiplier;
+    const F n0 = fast_corner<N>(x0, y0, z0, h0);
+    const F n1 = fast_corner<N>(x1, y1, z1, h1);
+    const F n2 = fast_corner<N>(x2, y2, z2, h2);
+    const F n3 = fast_corner<N>(x3, y3, z3, h3);
+    return ((n0 + n1) + (n2 + n3)) * kFastScale;
+}
+
+// Every group of N consecutive points of a lattice (x fastest), all octaves summed in
+// registers. Rows at least N long take their x parts by one load each (the tables run on past
+// a row's end into the next row's start) and at most two rows' parts; shorter rows fill lanes
+// one by one. The last group overlaps the one before it; fewer than N points repeat the last.
+template <int N, int kOctaves>
+ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* out) {
+    using F = typename FastLanes<N>::F;
+    using U = typename FastLanes<N>::U;
+    using I = typename FastLanes<N>::I;
+    const int nx = t.nx;
+    const int octaves = kOctaves > 0 ? kOctaves : t.octaves;
+    const std::size_t total = t.rows * static_cast<std::size_t>(nx);
+    const bool short_lattice = total < N;
+    I lane{};
+    for (int l = 0; l < N; ++l) lane[l] = l;
+    std::size_t row = 0;
+    int i0 = 0;
+    for (std::size_t n0 = 0; n0 < total; n0 += N, i0 += N) {
+        while (i0 >= nx) i0 -= nx, ++row;
+        std::size_t n = n0;
+        if (n0 + N > total && !short_lattice) {
+            n = total - N;
+            row = n / nx;
+            i0 = static_cast<int>(n - row * nx);
+        }
+        F sum{};
+        for (int o = 0; o < octaves; ++o) {
+            const std::size_t xo = static_cast<std::size_t>(o) * t.x_stride;
+            const FastRowParts* rs = t.rows_yz.data() + static_cast<std::size_t>(o) * t.rows;
+            U xi{}, xj{}, xk{}, ri{}, rj{}, rk{};
+            F fx{}, fy{}, fz{};
+            if (nx >= N && !short_lattice) {
+                std::memcpy(&xi, t.x_hash[0].data() + xo + i0, sizeof xi);
+                std::memcpy(&xj, t.x_hash[1].data() + xo + i0, sizeof xj);
+                std::memcpy(&xk, t.x_hash[2].data() + xo + i0, sizeof xk);
+                std::memcpy(&fx, t.x_part.data() + xo + i0, sizeof fx);
+                const FastRowParts& p = rs[row];
+                if (i0 + N <= nx) {
+                    ri = U{} + p.hash[0], rj = U{} + p.hash[1], rk = U{} + p.hash[2];
+                    fy = F{} + p.fy, fz = F{} + p.fz;
+                } else {
+                    // Lanes past the row's end take the next row's parts.
+                    const I next = lane + i0 >= nx;
+                    const FastRowParts& q = rs[row + 1 < t.rows ? row + 1 : row];
+                    ri = next ? U{} + q.hash[0] : U{} + p.hash[0];
+                    rj = next ? U{} + q.hash[1] : U{} + p.hash[1];
+                    rk = next ? U{} + q.hash[2] : U{} + p.hash[2];
+                    fy = next ? F{} + q.fy : F{} + p.fy;
+                    fz = next ? F{} + q.fz : F{} + p.fz;
+                }
+            } else {
+                for (int l = 0; l < N; ++l) {
+                    const std::size_t m = std::min(n + l, total - 1), r = m / nx, i = xo + (m - r * nx);
+                    xi[l] = t.x_hash[0][i], xj[l] = t.x_hash[1][i], xk[l] = t.x_hash[2][i], fx[l] = t.x_part[i];
+                    ri[l] = rs[r].hash[0], rj[l] = rs[r].hash[1], rk[l] = rs[r].hash[2], fy[l] = rs[r].fy, fz[l] = rs[r].fz;
+                }
+            }
+            const F noise = fast_simplex3<N>(xi, xj, xk, fx, ri, rj, rk, fy, fz);
+            sum = o == 0 ? noise * t.amplitude[0] : sum + noise * t.amplitude[o];
+        }
+        if (short_lattice)
+            std::memcpy(out, &sum, sizeof(float) * total);
+        else
+            std::memcpy(out + n, &sum, sizeof sum);
+    }
+}
+
+// A lattice's noise (one octave) or fBm at N lanes.
+template <int N>
+inline void fast_lattice_groups(const FastLatticeTables& t, float* out) {
+    if (t.octaves == 1)
+        fast_lattice_run<N, 1>(t, out);
+    else
+        fast_lattice_run<N, 0>(t, out);
+}
+
+#undef ISOTERRA_FAST_INLINE
+
+}  // namespace
+}  // namespace isoterra
