@@ -161,6 +161,9 @@ public:
     void fbm_lattice(const NoiseLattice& lattice, const FbmShape& shape, float* out) const;
     /// fbm_lattice() at one point: the same bits.
     float fbm(double x, double y, double z, const FbmShape& shape) const;
+    /// fbm() at `count` points (three coordinate arrays), four at a time: the same bits.
+    void fbm_points(const double* x, const double* y, const double* z, std::size_t count, const FbmShape& shape,
+                    float* out) const;
     std::uint32_t seed() const { return seed_; }
 
 private:

@@ -12,34 +12,47 @@ namespace {
 
 constexpr int kPad = 16;  // the widest path's lanes: how far the x parts run on past a row
 
+FastOctaves octaves_of(const FbmShape& shape, std::uint32_t seed) {
+    FastOctaves o;
+    o.count = std::max(shape.octaves, 1);
+    o.seed = seed;
+    double frequency = 1.0, amplitude = shape.amplitude;
+    for (int i = 0; i < o.count; ++i, frequency *= shape.lacunarity, amplitude *= shape.gain) {
+        o.frequency.push_back(frequency);
+        o.amplitude.push_back(static_cast<float>(amplitude));
+    }
+    return o;
+}
+
 FastLatticeTables split_lattice(const NoiseLattice& l, const FbmShape& shape, std::uint32_t seed) {
+    const FastOctaves octaves = octaves_of(shape, seed);
     FastLatticeTables t;
     t.nx = l.size.x;
     t.rows = static_cast<std::size_t>(l.size.y) * static_cast<std::size_t>(l.size.z);
-    t.octaves = std::max(shape.octaves, 1);
+    t.octaves = octaves.count;
+    t.amplitude = octaves.amplitude;
     t.x_stride = static_cast<std::size_t>(t.nx) + kPad;
     for (auto& x : t.x_hash) x.resize(t.x_stride * t.octaves);
     t.x_part.resize(t.x_stride * t.octaves);
     t.rows_yz.resize(t.rows * t.octaves);
     std::vector<std::uint32_t> yw(l.size.y), zw(l.size.z);
     std::vector<float> yf(l.size.y), zf(l.size.z);
-    double frequency = 1.0, amplitude = shape.amplitude;
-    for (int o = 0; o < t.octaves; ++o, frequency *= shape.lacunarity, amplitude *= shape.gain) {
-        t.amplitude.push_back(static_cast<float>(amplitude));
+    for (int o = 0; o < t.octaves; ++o) {
+        const double frequency = octaves.frequency[o];
         for (std::size_t i = 0; i < t.x_stride; ++i) {
             const std::size_t at = o * t.x_stride + i;
             std::uint32_t u;
             split_fast_coordinate(l.coordinate(0, static_cast<std::int64_t>(i % t.nx)) * frequency, u, t.x_part[at]);
-            t.x_hash[0][at] = 4 * u * kFastPrimeX, t.x_hash[1][at] = u * kFastPrimeY, t.x_hash[2][at] = u * kFastPrimeZ;
+            const FastHashTerms terms = fast_x_terms(u);
+            for (int axis = 0; axis < 3; ++axis) t.x_hash[axis][at] = terms.term[axis];
         }
         for (int j = 0; j < l.size.y; ++j) split_fast_coordinate(l.coordinate(1, j) * frequency, yw[j], yf[j]);
         for (int k = 0; k < l.size.z; ++k) split_fast_coordinate(l.coordinate(2, k) * frequency, zw[k], zf[k]);
-        const std::uint32_t octave_seed = seed + static_cast<std::uint32_t>(o);
         FastRowParts* row = t.rows_yz.data() + o * t.rows;
         for (int k = 0; k < l.size.z; ++k)
             for (int j = 0; j < l.size.y; ++j) {
-                const std::uint32_t v = yw[j], w = zw[k];
-                *row++ = {{(v + w) * kFastPrimeX, (4 * v + w) * kFastPrimeY, (v + 4 * w) * kFastPrimeZ + octave_seed}, yf[j], zf[k]};
+                const FastHashTerms terms = fast_row_terms(yw[j], zw[k], seed + static_cast<std::uint32_t>(o));
+                *row++ = {{terms.term[0], terms.term[1], terms.term[2]}, yf[j], zf[k]};
             }
     }
     return t;
@@ -67,12 +80,15 @@ void FastSimplex3::fbm_lattice(const NoiseLattice& l, const FbmShape& shape, flo
 }
 
 float FastSimplex3::fbm(double x, double y, double z, const FbmShape& shape) const {
-    NoiseLattice l;
-    l.size = {1, 1, 1};
-    l.offset = {x, y, z};
     float out = 0.0f;
-    fbm_lattice(l, shape, &out);
+    fbm_points(&x, &y, &z, 1, shape, &out);
     return out;
+}
+
+void FastSimplex3::fbm_points(const double* x, const double* y, const double* z, std::size_t count, const FbmShape& shape,
+                              float* out) const {
+    const double* const xyz[3] = {x, y, z};
+    if (count > 0) fast_points<4>(xyz, count, octaves_of(shape, seed_), out);
 }
 
 float FastSimplex3::operator()(double x, double y, double z) const { return fbm(x, y, z, FbmShape{1, 2.0, 0.5, 1.0}); }

@@ -175,6 +175,33 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
     }
 }
 
+// N points anywhere (count of them, the last repeated to fill a group), each split on its
+// own: the arithmetic of the lattice path lane by lane, so the same bits.
+template <int N>
+inline void fast_points(const double* const xyz[3], std::size_t count, const FastOctaves& octaves, float* out) {
+    using F = typename FastLanes<N>::F;
+    using U = typename FastLanes<N>::U;
+    for (std::size_t n = 0; n < count; n += N) {
+        F sum{};
+        for (int o = 0; o < octaves.count; ++o) {
+            U xi{}, xj{}, xk{}, ri{}, rj{}, rk{};
+            F fx{}, fy{}, fz{};
+            for (int l = 0; l < N; ++l) {
+                const std::size_t m = std::min(n + l, count - 1);
+                std::uint32_t u, v, w;
+                split_fast_coordinate(xyz[0][m] * octaves.frequency[o], u, fx[l]);
+                split_fast_coordinate(xyz[1][m] * octaves.frequency[o], v, fy[l]);
+                split_fast_coordinate(xyz[2][m] * octaves.frequency[o], w, fz[l]);
+                const FastHashTerms x = fast_x_terms(u), r = fast_row_terms(v, w, octaves.seed + static_cast<std::uint32_t>(o));
+                xi[l] = x.term[0], xj[l] = x.term[1], xk[l] = x.term[2], ri[l] = r.term[0], rj[l] = r.term[1], rk[l] = r.term[2];
+            }
+            const F noise = fast_simplex3<N>(xi, xj, xk, fx, ri, rj, rk, fy, fz);
+            sum = o == 0 ? noise * octaves.amplitude[0] : sum + noise * octaves.amplitude[o];
+        }
+        std::memcpy(out + n, &sum, sizeof(float) * std::min<std::size_t>(N, count - n));
+    }
+}
+
 // A lattice's noise (one octave) or fBm at N lanes.
 template <int N>
 inline void fast_lattice_groups(const FastLatticeTables& t, float* out) {

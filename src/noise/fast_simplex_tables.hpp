@@ -47,6 +47,24 @@ inline void split_fast_coordinate(double c, std::uint32_t& whole, float& part) {
     part = static_cast<float>(c - 3.0 * u);
 }
 
+/// A coordinate's terms of the corner hash (see FastRowParts).
+struct FastHashTerms {
+    std::uint32_t term[3];
+};
+inline FastHashTerms fast_x_terms(std::uint32_t u) { return {{4 * u * kFastPrimeX, u * kFastPrimeY, u * kFastPrimeZ}}; }
+inline FastHashTerms fast_row_terms(std::uint32_t v, std::uint32_t w, std::uint32_t seed) {
+    return {{(v + w) * kFastPrimeX, (4 * v + w) * kFastPrimeY, (v + 4 * w) * kFastPrimeZ + seed}};
+}
+
+/// The octaves of an fBm: frequency (lacunarity^o, in double), amplitude (float) and the
+/// first octave's seed (octave o has seed + o).
+struct FastOctaves {
+    int count = 1;
+    std::vector<double> frequency;
+    std::vector<float> amplitude;
+    std::uint32_t seed = 0;
+};
+
 /// A row's (y, z) parts: the float parts, and the row's terms of the corner hash. With whole
 /// parts v and w, the skewed cell's whole part is (4u + v + w, u + 4v + w, u + v + 4w), so the
 /// row holds ((v + w) px, (4v + w) py, (v + 4w) pz + seed) and x holds (4u px, u py, u pz).
@@ -67,6 +85,8 @@ struct FastLatticeTables {
     std::vector<FastRowParts> rows_yz;
     std::vector<float> amplitude;  // per octave
 };
+
+
 
 #ifdef ISOTERRA_HAVE_SIMD_PATHS
 /// The paths by instruction set (fast_simplex_avx2.cpp, fast_simplex_avx512.cpp); at least

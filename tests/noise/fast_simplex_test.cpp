@@ -111,6 +111,25 @@ TEST(FastSimplex, every_path_and_the_one_point_path_give_the_same_bits) {
     }
 }
 
+TEST(FastSimplex, points_in_a_batch_give_the_bits_of_each_point_alone) {
+    const FastSimplex3 noise(5);
+    const FbmShape fbm{4, 2.1, 0.45, 0.8};
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(-3e4, 3e4);
+    std::vector<double> x(11), y(11), z(11);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = u(rng), y[i] = u(rng) * 1e-3, z[i] = u(rng);
+    std::vector<float> out(11, -7.0f);
+    noise.fbm_points(x.data(), y.data(), z.data(), x.size(), fbm, out.data());
+    for (std::size_t i = 0; i < x.size(); ++i) EXPECT_EQ(out[i], noise.fbm(x[i], y[i], z[i], fbm)) << i;
+    // And a lattice row of the same points' kind: lattice and points agree.
+    const NoiseLattice row = lattice({11, 1, 1}, {-5, 2, 7}, 1.5, {3.0, 4.0, 5.0});
+    const std::vector<float> on_lattice = run(noise, row, &fbm);
+    std::vector<double> lx(11), ly(11, row.coordinate(1, 0)), lz(11, row.coordinate(2, 0));
+    for (int i = 0; i < 11; ++i) lx[static_cast<std::size_t>(i)] = row.coordinate(0, i);
+    noise.fbm_points(lx.data(), ly.data(), lz.data(), 11, fbm, out.data());
+    EXPECT_EQ(out, on_lattice);
+}
+
 TEST(FastSimplex, a_point_has_the_same_value_in_every_lattice_that_holds_it) {
     // Chunks sample their borders twice: the overlap must agree bit for bit, wherever the
     // lattice starts.

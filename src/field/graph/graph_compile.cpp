@@ -108,6 +108,7 @@ private:
     std::map<std::string, int> index_;       // id -> position in program.nodes
     std::map<std::string, int> state_;       // 1: on the path, 2: done
     std::vector<std::string> ordered_;
+    bool fast_noise_ = false;  // the file's `noise`, for noise nodes that do not say
 };
 
 void Compiler::read_header(const toml::table& root, Program& program) {
@@ -155,9 +156,15 @@ void Compiler::read_header(const toml::table& root, Program& program) {
                 throw GraphError(fmt::format("{}: key 'sea_level': expected a number in [-10000, 10000] (metres), got {}", at,
                                              detail::toml_shown(node)));
             program.sea_level = v;
+        } else if (key == "noise") {
+            const auto* s = node.as_string();
+            if (!s || (s->get() != "seed" && s->get() != "fast"))
+                throw GraphError(fmt::format("{}: key 'noise': expected \"seed\" (the default) or \"fast\", got {}", at,
+                                             detail::toml_shown(node)));
+            program.fast_noise = fast_noise_ = s->get() == "fast";
         } else if (key != "node" && key != "output") {
-            throw GraphError(
-                fmt::format("{}: unknown key '{}' (format, name, description, seed, sea_level, node, output, material)", at, key));
+            throw GraphError(fmt::format(
+                "{}: unknown key '{}' (format, name, description, seed, noise, sea_level, node, output, material)", at, key));
         }
     }
     if (!has_format) throw GraphError(fmt::format("{}: key 'format': missing (format = 1)", source_));
@@ -262,6 +269,12 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
             if (!s || s->get().empty() || s->get().size() > 4096 || s->get().find('\0') != std::string::npos)
                 bad("a file name (a string, relative to the graph file)");
             node.file = s->get();
+            return;
+        }
+        case InputKind::flavour: {
+            const auto* s = value ? value->as_string() : nullptr;
+            if (value && (!s || (s->get() != "seed" && s->get() != "fast"))) bad("\"seed\" or \"fast\"");
+            node.fast_noise = s ? s->get() == "fast" : fast_noise_;
             return;
         }
         case InputKind::lacunarity: node.shape.lacunarity = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;

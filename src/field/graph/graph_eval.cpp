@@ -51,6 +51,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     double* out = l.out[0];
     const std::vector<double>& p = node.number;
     thread_local std::vector<double> u, v, w;
+    thread_local std::vector<float> fast_values;
     switch (node.op) {
         case Op::x: std::copy(l.x, l.x + n, out); return;
         case Op::y: std::copy(l.y, l.y + n, out); return;
@@ -114,8 +115,17 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
                 v[i] = noise_coordinate(ys[i] / p[1] + p[3]);
                 w[i] = noise_coordinate(zs[i] / p[0] + p[4]);
             }
-            if (node.op == Op::simplex3) noise->noise3.batch(u.data(), v.data(), w.data(), out, n);
-            else for (std::size_t i = 0; i < n; ++i) out[i] = fbm3(noise->noise3, u[i], v[i], w[i], node.shape);
+            if (node.fast_noise) {
+                fast_values.resize(n);
+                FastSimplex3(noise->seed)
+                    .fbm_points(u.data(), v.data(), w.data(), n, node.op == Op::simplex3 ? FbmShape{1, 2.0, 0.5, 1.0} : node.shape,
+                                fast_values.data());
+                std::copy(fast_values.begin(), fast_values.end(), out);
+            } else if (node.op == Op::simplex3) {
+                noise->noise3.batch(u.data(), v.data(), w.data(), out, n);
+            } else {
+                for (std::size_t i = 0; i < n; ++i) out[i] = fbm3(noise->noise3, u[i], v[i], w[i], node.shape);
+            }
             return;
         }
         case Op::ridge_profile: for (std::size_t i = 0; i < n; ++i) out[i] = ridge_profile(a[i], p[0], p[1], p[2]); return;
@@ -487,6 +497,15 @@ void run_gridded(const Program& program, const NoiseSet& noise, int n, const dou
 
 }  // namespace
 
+// A lattice noise node (is_lattice_noise) over a lattice: the seed flavour's kernel (which
+// may skip gated points), or the fast flavour's noise or fBm (which computes every point).
+void lattice_noise_values(const Node& node, const NoiseSet& noise, const NoiseLattice& lattice, float* out) {
+    if (!node.fast_noise) return noise.noise3.lattice_fast(lattice, out);
+    const FastSimplex3 fast(noise.seed);
+    if (node.op == Op::fbm3) return fast.fbm_lattice(lattice, node.shape, out);
+    fast.lattice(lattice, out);
+}
+
 void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
                  LatticeStats* stats, const ColumnValues* given) {
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
@@ -552,7 +571,8 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
         if (!whole_lattice(n)) continue;
         lattice_noise[static_cast<std::size_t>(n)] = next_store;
         next_store += lattice.count();
-        noise.noise3.lattice_fast(noise_lattice(program.nodes[static_cast<std::size_t>(n)]), lattice_noise[static_cast<std::size_t>(n)]);
+        lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, noise_lattice(program.nodes[static_cast<std::size_t>(n)]),
+                             lattice_noise[static_cast<std::size_t>(n)]);
     }
     // The rest per z-slab: y rows of x, the columns' values repeated along y.
     Workspace work(program, slab);
@@ -605,7 +625,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
                 nl.size.z = 1;
                 nl.gate = gate.data();
                 nl.gate_below = 0.0f;
-                noise.noise3.lattice_fast(nl, gated_noise.data());
+                lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, nl, gated_noise.data());
                 double* out = work.buffer(n, 0);
                 for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(gated_noise[i]);
                 if (stats) {

@@ -54,7 +54,10 @@ void find_gates(Program& program) {
             for (int side = 0; side < 2; ++side) {
                 const std::vector<bool> still = needed_mask(program, program.sdf, static_cast<int>(m), side);
                 for (std::size_t n = 0; n < program.nodes.size(); ++n)
-                    if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n])) {
+                    // The fast flavour has no gated kernel: it runs whole, at about the
+                    // cost of the gate's own bookkeeping.
+                    if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n]) &&
+                        !program.nodes[n].fast_noise) {
                         gates.push_back({static_cast<int>(n), static_cast<int>(m), side});
                         gated[n] = true;
                     }

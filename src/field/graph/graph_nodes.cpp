@@ -34,6 +34,7 @@ std::vector<InputSpec> fbm_inputs() {
             {"gain", InputKind::gain, false, 0.5, 0, 1, true, true},
             {"amplitude", InputKind::amplitude, false, 0.5, 0, 1e4, true, false}};
 }
+InputSpec flavour() { return {"noise", InputKind::flavour, false, 0.0, 0.0, 0.0, false, false}; }
 std::vector<InputSpec> join(std::vector<InputSpec> a, const std::vector<InputSpec>& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
@@ -94,13 +95,14 @@ const std::vector<NodeType>& node_types() {
          "ridge_profile of fbm2: 1 at the noise's zero lines, in [0, 1]"},
         {"simplex3", Op::simplex3, 1, "",
          {coordinate("x"), coordinate("y"), coordinate("z"), scale("scale_m"), scale("vertical_scale_m", kNaN),
-          point(InputKind::point3, "offset", false)},
-         "3D simplex noise at (x / scale_m, y / vertical_scale_m, z / scale_m) + offset, in [-1, 1]"},
+          point(InputKind::point3, "offset", false), flavour()},
+         "3D simplex noise at (x / scale_m, y / vertical_scale_m, z / scale_m) + offset, in [-1, 1]; noise = \"fast\" "
+         "for the fast flavour"},
         {"fbm3", Op::fbm3, 1, "",
          join({coordinate("x"), coordinate("y"), coordinate("z"), scale("scale_m"), scale("vertical_scale_m", kNaN),
-               point(InputKind::point3, "offset", false)},
+               point(InputKind::point3, "offset", false), flavour()},
               fbm_inputs()),
-         "fBm of 3D simplex noise"},
+         "fBm of 3D simplex noise; noise = \"fast\" for the fast flavour (octave o: seed + o)"},
         {"ridge_profile", Op::ridge_profile, 1, "", join({value("in")}, ridge_inputs()),
          "max(1 - hypot(in * sharpness, crest), 0) ^ exponent, in [0, 1]"},
         {"warp2", Op::warp2, 2, "x,z",

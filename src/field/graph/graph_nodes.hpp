@@ -21,6 +21,7 @@ enum class InputKind {
     file,        // a path, relative to the graph file -> Node::file
     field,       // a node id or a number, read at other points than the sample's too (x, z only) -> Node::in
     knot_values, // [[x, y], ...], y a number or a node id -> Node::knots (x) and one Node::in each (y)
+    flavour,     // "seed" or "fast": the noise's flavour -> Node::fast_noise (absent: the graph's `noise`)
 };
 
 struct InputSpec {

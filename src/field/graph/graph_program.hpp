@@ -72,13 +72,14 @@ struct Node {
     unsigned ports_read = ~0u;      // bit p: some node or output reads port p (others may be left unwritten)
     double grid_m = 0.0;            // > 0: run at the nodes of a global grid this far apart, interpolated between
     std::shared_ptr<NodeCache> cache;  // made when compiled, for nodes that keep one
+    bool fast_noise = false;        // simplex3, fbm3: the fast flavour (FastSimplex3), else the seed's
 };
 
-/// True for a 3D noise of the raw position: run on the lattice kernel (Simplex3::lattice_fast)
-/// on the lattice path, and the kind of node a gate can skip.
+/// True for a 3D noise of the raw position: run on a lattice kernel (Simplex3::lattice_fast, or
+/// the fast flavour's noise and fBm) on the lattice path, and the kind of node a gate can skip.
 inline bool is_lattice_noise(const Node& node) {
-    return node.op == Op::simplex3 && !node.folded && node.coordinate_default[0] && node.coordinate_default[1] &&
-           node.coordinate_default[2];
+    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise)) && !node.folded &&
+           node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2];
 }
 
 /// A lattice noise needed only where node `guard`'s other input does not decide it alone:
@@ -104,6 +105,7 @@ struct Program {
     std::string name, description, source;
     std::string directory;  // where heightmap files are found ("": the working directory)
     std::uint32_t seed = 20261114;
+    bool fast_noise = false;  // the file's `noise = "fast"`: its 3D noise nodes' default flavour
     MaterialRules materials;
 };
 

@@ -1,0 +1,116 @@
+// Graphs that ask for the fast noise flavour (`noise = "fast"` for the file, or on a 3D noise
+// node): their values are FastSimplex3's bits on every path, the seed flavour stays the
+// default, and a bad flavour is a one-line error.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "isoterra/graph.hpp"
+
+using namespace isoterra;
+
+namespace {
+
+std::unique_ptr<GraphField> graph_of(const std::string& header, const std::string& body) {
+    return parse_graph("format = 1\nseed = 7\n" + header + "[node]\n" + body + "\n[output]\nsdf = \"out\"\n", "test.toml");
+}
+
+std::vector<glm::dvec3> random_points(std::uint32_t seed, int count, double reach) {
+    Mulberry32 r(seed);
+    std::vector<glm::dvec3> points;
+    for (int i = 0; i < count; ++i) points.emplace_back((r.next() * 2 - 1) * reach, (r.next() * 2 - 1) * reach, (r.next() * 2 - 1) * reach);
+    return points;
+}
+
+const char* kSimplex = "out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, offset = [43.7, -11.3, 7.9] }";
+const char* kFbm = "out = { type = \"fbm3\", scale_m = 80.0, octaves = 4, gain = 0.45 }";
+
+}  // namespace
+
+TEST(GraphFastNoise, the_files_flavour_gives_fast_simplex3s_bits_at_points) {
+    const FastSimplex3 fast(7);
+    const NoiseSet seed(7);
+    const auto simplex = graph_of("noise = \"fast\"\n", kSimplex);
+    const auto fbm = graph_of("noise = \"fast\"\n", kFbm);
+    const auto by_node = graph_of("", "out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, "
+                                      "offset = [43.7, -11.3, 7.9], noise = \"fast\" }");
+    const auto seed_by_node = graph_of("noise = \"fast\"\n", "out = { type = \"simplex3\", scale_m = 50.0, noise = \"seed\" }");
+    const auto plain = graph_of("", "out = { type = \"simplex3\", scale_m = 50.0 }");
+    const FbmShape shape{4, 2.0, 0.45, 0.5};
+    for (const glm::dvec3& p : random_points(3, 300, 5000.0)) {
+        const float n = fast(p.x / 50.0 + 43.7, p.y / 35.0 - 11.3, p.z / 50.0 + 7.9);
+        EXPECT_EQ(simplex->value(p), static_cast<double>(n));
+        EXPECT_EQ(by_node->value(p), static_cast<double>(n));
+        EXPECT_EQ(fbm->value(p), static_cast<double>(fast.fbm(p.x / 80.0, p.y / 80.0, p.z / 80.0, shape)));
+        EXPECT_EQ(seed_by_node->value(p), seed.noise3(p.x / 50.0, p.y / 50.0, p.z / 50.0));
+        EXPECT_EQ(plain->value(p), seed.noise3(p.x / 50.0, p.y / 50.0, p.z / 50.0));  // absent: the seed flavour
+    }
+}
+
+TEST(GraphFastNoise, lattice_and_points_give_the_same_bits_and_match_the_noises_lattice) {
+    // The seed flavour's lattice kernel differs from its double path by up to 2e-6; the fast
+    // flavour has one arithmetic, so a chunk and its points agree exactly.
+    for (const char* body : {kSimplex, kFbm}) {
+        const auto g = graph_of("noise = \"fast\"\n", body);
+        const Lattice lattice{{-7, -20, 3}, {19, 23, 17}, 2.0};
+        std::vector<float> on_lattice(lattice.count());
+        g->sample_lattice(lattice, on_lattice.data());
+        std::vector<glm::dvec3> points;
+        for (int k = 0; k < lattice.size.z; ++k)
+            for (int j = 0; j < lattice.size.y; ++j)
+                for (int i = 0; i < lattice.size.x; ++i) points.push_back(lattice.position(i, j, k));
+        std::vector<double> at_points(points.size());
+        g->sample_points(points.data(), points.size(), at_points.data());
+        std::size_t differ = 0;
+        for (std::size_t n = 0; n < points.size(); ++n) differ += on_lattice[n] != static_cast<float>(at_points[n]);
+        EXPECT_EQ(differ, 0u) << body;
+    }
+    // And the lattice is FastSimplex3's own lattice over the same coordinates.
+    const auto g = graph_of("noise = \"fast\"\n", kSimplex);
+    const Lattice lattice{{32, -64, 96}, {33, 33, 33}, 1.0};
+    std::vector<float> graph_values(lattice.count()), noise_values(lattice.count());
+    g->sample_lattice(lattice, graph_values.data());
+    NoiseLattice nl{lattice.origin, lattice.size, lattice.spacing_m, {50.0, 35.0, 50.0}, {43.7, -11.3, 7.9}};
+    FastSimplex3(7).lattice(nl, noise_values.data());
+    EXPECT_EQ(std::memcmp(graph_values.data(), noise_values.data(), graph_values.size() * sizeof(float)), 0);
+}
+
+TEST(GraphFastNoise, a_guarded_fast_noise_is_computed_whole_and_changes_no_bit) {
+    // A fast noise behind a max with the ground would be a gate for the seed flavour; the fast
+    // kernel has no gate, so nothing is skipped and the values are those of the ungated twin.
+    const std::string body = "hills = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
+                             "height = { type = \"mul\", a = \"hills\", b = 20.0 }\n"
+                             "land = { type = \"plane\", height = \"height\" }\n"
+                             "n = { type = \"simplex3\", scale_m = 20.0 }\n"
+                             "blobs = { type = \"mul\", a = \"n\", b = 10.0 }\n"
+                             "guarded = { type = \"max\", a = \"land\", b = \"blobs\" }\n";
+    const auto gated = graph_of("noise = \"fast\"\n", body + "out = { type = \"add\", a = \"guarded\", b = 0.0 }");
+    const auto twin = graph_of("noise = \"fast\"\n", body + "low = { type = \"sub\", a = \"n\", b = 1e12 }\n"
+                                                            "out = { type = \"max\", a = \"guarded\", b = \"low\" }");
+    const Lattice lattice{{-16, -32, 40}, {33, 33, 33}, 1.0};
+    std::vector<float> a(lattice.count()), b(lattice.count());
+    gated->sample_lattice(lattice, a.data());
+    twin->sample_lattice(lattice, b.data());
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
+    EXPECT_EQ(gated->count_skipped(lattice).skipped, 0u);
+}
+
+TEST(GraphFastNoise, a_flavour_other_than_seed_or_fast_is_refused_in_one_line) {
+    const auto message = [](const std::string& header, const std::string& body) {
+        try {
+            graph_of(header, body);
+        } catch (const GraphError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string file = message("noise = \"quick\"\n", kSimplex);
+    EXPECT_NE(file.find("key 'noise': expected \"seed\" (the default) or \"fast\", got \"quick\""), std::string::npos) << file;
+    EXPECT_EQ(file.find('\n'), std::string::npos);
+    const std::string node = message("", "out = { type = \"fbm3\", scale_m = 80.0, noise = 3 }");
+    EXPECT_NE(node.find("input 'noise': expected \"seed\" or \"fast\", got 3"), std::string::npos) << node;
+    const std::string other = message("", "out = { type = \"simplex2\", scale_m = 80.0, noise = \"fast\" }");
+    EXPECT_NE(other.find("unknown input 'noise' for a simplex2 node"), std::string::npos) << other;
+}
