@@ -24,9 +24,9 @@ FastOctaves octaves_of(const FbmShape& shape, std::uint32_t seed) {
     return o;
 }
 
-FastLatticeTables split_lattice(const NoiseLattice& l, const FbmShape& shape, std::uint32_t seed) {
+// Fills `t` (kept per thread by the caller: a chunk a call, and its buffers are reused).
+void split_lattice(const NoiseLattice& l, const FbmShape& shape, std::uint32_t seed, FastLatticeTables& t) {
     const FastOctaves octaves = octaves_of(shape, seed);
-    FastLatticeTables t;
     t.nx = l.size.x;
     t.rows = static_cast<std::size_t>(l.size.y) * static_cast<std::size_t>(l.size.z);
     t.octaves = octaves.count;
@@ -35,8 +35,9 @@ FastLatticeTables split_lattice(const NoiseLattice& l, const FbmShape& shape, st
     for (auto& x : t.x_hash) x.resize(t.x_stride * t.octaves);
     t.x_part.resize(t.x_stride * t.octaves);
     t.rows_yz.resize(t.rows * t.octaves);
-    std::vector<std::uint32_t> yw(l.size.y), zw(l.size.z);
-    std::vector<float> yf(l.size.y), zf(l.size.z);
+    thread_local std::vector<std::uint32_t> yw, zw;
+    thread_local std::vector<float> yf, zf;
+    yw.resize(l.size.y), zw.resize(l.size.z), yf.resize(l.size.y), zf.resize(l.size.z);
     for (int o = 0; o < t.octaves; ++o) {
         const double frequency = octaves.frequency[o];
         for (std::size_t i = 0; i < t.x_stride; ++i) {
@@ -55,7 +56,6 @@ FastLatticeTables split_lattice(const NoiseLattice& l, const FbmShape& shape, st
                 *row++ = {{terms.term[0], terms.term[1], terms.term[2]}, yf[j], zf[k]};
             }
     }
-    return t;
 }
 
 void run_lattice(const FastLatticeTables& t, float* out) {
@@ -76,7 +76,11 @@ void FastSimplex3::lattice(const NoiseLattice& l, float* out) const {
 }
 
 void FastSimplex3::fbm_lattice(const NoiseLattice& l, const FbmShape& shape, float* out) const {
-    run_lattice(split_lattice(l, shape, seed_), out);
+    thread_local FastLatticeTables tables;
+    split_lattice(l, shape, seed_, tables);
+    run_lattice(tables, out);
+    if (tables.rows_yz.capacity() > (1u << 16)) tables = FastLatticeTables{};  // not kept past 1.3 MB
+
 }
 
 float FastSimplex3::fbm(double x, double y, double z, const FbmShape& shape) const {

@@ -25,6 +25,14 @@ struct FastLanes {
 
 #define ISOTERRA_FAST_INLINE inline __attribute__((always_inline))
 
+// A vector from memory, unaligned, as a value (no copy through the stack).
+template <class V, class T>
+ISOTERRA_FAST_INLINE V fast_load(const T* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
 // Gradient component `axis` for each lane's hash number g in [0, 32): 0 where g / 8 names
 // the axis, else -1 or 1 by bit `axis` of g (fast_gradient_component). At 16 lanes a
 // two-table permute; elsewhere from the bits. The values are exact, so the same bits.
@@ -137,13 +145,13 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
         for (int o = 0; o < octaves; ++o) {
             const std::size_t xo = static_cast<std::size_t>(o) * t.x_stride;
             const FastRowParts* rs = t.rows_yz.data() + static_cast<std::size_t>(o) * t.rows;
-            U xi{}, xj{}, xk{}, ri{}, rj{}, rk{};
-            F fx{}, fy{}, fz{};
+            U xi, xj, xk, ri, rj, rk;
+            F fx, fy, fz;
             if (nx >= N && !short_lattice) {
-                std::memcpy(&xi, t.x_hash[0].data() + xo + i0, sizeof xi);
-                std::memcpy(&xj, t.x_hash[1].data() + xo + i0, sizeof xj);
-                std::memcpy(&xk, t.x_hash[2].data() + xo + i0, sizeof xk);
-                std::memcpy(&fx, t.x_part.data() + xo + i0, sizeof fx);
+                xi = fast_load<U>(t.x_hash[0].data() + xo + i0);
+                xj = fast_load<U>(t.x_hash[1].data() + xo + i0);
+                xk = fast_load<U>(t.x_hash[2].data() + xo + i0);
+                fx = fast_load<F>(t.x_part.data() + xo + i0);
                 const FastRowParts& p = rs[row];
                 if (i0 + N <= nx) {
                     ri = U{} + p.hash[0], rj = U{} + p.hash[1], rk = U{} + p.hash[2];
@@ -159,11 +167,16 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
                     fz = next ? F{} + q.fz : F{} + p.fz;
                 }
             } else {
+                std::uint32_t lanes_u[6][N];
+                float lanes_f[3][N];
                 for (int l = 0; l < N; ++l) {
                     const std::size_t m = std::min(n + l, total - 1), r = m / nx, i = xo + (m - r * nx);
-                    xi[l] = t.x_hash[0][i], xj[l] = t.x_hash[1][i], xk[l] = t.x_hash[2][i], fx[l] = t.x_part[i];
-                    ri[l] = rs[r].hash[0], rj[l] = rs[r].hash[1], rk[l] = rs[r].hash[2], fy[l] = rs[r].fy, fz[l] = rs[r].fz;
+                    for (int a = 0; a < 3; ++a) lanes_u[a][l] = t.x_hash[a][i], lanes_u[3 + a][l] = rs[r].hash[a];
+                    lanes_f[0][l] = t.x_part[i], lanes_f[1][l] = rs[r].fy, lanes_f[2][l] = rs[r].fz;
                 }
+                xi = fast_load<U>(lanes_u[0]), xj = fast_load<U>(lanes_u[1]), xk = fast_load<U>(lanes_u[2]);
+                ri = fast_load<U>(lanes_u[3]), rj = fast_load<U>(lanes_u[4]), rk = fast_load<U>(lanes_u[5]);
+                fx = fast_load<F>(lanes_f[0]), fy = fast_load<F>(lanes_f[1]), fz = fast_load<F>(lanes_f[2]);
             }
             const F noise = fast_simplex3<N>(xi, xj, xk, fx, ri, rj, rk, fy, fz);
             sum = o == 0 ? noise * t.amplitude[0] : sum + noise * t.amplitude[o];
@@ -184,17 +197,20 @@ inline void fast_points(const double* const xyz[3], std::size_t count, const Fas
     for (std::size_t n = 0; n < count; n += N) {
         F sum{};
         for (int o = 0; o < octaves.count; ++o) {
-            U xi{}, xj{}, xk{}, ri{}, rj{}, rk{};
-            F fx{}, fy{}, fz{};
+            std::uint32_t lanes_u[6][N];
+            float lanes_f[3][N];
             for (int l = 0; l < N; ++l) {
                 const std::size_t m = std::min(n + l, count - 1);
                 std::uint32_t u, v, w;
-                split_fast_coordinate(xyz[0][m] * octaves.frequency[o], u, fx[l]);
-                split_fast_coordinate(xyz[1][m] * octaves.frequency[o], v, fy[l]);
-                split_fast_coordinate(xyz[2][m] * octaves.frequency[o], w, fz[l]);
+                split_fast_coordinate(xyz[0][m] * octaves.frequency[o], u, lanes_f[0][l]);
+                split_fast_coordinate(xyz[1][m] * octaves.frequency[o], v, lanes_f[1][l]);
+                split_fast_coordinate(xyz[2][m] * octaves.frequency[o], w, lanes_f[2][l]);
                 const FastHashTerms x = fast_x_terms(u), r = fast_row_terms(v, w, octaves.seed + static_cast<std::uint32_t>(o));
-                xi[l] = x.term[0], xj[l] = x.term[1], xk[l] = x.term[2], ri[l] = r.term[0], rj[l] = r.term[1], rk[l] = r.term[2];
+                for (int a = 0; a < 3; ++a) lanes_u[a][l] = x.term[a], lanes_u[3 + a][l] = r.term[a];
             }
+            const U xi = fast_load<U>(lanes_u[0]), xj = fast_load<U>(lanes_u[1]), xk = fast_load<U>(lanes_u[2]);
+            const U ri = fast_load<U>(lanes_u[3]), rj = fast_load<U>(lanes_u[4]), rk = fast_load<U>(lanes_u[5]);
+            const F fx = fast_load<F>(lanes_f[0]), fy = fast_load<F>(lanes_f[1]), fz = fast_load<F>(lanes_f[2]);
             const F noise = fast_simplex3<N>(xi, xj, xk, fx, ri, rj, rk, fy, fz);
             sum = o == 0 ? noise * octaves.amplitude[0] : sum + noise * octaves.amplitude[o];
         }
