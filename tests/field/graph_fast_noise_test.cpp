@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "isoterra/graph.hpp"
+#include "random_points.hpp"
 
 using namespace isoterra;
 
@@ -17,12 +18,7 @@ std::unique_ptr<GraphField> graph_of(const std::string& header, const std::strin
     return parse_graph("format = 1\nseed = 7\n" + header + "[node]\n" + body + "\n[output]\nsdf = \"out\"\n", "test.toml");
 }
 
-std::vector<glm::dvec3> random_points(std::uint32_t seed, int count, double reach) {
-    Mulberry32 r(seed);
-    std::vector<glm::dvec3> points;
-    for (int i = 0; i < count; ++i) points.emplace_back((r.next() * 2 - 1) * reach, (r.next() * 2 - 1) * reach, (r.next() * 2 - 1) * reach);
-    return points;
-}
+using test::random_points;
 
 const char* kSimplex = "out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, offset = [43.7, -11.3, 7.9] }";
 const char* kFbm = "out = { type = \"fbm3\", scale_m = 80.0, octaves = 4, gain = 0.45 }";

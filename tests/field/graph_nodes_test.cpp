@@ -7,6 +7,7 @@
 #include <string>
 
 #include "isoterra/graph.hpp"
+#include "random_points.hpp"
 
 using namespace isoterra;
 
@@ -17,12 +18,7 @@ std::unique_ptr<GraphField> graph_of(const std::string& body, const std::string&
     return parse_graph("format = 1\nseed = 7\n" + extra + "[node]\n" + body + "\n[output]\nsdf = \"out\"\n", "test.toml");
 }
 
-std::vector<glm::dvec3> random_points(std::uint32_t seed, int count, double reach) {
-    Mulberry32 r(seed);
-    std::vector<glm::dvec3> points;
-    for (int i = 0; i < count; ++i) points.emplace_back((r.next() * 2 - 1) * reach, (r.next() * 2 - 1) * reach, (r.next() * 2 - 1) * reach);
-    return points;
-}
+using test::random_points;
 
 std::vector<double> values(const Field& f, const std::vector<glm::dvec3>& points) {
     std::vector<double> out(points.size());
