@@ -38,6 +38,9 @@ struct FastGradientTable {
 inline constexpr FastGradientTable kFastGradients{};
 // Brings the largest |sum of the four corners| found by search, 0.0160891, to 0.9975.
 inline constexpr float kFastScale = 62.0f;
+// The same for 2D (FastSimplex2): the largest |sum of the three corners| found, 0.0100802,
+// to 0.998.
+inline constexpr float kFastScale2 = 99.0f;
 
 /// One coordinate as 3 whole + part: whole = floor(c / 3) (wrapped to 32 bits), part in [0, 3].
 inline void split_fast_coordinate(double c, std::uint32_t& whole, float& part) {

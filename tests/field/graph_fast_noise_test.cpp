@@ -1,6 +1,6 @@
-// Graphs that ask for the fast noise flavour (`noise = "fast"` for the file, or on a 3D noise
-// node): their values are FastSimplex3's bits on every path, the seed flavour stays the
-// default, and a bad flavour is a one-line error.
+// Graphs that ask for the fast noise flavour (`noise = "fast"` for the file, or on a noise
+// node): their values are FastSimplex3's and FastSimplex2's bits on every path, their ranges
+// hold, the seed flavour stays the default, and a bad flavour is a one-line error.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -43,6 +43,50 @@ TEST(GraphFastNoise, the_files_flavour_gives_fast_simplex3s_bits_at_points) {
         EXPECT_EQ(seed_by_node->value(p), seed.noise3(p.x / 50.0, p.y / 50.0, p.z / 50.0));
         EXPECT_EQ(plain->value(p), seed.noise3(p.x / 50.0, p.y / 50.0, p.z / 50.0));  // absent: the seed flavour
     }
+}
+
+TEST(GraphFastNoise, two_d_nodes_of_the_fast_flavour_give_fast_simplex2s_bits) {
+    const FastSimplex2 fast(7);
+    const NoiseSet seed(7);
+    const auto fbm = graph_of("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, offset = [40.0, -70.0], octaves = 4, gain = 0.45 }");
+    const auto simplex = graph_of("", "out = { type = \"simplex2\", scale_m = 200.0, noise = \"fast\" }");
+    const auto ridged = graph_of("noise = \"fast\"\n", "out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
+    const auto seed_fbm = graph_of("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, octaves = 4, noise = \"seed\" }");
+    for (const glm::dvec3& p : random_points(4, 300, 1e5)) {
+        EXPECT_EQ(fbm->value(p), static_cast<double>(fast.fbm(p.x / 300.0 + 40.0, p.z / 300.0 - 70.0, FbmShape{4, 2.0, 0.45, 0.5})));
+        EXPECT_EQ(simplex->value(p), static_cast<double>(fast(p.x / 200.0, p.z / 200.0)));
+        EXPECT_EQ(ridged->value(p), ridge_profile(fast.fbm(p.x / 500.0, p.z / 500.0, FbmShape{3, 2.0, 0.5, 0.5}), 1.6, 0.15, 3.0));
+        EXPECT_EQ(seed_fbm->value(p), fbm2(seed.noise2, p.x / 300.0, p.z / 300.0, FbmShape{4, 2.0, 0.5, 0.5}));
+    }
+}
+
+TEST(GraphFastNoise, the_ranges_of_fast_noises_hold_what_they_sample) {
+    // Ground of fast fBm (its range by the 2D slope bound), 3D fast noise on top: every value
+    // sampled in a box lies in the graph's range over that box, for boxes small and large.
+    const auto g = graph_of("noise = \"fast\"\n", "hills = { type = \"fbm2\", scale_m = 150.0, octaves = 5 }\n"
+                                                  "ground = { type = \"mul\", a = \"hills\", b = 40.0 }\n"
+                                                  "land = { type = \"plane\", height = \"ground\" }\n"
+                                                  "n = { type = \"fbm3\", scale_m = 30.0, octaves = 3 }\n"
+                                                  "bumps = { type = \"mul\", a = \"n\", b = 6.0 }\n"
+                                                  "out = { type = \"add\", a = \"land\", b = \"bumps\" }");
+    Mulberry32 r(9);
+    std::size_t checked = 0;
+    for (int b = 0; b < 200; ++b) {
+        const double size = b % 4 == 0 ? 400.0 : b % 4 == 1 ? 40.0 : b % 4 == 2 ? 4.0 : 0.5;
+        const glm::dvec3 lo((r.next() - 0.5) * 2e4, (r.next() - 0.5) * 80.0, (r.next() - 0.5) * 2e4);
+        const Box box{lo, lo + glm::dvec3(size)};
+        const ValueRange range = g->bounds(box);
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j)
+                for (int k = 0; k < 4; ++k) {
+                    const glm::dvec3 p = lo + glm::dvec3(i, j, k) * (size / 3.0);
+                    const double v = g->value(p);
+                    ASSERT_GE(v, range.lo) << "box " << b;
+                    ASSERT_LE(v, range.hi) << "box " << b;
+                    ++checked;
+                }
+    }
+    EXPECT_EQ(checked, 200u * 64u);
 }
 
 TEST(GraphFastNoise, lattice_and_points_give_the_same_bits_and_match_the_noises_lattice) {
@@ -107,6 +151,6 @@ TEST(GraphFastNoise, a_flavour_other_than_seed_or_fast_is_refused_in_one_line) {
     EXPECT_EQ(file.find('\n'), std::string::npos);
     const std::string node = message("", "out = { type = \"fbm3\", scale_m = 80.0, noise = 3 }");
     EXPECT_NE(node.find("input 'noise': expected \"seed\" or \"fast\", got 3"), std::string::npos) << node;
-    const std::string other = message("", "out = { type = \"simplex2\", scale_m = 80.0, noise = \"fast\" }");
-    EXPECT_NE(other.find("unknown input 'noise' for a simplex2 node"), std::string::npos) << other;
+    const std::string other = message("", "out = { type = \"warp2\", scale_m = 80.0, distance_m = 5.0, noise = \"fast\" }");
+    EXPECT_NE(other.find("unknown input 'noise' for a warp2 node"), std::string::npos) << other;
 }

@@ -213,3 +213,73 @@ TEST(FastSimplex, golden_bits_that_files_asking_for_the_flavour_rely_on) {
     EXPECT_EQ(noise(0.3, -1.7, 2.2), -0x1.ec245cp-6f);
     EXPECT_NE(fnv1a(run(FastSimplex3(1338), l, nullptr)), fnv1a(run(noise, l, nullptr)));
 }
+
+namespace {
+
+// FastSimplex2's formula in double from the same point.
+double reference2(std::uint32_t seed, double x, double y) {
+    const double f2 = 0.36602540378443864676, g2 = 0.21132486540518711775;
+    const double s = (x + y) * f2;
+    const double fi = std::floor(x + s), fj = std::floor(y + s);
+    const double t = (fi + fj) * g2;
+    const double x0 = x - (fi - t), y0 = y - (fj - t);
+    const auto i = static_cast<std::uint32_t>(static_cast<std::int64_t>(fi));
+    const auto j = static_cast<std::uint32_t>(static_cast<std::int64_t>(fj));
+    const int i1 = x0 > y0, j1 = 1 - i1;
+    double sum = 0.0;
+    const auto corner = [&](int di, int dj, double cx, double cy) {
+        const std::uint32_t h = (((i + di) * 501125321u) ^ ((j + dj) * 1136930381u + seed)) * 0x27d4eb2du;
+        const unsigned g = h >> 29;
+        const double sign0 = (g & 1) ? -1.0 : 1.0, sign1 = (g & 2) ? -1.0 : 1.0, d = 0.70710678;
+        const double gx = (g & 4) ? ((g & 2) ? 0.0 : sign0) : sign0 * d;
+        const double gy = (g & 4) ? ((g & 2) ? sign0 : 0.0) : sign1 * d;
+        const double tt = std::max(0.5 - (cx * cx + cy * cy), 0.0);
+        sum += tt * tt * tt * tt * (gx * cx + gy * cy);
+    };
+    corner(0, 0, x0, y0);
+    corner(i1, j1, x0 - i1 + g2, y0 - j1 + g2);
+    corner(1, 1, x0 - 1 + 2 * g2, y0 - 1 + 2 * g2);
+    return sum * 99.0;
+}
+
+}  // namespace
+
+TEST(FastSimplex2, lies_within_minus_one_and_one_under_its_slope_bound_and_keeps_its_precision_far_out) {
+    const FastSimplex2 noise(2026);
+    std::mt19937_64 rng(12);
+    std::uniform_real_distribution<double> u(-300.0, 300.0);
+    double lo = 0.0, hi = 0.0, steepest = 0.0, worst_near = 0.0, worst_far = 0.0;
+    const double step = 1e-4;
+    for (int n = 0; n < 300000; ++n) {
+        const double x = u(rng), y = u(rng);
+        const double v = noise(x, y);
+        lo = std::min(lo, v), hi = std::max(hi, v);
+        steepest = std::max(steepest, std::hypot(noise(x + step, y) - v, noise(x, y + step) - v) / step);
+        worst_near = std::max(worst_near, std::fabs(v - reference2(2026, x, y)));
+        worst_far = std::max(worst_far, std::fabs(noise(x + 2e4, y - 2e4) - reference2(2026, x + 2e4, y - 2e4)));
+    }
+    EXPECT_GE(lo, -1.0);
+    EXPECT_LE(hi, 1.0);
+    EXPECT_LT(lo, -0.8);
+    EXPECT_GT(hi, 0.8);
+    // The proven bound (13.4) holds with room; the steepest found is about 7.3.
+    EXPECT_GT(steepest, 6.0);
+    EXPECT_LT(steepest, FastSimplex2::kLipschitz);
+    // Skew in double: the float offsets are as fine 1,000 km out (2e4 units at 50 m) as here.
+    EXPECT_LT(worst_near, 1e-5);
+    EXPECT_LT(worst_far, 1e-5);
+    std::printf("2D: steepest %.3f, float against double %.3g near, %.3g far\n", steepest, worst_near, worst_far);
+}
+
+TEST(FastSimplex2, a_batch_gives_the_bits_of_each_point_and_golden_values) {
+    const FastSimplex2 noise(1337);
+    const FbmShape fbm{5, 2.0, 0.5, 1.0 / 1.9375};
+    std::vector<double> x, y;
+    for (int i = 0; i < 1001; ++i) x.push_back(-40.0 + 0.083 * i), y.push_back(17.0 - 0.031 * i);
+    std::vector<float> batch(x.size());
+    noise.fbm_points(x.data(), y.data(), x.size(), fbm, batch.data());
+    for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(batch[i], noise.fbm(x[i], y[i], fbm)) << i;
+    EXPECT_EQ(fnv1a(batch), 17414880157385511045ull);
+    EXPECT_EQ(noise(0.3, -1.7), 0x1.2dda02p-1f);
+    EXPECT_EQ(noise(0.0, 0.0), 0.0f);
+}

@@ -100,7 +100,14 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
                 u[i] = noise_coordinate(xs[i] / p[0] + p[1]);
                 v[i] = noise_coordinate(zs[i] / p[0] + p[2]);
             }
-            noise->noise2.fbm_batch(u.data(), v.data(), out, n, node.op == Op::simplex2 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape);
+            const FbmShape shape = node.op == Op::simplex2 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape;
+            if (node.fast_noise) {
+                fast_values.resize(n);
+                FastSimplex2(noise->seed).fbm_points(u.data(), v.data(), n, shape, fast_values.data());
+                std::copy(fast_values.begin(), fast_values.end(), out);
+            } else {
+                noise->noise2.fbm_batch(u.data(), v.data(), out, n, shape);
+            }
             if (node.op == Op::ridged2)
                 for (std::size_t i = 0; i < n; ++i) out[i] = ridge_profile(out[i], p[3], p[4], p[5]);
             return;

@@ -70,15 +70,18 @@ ValueRange noise_coordinate(const ValueRange& c, double scale, double offset) {
 }
 
 // fBm of 2D noise over a rectangle of noise coordinates: the centre's value, plus or minus
-// the most it can change over half the diagonal, within its largest value.
-ValueRange fbm2_range(const Simplex2& noise, const ValueRange& u, const ValueRange& v, const FbmShape& shape) {
+// the most it can change over half the diagonal, within its largest value. The fast flavour
+// (`fast`) works in float: a value is within about 1e-6 x its largest of the exact function
+// whose slope the bound is (float offsets times the slope, and the sum), allowed for with
+// room, twice (the centre's and the sample's).
+ValueRange fbm2_range(const NoiseSet& noise, bool fast, const ValueRange& u, const ValueRange& v, const FbmShape& shape) {
     const double most = shape.max_abs();
     if (!std::isfinite(u.lo) || !std::isfinite(v.lo) || !std::isfinite(u.hi) || !std::isfinite(v.hi)) return widen({-most, most});
     const double cu = 0.5 * (u.lo + u.hi), cv = 0.5 * (v.lo + v.hi);
     // The centre may round off the middle: the reach is measured from it to the far corner.
     const double reach = std::hypot(std::max(cu - u.lo, u.hi - cu), std::max(cv - v.lo, v.hi - cv));
-    const double centre = fbm2(noise, cu, cv, shape);
-    const double change = shape.variation(Simplex2::kLipschitz, reach);
+    const double centre = fast ? FastSimplex2(noise.seed).fbm(cu, cv, shape) : fbm2(noise.noise2, cu, cv, shape);
+    const double change = shape.variation(fast ? FastSimplex2::kLipschitz : Simplex2::kLipschitz, reach) + (fast ? 1e-5 * most : 0.0);
     return widen({std::max(centre - change, -most), std::min(centre + change, most)}, most);
 }
 
@@ -201,7 +204,7 @@ std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& n
                 const ValueRange u = noise_coordinate(axis(0, bx), p[0], p[1]);
                 const ValueRange v = noise_coordinate(axis(1, bz), p[0], p[2]);
                 const FbmShape shape = node.op == Op::simplex2 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape;
-                out[0] = fbm2_range(noise.noise2, u, v, shape);
+                out[0] = fbm2_range(noise, node.fast_noise, u, v, shape);
                 if (node.op == Op::ridged2) out[0] = ridge_range(out[0], p[3], p[4], p[5]);
                 break;
             }
