@@ -86,6 +86,31 @@ void BM_fbm5(benchmark::State& state) {
 }
 BENCHMARK(BM_fbm5);
 
+// 5-octave fBm of 2D noise over a chunk's 33^2 columns (a graph's fbm2 node), the seed flavour
+// (fbm_batch, double) against the fast one (FastSimplex2, float after the skew); items are
+// column-octaves.
+void fbm2_columns(benchmark::State& state, bool fast) {
+    const NoiseSet noise(20261114);
+    const FbmShape five{5, 2.0, 0.5, 0.5};
+    std::vector<double> x, z, out(static_cast<std::size_t>(kLattice) * kLattice);
+    std::vector<float> out_fast(out.size());
+    for (int j = 0; j < kLattice; ++j)
+        for (int i = 0; i < kLattice; ++i) x.push_back((1000.0 + 2.0 * i) / 300.0), z.push_back((-640.0 + 2.0 * j) / 300.0);
+    for (auto _ : state) {
+        if (fast)
+            FastSimplex2(noise.seed).fbm_points(x.data(), z.data(), x.size(), five, out_fast.data());
+        else
+            noise.noise2.fbm_batch(x.data(), z.data(), out.data(), x.size(), five);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::DoNotOptimize(out_fast.data());
+    }
+    state.SetItemsProcessed(state.iterations() * x.size() * 5);
+}
+void BM_fbm2_columns_seed(benchmark::State& state) { fbm2_columns(state, false); }
+void BM_fbm2_columns_fast(benchmark::State& state) { fbm2_columns(state, true); }
+BENCHMARK(BM_fbm2_columns_seed);
+BENCHMARK(BM_fbm2_columns_fast);
+
 void BM_tutorial_points(benchmark::State& state) {
     const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
     const auto pts = random_points(4096);
