@@ -1,8 +1,6 @@
 // FastSimplex3: splits a lattice's coordinates (fast_simplex_tables.hpp) and hands them to
 // the widest path the CPU has; the four-lane path here is the baseline (SSE2, or SIMD128 in
 // the WebAssembly build) and the one-point path, so every CPU gets the same bits.
-#include <algorithm>
-
 #include "fast_simplex_kernel.hpp"
 #include "fast_simplex_tables.hpp"
 #include "isoterra/noise.hpp"
@@ -12,34 +10,21 @@ namespace {
 
 constexpr int kPad = 16;  // the widest path's lanes: how far the x parts run on past a row
 
-FastOctaves octaves_of(const FbmShape& shape, std::uint32_t seed) {
-    FastOctaves o;
-    o.count = std::max(shape.octaves, 1);
-    o.seed = seed;
-    double frequency = 1.0, amplitude = shape.amplitude;
-    for (int i = 0; i < o.count; ++i, frequency *= shape.lacunarity, amplitude *= shape.gain) {
-        o.frequency.push_back(frequency);
-        o.amplitude.push_back(static_cast<float>(amplitude));
-    }
-    return o;
-}
-
 // Fills `t` (kept per thread by the caller: a chunk a call, and its buffers are reused).
 void split_lattice(const NoiseLattice& l, const FbmShape& shape, std::uint32_t seed, FastLatticeTables& t) {
-    const FastOctaves octaves = octaves_of(shape, seed);
+    t.octaves = fast_octaves(shape, seed);
+    const int octaves = t.octaves.count;
     t.nx = l.size.x;
     t.rows = static_cast<std::size_t>(l.size.y) * static_cast<std::size_t>(l.size.z);
-    t.octaves = octaves.count;
-    t.amplitude = octaves.amplitude;
     t.x_stride = static_cast<std::size_t>(t.nx) + kPad;
-    for (auto& x : t.x_hash) x.resize(t.x_stride * t.octaves);
-    t.x_part.resize(t.x_stride * t.octaves);
-    t.rows_yz.resize(t.rows * t.octaves);
+    for (auto& x : t.x_hash) x.resize(t.x_stride * octaves);
+    t.x_part.resize(t.x_stride * octaves);
+    t.rows_yz.resize(t.rows * octaves);
     thread_local std::vector<std::uint32_t> yw, zw;
     thread_local std::vector<float> yf, zf;
     yw.resize(l.size.y), zw.resize(l.size.z), yf.resize(l.size.y), zf.resize(l.size.z);
-    for (int o = 0; o < t.octaves; ++o) {
-        const double frequency = octaves.frequency[o];
+    for (int o = 0; o < octaves; ++o) {
+        const double frequency = t.octaves.frequency[o];
         for (std::size_t i = 0; i < t.x_stride; ++i) {
             const std::size_t at = o * t.x_stride + i;
             std::uint32_t u;
@@ -80,7 +65,6 @@ void FastSimplex3::fbm_lattice(const NoiseLattice& l, const FbmShape& shape, flo
     split_lattice(l, shape, seed_, tables);
     run_lattice(tables, out);
     if (tables.rows_yz.capacity() > (1u << 16)) tables = FastLatticeTables{};  // not kept past 1.3 MB
-
 }
 
 float FastSimplex3::fbm(double x, double y, double z, const FbmShape& shape) const {
@@ -92,7 +76,7 @@ float FastSimplex3::fbm(double x, double y, double z, const FbmShape& shape) con
 void FastSimplex3::fbm_points(const double* x, const double* y, const double* z, std::size_t count, const FbmShape& shape,
                               float* out) const {
     const double* const xyz[3] = {x, y, z};
-    if (count > 0) fast_points<4>(xyz, count, octaves_of(shape, seed_), out);
+    if (count > 0) fast_points<4>(xyz, count, fast_octaves(shape, seed_), out);
 }
 
 float FastSimplex3::operator()(double x, double y, double z) const { return fbm(x, y, z, FbmShape{1, 2.0, 0.5, 1.0}); }

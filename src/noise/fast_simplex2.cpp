@@ -56,7 +56,7 @@ __attribute__((always_inline)) inline F corner(F x, F y, U h) {
     return (t * t) * dot;
 }
 
-__attribute__((always_inline)) inline F noise4(D x, D y, std::uint32_t seed) {
+__attribute__((always_inline)) inline F noise_lanes(D x, D y, std::uint32_t seed) {
     const D s = (x + y) * kF2;
     const D fi = floor_of(x + s), fj = floor_of(y + s);
     const D t = (fi + fj) * kG2;
@@ -83,8 +83,9 @@ __attribute__((always_inline)) inline F noise4(D x, D y, std::uint32_t seed) {
 const double FastSimplex2::kLipschitz = 0.135 * 99.0;
 
 // AVX-512, AVX2 and baseline clones of the same vector code: the same bits.
-ISOTERRA_CLONES_WIDE void FastSimplex2::fbm_points(const double* x, const double* y, std::size_t count, const FbmShape& shape, float* out) const {
-    const int octaves = std::max(shape.octaves, 1);
+ISOTERRA_CLONES_WIDE void FastSimplex2::fbm_points(const double* x, const double* y, std::size_t count, const FbmShape& shape,
+                                                   float* out) const {
+    const FastOctaves octaves = fast_octaves(shape, seed_);
     for (std::size_t n = 0; n < count; n += kLanes) {
         D px, py;
         for (int l = 0; l < kLanes; ++l) {
@@ -92,10 +93,9 @@ ISOTERRA_CLONES_WIDE void FastSimplex2::fbm_points(const double* x, const double
             px[l] = x[m], py[l] = y[m];
         }
         F sum{};
-        double frequency = 1.0, amplitude = shape.amplitude;
-        for (int o = 0; o < octaves; ++o, frequency *= shape.lacunarity, amplitude *= shape.gain) {
-            const F v = noise4(px * frequency, py * frequency, seed_ + static_cast<std::uint32_t>(o));
-            sum = o == 0 ? v * static_cast<float>(amplitude) : sum + v * static_cast<float>(amplitude);
+        for (int o = 0; o < octaves.count; ++o) {
+            const F v = noise_lanes(px * octaves.frequency[o], py * octaves.frequency[o], octaves.seed + static_cast<std::uint32_t>(o));
+            sum = o == 0 ? v * octaves.amplitude[0] : sum + v * octaves.amplitude[o];
         }
         std::memcpy(out + n, &sum, sizeof(float) * std::min<std::size_t>(kLanes, count - n));
     }

@@ -116,6 +116,17 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_simplex3(typename FastLanes<N
     return ((n0 + n1) + (n2 + n3)) * kFastScale;
 }
 
+// The noise at N points whose parts were gathered lane by lane: hash terms (x's three, then
+// the row's three) and float parts (x, y, z).
+template <int N>
+ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_simplex3_lanes(const std::uint32_t (&terms)[6][N], const float (&parts)[3][N]) {
+    using F = typename FastLanes<N>::F;
+    using U = typename FastLanes<N>::U;
+    return fast_simplex3<N>(fast_load<U>(terms[0]), fast_load<U>(terms[1]), fast_load<U>(terms[2]), fast_load<F>(parts[0]),
+                            fast_load<U>(terms[3]), fast_load<U>(terms[4]), fast_load<U>(terms[5]), fast_load<F>(parts[1]),
+                            fast_load<F>(parts[2]));
+}
+
 // Every group of N consecutive points of a lattice (x fastest), all octaves summed in
 // registers. Rows at least N long take their x parts by one load each (the tables run on past
 // a row's end into the next row's start) and at most two rows' parts; shorter rows fill lanes
@@ -126,7 +137,7 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
     using U = typename FastLanes<N>::U;
     using I = typename FastLanes<N>::I;
     const int nx = t.nx;
-    const int octaves = kOctaves > 0 ? kOctaves : t.octaves;
+    const int octaves = kOctaves > 0 ? kOctaves : t.octaves.count;
     const std::size_t total = t.rows * static_cast<std::size_t>(nx);
     const bool short_lattice = total < N;
     I lane{};
@@ -145,41 +156,33 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
         for (int o = 0; o < octaves; ++o) {
             const std::size_t xo = static_cast<std::size_t>(o) * t.x_stride;
             const FastRowParts* rs = t.rows_yz.data() + static_cast<std::size_t>(o) * t.rows;
-            U xi, xj, xk, ri, rj, rk;
-            F fx, fy, fz;
+            F noise;
             if (nx >= N && !short_lattice) {
-                xi = fast_load<U>(t.x_hash[0].data() + xo + i0);
-                xj = fast_load<U>(t.x_hash[1].data() + xo + i0);
-                xk = fast_load<U>(t.x_hash[2].data() + xo + i0);
-                fx = fast_load<F>(t.x_part.data() + xo + i0);
+                const U xi = fast_load<U>(t.x_hash[0].data() + xo + i0), xj = fast_load<U>(t.x_hash[1].data() + xo + i0),
+                        xk = fast_load<U>(t.x_hash[2].data() + xo + i0);
+                const F fx = fast_load<F>(t.x_part.data() + xo + i0);
                 const FastRowParts& p = rs[row];
                 if (i0 + N <= nx) {
-                    ri = U{} + p.hash[0], rj = U{} + p.hash[1], rk = U{} + p.hash[2];
-                    fy = F{} + p.fy, fz = F{} + p.fz;
+                    noise = fast_simplex3<N>(xi, xj, xk, fx, U{} + p.hash[0], U{} + p.hash[1], U{} + p.hash[2], F{} + p.fy, F{} + p.fz);
                 } else {
                     // Lanes past the row's end take the next row's parts.
                     const I next = lane + i0 >= nx;
                     const FastRowParts& q = rs[row + 1 < t.rows ? row + 1 : row];
-                    ri = next ? U{} + q.hash[0] : U{} + p.hash[0];
-                    rj = next ? U{} + q.hash[1] : U{} + p.hash[1];
-                    rk = next ? U{} + q.hash[2] : U{} + p.hash[2];
-                    fy = next ? F{} + q.fy : F{} + p.fy;
-                    fz = next ? F{} + q.fz : F{} + p.fz;
+                    const auto pick_u = [&](int a) { return next ? U{} + q.hash[a] : U{} + p.hash[a]; };
+                    noise = fast_simplex3<N>(xi, xj, xk, fx, pick_u(0), pick_u(1), pick_u(2), next ? F{} + q.fy : F{} + p.fy,
+                                             next ? F{} + q.fz : F{} + p.fz);
                 }
             } else {
-                std::uint32_t lanes_u[6][N];
-                float lanes_f[3][N];
+                std::uint32_t terms[6][N];
+                float parts[3][N];
                 for (int l = 0; l < N; ++l) {
                     const std::size_t m = std::min(n + l, total - 1), r = m / nx, i = xo + (m - r * nx);
-                    for (int a = 0; a < 3; ++a) lanes_u[a][l] = t.x_hash[a][i], lanes_u[3 + a][l] = rs[r].hash[a];
-                    lanes_f[0][l] = t.x_part[i], lanes_f[1][l] = rs[r].fy, lanes_f[2][l] = rs[r].fz;
+                    for (int a = 0; a < 3; ++a) terms[a][l] = t.x_hash[a][i], terms[3 + a][l] = rs[r].hash[a];
+                    parts[0][l] = t.x_part[i], parts[1][l] = rs[r].fy, parts[2][l] = rs[r].fz;
                 }
-                xi = fast_load<U>(lanes_u[0]), xj = fast_load<U>(lanes_u[1]), xk = fast_load<U>(lanes_u[2]);
-                ri = fast_load<U>(lanes_u[3]), rj = fast_load<U>(lanes_u[4]), rk = fast_load<U>(lanes_u[5]);
-                fx = fast_load<F>(lanes_f[0]), fy = fast_load<F>(lanes_f[1]), fz = fast_load<F>(lanes_f[2]);
+                noise = fast_simplex3_lanes<N>(terms, parts);
             }
-            const F noise = fast_simplex3<N>(xi, xj, xk, fx, ri, rj, rk, fy, fz);
-            sum = o == 0 ? noise * t.amplitude[0] : sum + noise * t.amplitude[o];
+            sum = o == 0 ? noise * t.octaves.amplitude[0] : sum + noise * t.octaves.amplitude[o];
         }
         if (short_lattice)
             std::memcpy(out, &sum, sizeof(float) * total);
@@ -193,25 +196,21 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
 template <int N>
 inline void fast_points(const double* const xyz[3], std::size_t count, const FastOctaves& octaves, float* out) {
     using F = typename FastLanes<N>::F;
-    using U = typename FastLanes<N>::U;
     for (std::size_t n = 0; n < count; n += N) {
         F sum{};
         for (int o = 0; o < octaves.count; ++o) {
-            std::uint32_t lanes_u[6][N];
-            float lanes_f[3][N];
+            std::uint32_t terms[6][N];
+            float parts[3][N];
             for (int l = 0; l < N; ++l) {
                 const std::size_t m = std::min(n + l, count - 1);
                 std::uint32_t u, v, w;
-                split_fast_coordinate(xyz[0][m] * octaves.frequency[o], u, lanes_f[0][l]);
-                split_fast_coordinate(xyz[1][m] * octaves.frequency[o], v, lanes_f[1][l]);
-                split_fast_coordinate(xyz[2][m] * octaves.frequency[o], w, lanes_f[2][l]);
+                split_fast_coordinate(xyz[0][m] * octaves.frequency[o], u, parts[0][l]);
+                split_fast_coordinate(xyz[1][m] * octaves.frequency[o], v, parts[1][l]);
+                split_fast_coordinate(xyz[2][m] * octaves.frequency[o], w, parts[2][l]);
                 const FastHashTerms x = fast_x_terms(u), r = fast_row_terms(v, w, octaves.seed + static_cast<std::uint32_t>(o));
-                for (int a = 0; a < 3; ++a) lanes_u[a][l] = x.term[a], lanes_u[3 + a][l] = r.term[a];
+                for (int a = 0; a < 3; ++a) terms[a][l] = x.term[a], terms[3 + a][l] = r.term[a];
             }
-            const U xi = fast_load<U>(lanes_u[0]), xj = fast_load<U>(lanes_u[1]), xk = fast_load<U>(lanes_u[2]);
-            const U ri = fast_load<U>(lanes_u[3]), rj = fast_load<U>(lanes_u[4]), rk = fast_load<U>(lanes_u[5]);
-            const F fx = fast_load<F>(lanes_f[0]), fy = fast_load<F>(lanes_f[1]), fz = fast_load<F>(lanes_f[2]);
-            const F noise = fast_simplex3<N>(xi, xj, xk, fx, ri, rj, rk, fy, fz);
+            const F noise = fast_simplex3_lanes<N>(terms, parts);
             sum = o == 0 ? noise * octaves.amplitude[0] : sum + noise * octaves.amplitude[o];
         }
         std::memcpy(out + n, &sum, sizeof(float) * std::min<std::size_t>(N, count - n));
@@ -221,7 +220,7 @@ inline void fast_points(const double* const xyz[3], std::size_t count, const Fas
 // A lattice's noise (one octave) or fBm at N lanes.
 template <int N>
 inline void fast_lattice_groups(const FastLatticeTables& t, float* out) {
-    if (t.octaves == 1)
+    if (t.octaves.count == 1)
         fast_lattice_run<N, 1>(t, out);
     else
         fast_lattice_run<N, 0>(t, out);

@@ -3,11 +3,13 @@
 // them).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "isoterra/noise.hpp"
 #include "simplex_lattice_paths.hpp"
 
 namespace isoterra {
@@ -67,6 +69,17 @@ struct FastOctaves {
     std::vector<float> amplitude;
     std::uint32_t seed = 0;
 };
+inline FastOctaves fast_octaves(const FbmShape& shape, std::uint32_t seed) {
+    FastOctaves o;
+    o.count = std::max(shape.octaves, 1);
+    o.seed = seed;
+    double frequency = 1.0, amplitude = shape.amplitude;
+    for (int i = 0; i < o.count; ++i, frequency *= shape.lacunarity, amplitude *= shape.gain) {
+        o.frequency.push_back(frequency);
+        o.amplitude.push_back(static_cast<float>(amplitude));
+    }
+    return o;
+}
 
 /// A row's (y, z) parts: the float parts, and the row's terms of the corner hash. With whole
 /// parts v and w, the skewed cell's whole part is (4u + v + w, u + 4v + w, u + v + 4w), so the
@@ -81,15 +94,12 @@ struct FastRowParts {
 struct FastLatticeTables {
     int nx = 0;
     std::size_t rows = 0;
-    int octaves = 1;
+    FastOctaves octaves;
     std::size_t x_stride = 0;
     std::vector<std::uint32_t> x_hash[3];
     std::vector<float> x_part;
     std::vector<FastRowParts> rows_yz;
-    std::vector<float> amplitude;  // per octave
 };
-
-
 
 #ifdef ISOTERRA_HAVE_SIMD_PATHS
 /// The paths by instruction set (fast_simplex_avx2.cpp, fast_simplex_avx512.cpp); at least

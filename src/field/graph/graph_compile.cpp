@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -85,6 +86,13 @@ bool number_of(const toml::node& node, double& v) {
 // The outputs a graph may name; all but the sdf are functions of x and z.
 constexpr std::string_view kOutputs[] = {"sdf", "ground", "water", "snow_line", "scree"};
 
+// A noise flavour's name: true for "fast", false for "seed", nothing for anything else.
+std::optional<bool> is_fast_flavour(const toml::node& value) {
+    const auto* s = value.as_string();
+    if (!s || (s->get() != "seed" && s->get() != "fast")) return std::nullopt;
+    return s->get() == "fast";
+}
+
 class Compiler {
 public:
     Compiler(const std::string& source, const std::string& directory) : source_(source), directory_(directory) {}
@@ -157,11 +165,11 @@ void Compiler::read_header(const toml::table& root, Program& program) {
                                              detail::toml_shown(node)));
             program.sea_level = v;
         } else if (key == "noise") {
-            const auto* s = node.as_string();
-            if (!s || (s->get() != "seed" && s->get() != "fast"))
+            const std::optional<bool> fast = is_fast_flavour(node);
+            if (!fast)
                 throw GraphError(fmt::format("{}: key 'noise': expected \"seed\" (the default) or \"fast\", got {}", at,
                                              detail::toml_shown(node)));
-            program.fast_noise = fast_noise_ = s->get() == "fast";
+            fast_noise_ = *fast;
         } else if (key != "node" && key != "output") {
             throw GraphError(fmt::format(
                 "{}: unknown key '{}' (format, name, description, seed, noise, sea_level, node, output, material)", at, key));
@@ -272,9 +280,9 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
             return;
         }
         case InputKind::flavour: {
-            const auto* s = value ? value->as_string() : nullptr;
-            if (value && (!s || (s->get() != "seed" && s->get() != "fast"))) bad("\"seed\" or \"fast\"");
-            node.fast_noise = s ? s->get() == "fast" : fast_noise_;
+            const std::optional<bool> fast = value ? is_fast_flavour(*value) : fast_noise_;
+            if (!fast) bad("\"seed\" or \"fast\"");
+            node.fast_noise = *fast;
             return;
         }
         case InputKind::lacunarity: node.shape.lacunarity = value ? number(*value, "a number " + range_text(spec)) : spec.fallback; return;

@@ -125,7 +125,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
             if (node.fast_noise) {
                 fast_values.resize(n);
                 FastSimplex3(noise->seed)
-                    .fbm_points(u.data(), v.data(), w.data(), n, node.op == Op::simplex3 ? FbmShape{1, 2.0, 0.5, 1.0} : node.shape,
+                    .fbm_points(u.data(), v.data(), w.data(), n, node.op == Op::simplex3 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape,
                                 fast_values.data());
                 std::copy(fast_values.begin(), fast_values.end(), out);
             } else if (node.op == Op::simplex3) {

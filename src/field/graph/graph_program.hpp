@@ -72,7 +72,7 @@ struct Node {
     unsigned ports_read = ~0u;      // bit p: some node or output reads port p (others may be left unwritten)
     double grid_m = 0.0;            // > 0: run at the nodes of a global grid this far apart, interpolated between
     std::shared_ptr<NodeCache> cache;  // made when compiled, for nodes that keep one
-    bool fast_noise = false;        // simplex3, fbm3: the fast flavour (FastSimplex3), else the seed's
+    bool fast_noise = false;        // 2D and 3D noises: the fast flavour (FastSimplex2, FastSimplex3), else the seed's
 };
 
 /// True for a 3D noise of the raw position: run on a lattice kernel (Simplex3::lattice_fast, or
@@ -105,7 +105,6 @@ struct Program {
     std::string name, description, source;
     std::string directory;  // where heightmap files are found ("": the working directory)
     std::uint32_t seed = 20261114;
-    bool fast_noise = false;  // the file's `noise = "fast"`: its 3D noise nodes' default flavour
     MaterialRules materials;
 };
 
