@@ -164,7 +164,6 @@ public:
     /// fbm() at `count` points (three coordinate arrays), four at a time: the same bits.
     void fbm_points(const double* x, const double* y, const double* z, std::size_t count, const FbmShape& shape,
                     float* out) const;
-    std::uint32_t seed() const { return seed_; }
 
 private:
     std::uint32_t seed_;
