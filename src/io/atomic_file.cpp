@@ -1,7 +1,8 @@
 // Atomic writes: the bytes go to an unnamed file in the target's folder (O_TMPFILE), are
-// flushed to disk, linked under a temporary name and renamed over the target. Until the link
-// the file has no name, so a process killed at any moment (SIGKILL included) leaves nothing;
-// a crash or a full disk leaves the old file (or none). Filesystems without O_TMPFILE get a
+// flushed to disk and linked under the target's name where none is there yet; over an old file
+// it is linked under a temporary name and renamed. Until the link the file has no name, so a
+// new file is never left half-written or under another name by a process killed at any moment
+// (SIGKILL included); a crash or a full disk leaves the old file (or none). Filesystems without O_TMPFILE get a
 // named temporary (mkstemp) instead. Files that belong together (an image and its sidecar)
 // are all written and flushed before any is put in place.
 #include <cerrno>
@@ -100,10 +101,20 @@ Pending write_pending(const std::string& path, const std::string& bytes) {
 // Names a pending file and renames it over its target.
 void put_in_place(Pending& p) {
     if (p.unnamed) {
-        // A name for the finished file: a fresh one beside the target (linkat never replaces).
+        // Where no file is yet, the finished one takes its name at once: nothing can be left
+        // under a temporary name. linkat never replaces, so an old file needs the rename.
+        const std::string self = fmt::format("/proc/self/fd/{}", p.fd);
+        if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, p.path.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+            const int fd = p.fd;
+            p.fd = -1;
+            if (::close(fd) != 0) fail(p, "cannot close the file");
+            return;
+        }
+        if (errno != EEXIST) fail(p, "cannot name the finished file");
+        // A name for the finished file: a fresh one beside the target.
         for (int attempt = 0;; ++attempt) {
             const std::string temp = fmt::format("{}.tmp-{}-{}", p.path, ::getpid(), attempt);
-            if (::linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", p.fd).c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+            if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0) {
                 p.temp = temp;
                 break;
             }

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "isoterra/io.hpp"
 
@@ -101,6 +104,38 @@ TEST(AtomicWrite, a_failed_write_leaves_nothing_and_a_good_one_replaces_the_file
     std::size_t files = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
     EXPECT_EQ(files, 1u);  // no temporary left behind
+}
+
+// A writer killed with SIGKILL at random moments while it writes new files leaves each file
+// whole under its own name or absent: no temporary and no half file (the bake's killed ranks).
+TEST(AtomicWrite, a_killed_writer_of_new_files_leaves_only_whole_files) {
+    const std::string dir = ::testing::TempDir() + "/atomic_write_killed";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto bytes_of = [](int i) { return std::string(4096 + i % 97, static_cast<char>('a' + i % 26)); };
+    int started = 0;
+    for (int round = 0; round < 24; ++round) {
+        const pid_t child = fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            for (int i = round * 100000;; ++i) write_file_atomically(dir + "/f" + std::to_string(i), bytes_of(i));
+        }
+        ::usleep(static_cast<useconds_t>(3000 + 900 * round));
+        ::kill(child, SIGKILL);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        started += WIFSIGNALED(status);
+    }
+    EXPECT_EQ(started, 24);
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        ASSERT_EQ(name[0], 'f') << name;
+        ASSERT_EQ(name.find(".tmp"), std::string::npos) << name;
+        EXPECT_EQ(read(e.path().string()), bytes_of(std::stoi(name.substr(1)))) << name;
+        ++files;
+    }
+    EXPECT_GT(files, 24u);
 }
 
 TEST(MeshFormat, extensions_pick_the_format) {
