@@ -40,13 +40,18 @@ TerrainSource FieldOptions::load() const {
 
 std::shared_ptr<const Field> FieldOptions::build() const { return load().make_field(); }
 
-void WorldOptions::add_to(CLI::App& cmd, int max_radius) {
+void WorldOptions::add_to(CLI::App& cmd, int max_radius, bool live_view) {
+    live = live_view;
     cmd.add_option("--radius", radius, "Chunks per ring of each level of detail (default 8)")->check(CLI::Range(1, max_radius));
     cmd.add_option("--view-distance", view_distance_m,
                    "Metres the world reaches, in levels of detail twice as coarse ring after ring (default 8000)")
         ->check(finite_range(16.0, 200000.0));
     cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
     cmd.add_option("--mesher", mesher_name, "marching-cubes | surface-nets | blocks");
+    // What is shown only once settled (render, mesh --around) needs no stand-ins.
+    if (live)
+        cmd.add_flag("--no-coarse-first", no_coarse_first,
+                     "Build each column at its target level only (by default the coarsest levels come first and stand in)");
 }
 
 WorldSettings WorldOptions::settings() const {
@@ -55,6 +60,7 @@ WorldSettings WorldOptions::settings() const {
     s.view_distance_m = view_distance_m;
     s.threads = threads;
     s.mesher = mesher_flag(mesher_name);
+    s.coarse_first = live && !no_coarse_first;
     return s;
 }
 

@@ -42,7 +42,7 @@ void register_fly(CLI::App& app) {
     auto* cmd = app.add_subcommand("fly", "Fly a headless camera through the streamed world in real time and report");
     opt.field.add_to(*cmd);
     opt.world_file.add_to(*cmd);
-    opt.world.add_to(*cmd, 64);
+    opt.world.add_to(*cmd, 64, true);
     cmd->add_option("--speed", opt.speed, "Metres per second")->check(finite_range(0.0, 10000.0));
     cmd->add_option("--seconds", opt.seconds, "Seconds of flight after the first view is filled")->check(finite_range(0.0, 3600.0));
     cmd->add_option("--path", opt.path, "line (north), circle:R, or a file of 'x y z' waypoints");
@@ -62,7 +62,7 @@ void register_fly(CLI::App& app) {
         const auto t0 = Clock::now();
         const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
         const bool show = !opt.quiet && stderr_is_terminal();
-        double first_view = -1.0, flight_start = 0.0, last_report = -1.0;
+        double first_picture = -1.0, first_view = -1.0, flight_start = 0.0, last_report = -1.0;
         std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, delivered = 0, frames = 0, max_shown = 0;
         std::size_t frames_outside_finest = 0;
         nlohmann::json loaded_over_time = nlohmann::json::array();
@@ -80,6 +80,7 @@ void register_fly(CLI::App& app) {
             max_waiting = std::max(max_waiting, c.waiting);
             max_loaded = std::max(max_loaded, c.loaded);
             max_shown = std::max(max_shown, shown.triangles_drawn());
+            if (first_picture < 0.0 && world.covered()) first_picture = seconds_since(Clock::now());
             if (first_view < 0.0 && world.settled()) first_view = flight_start = seconds_since(Clock::now());
             // The finest ring follows the camera: the column under it is drawn at level 0.
             if (first_view >= 0.0) {
@@ -107,6 +108,8 @@ void register_fly(CLI::App& app) {
         out["mesher"] = mesher_name(settings.mesher);
         out["path"] = opt.path;
         out["speed_m_s"] = opt.speed;
+        out["coarse_first"] = settings.coarse_first;
+        out["first_picture_s"] = first_picture;
         out["first_view_s"] = first_view;
         out["flight_s"] = total - flight_start;
         out["frames"] = frames;
@@ -128,6 +131,7 @@ void register_fly(CLI::App& app) {
             fmt::print("{}\n", out.dump(2));
             return;
         }
+        fmt::print("whole view shown at some level in {:.2f} s\n", first_picture);
         fmt::print("first view filled in {:.2f} s ({} threads, radius {}, {} levels to {:.0f} m)\n", first_view,
                    world.settings().threads, opt.world.radius, world.levels(), settings.view_distance_m);
         fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", total - flight_start,

@@ -105,6 +105,7 @@ void register_mesh(CLI::App& app) {
             settings.view_distance_m = opt.view_distance_m;
             settings.threads = threads;
             settings.mesher = mesher;
+            settings.coarse_first = false;  // only the settled view is written
             const ShownChunks shown = world_around(field, deltas, parse_vec3(opt.around, "--around"), settings, opt.quiet);
             for (const std::size_t n : shown.visible_per_level()) chunk_count += n;
             meshes = shown_meshes(shown, opt.per_chunk);

@@ -78,7 +78,7 @@ void register_view(CLI::App& app) {
     static ViewOptions opt;
     auto* cmd = app.add_subcommand("view", "The interactive viewer: fly through the streamed world (needs a display)");
     opt.field.add_to(*cmd);
-    opt.world.add_to(*cmd, 32);
+    opt.world.add_to(*cmd, 32, true);
     opt.world_file.add_to(*cmd);
     cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")->check(CLI::Range(0, 1000000));
     cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
@@ -136,6 +136,9 @@ void register_view(CLI::App& app) {
             bool wireframe = false, dragging = false, want_screenshot = false, level_colours = opt.level_colours;
             float view_distance = static_cast<float>(settings.view_distance_m);
             double brush_radius = 4.0;
+            // Since the world started: the whole view at some level, then at its own (coarse first).
+            auto world_start = std::chrono::steady_clock::now();
+            double first_picture_s = -1.0, first_view_s = -1.0;
             std::string edit_status = session->has_file() ? "edits go to " + session->path() : "edits are not saved (no --world)";
             int seed = static_cast<int>(terrain.seed), preset_index = 0, radius = settings.view_radius;
             const auto names = builtin_terrain_names();
@@ -148,6 +151,8 @@ void register_view(CLI::App& app) {
                 settings.view_radius = radius;
                 settings.view_distance_m = view_distance;
                 world = std::make_unique<World>(field, settings, session->deltas());
+                world_start = std::chrono::steady_clock::now();
+                first_picture_s = first_view_s = -1.0;
             };
             // One edit: the sphere brush at the ground under the cursor.
             const auto edit_at_cursor = [&](BrushMode mode, double mx, double my, int window_w, int window_h) {
@@ -253,6 +258,9 @@ void register_view(CLI::App& app) {
                 const auto u0 = Clock::now();
                 const double clock_s = std::chrono::duration<double>(u0 - t0).count();
                 world->deliver(opt.budget_ms, [&](const ChunkUpdate& u) { renderer->apply(u, clock_s); });
+                const double since_start = std::chrono::duration<double>(std::chrono::steady_clock::now() - world_start).count();
+                if (first_picture_s < 0.0 && world->covered()) first_picture_s = since_start;
+                if (first_view_s < 0.0 && world->settled()) first_view_s = since_start;
                 const double this_upload = std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
                 upload_ms = upload_ms * 0.9 + 0.1 * this_upload;
                 upload_ms_total += this_upload;
@@ -285,6 +293,9 @@ void register_view(CLI::App& app) {
                     if (levels[l].chunks > 0)
                         ImGui::Text("  level %zu (%g m): %4zu chunks, %7zu triangles", l, std::ldexp(1.0, static_cast<int>(l)),
                                     levels[l].chunks, levels[l].triangles);
+                ImGui::Text("first picture %s, first view %s",
+                            first_picture_s < 0.0 ? "filling" : fmt::format("{:.2f} s", first_picture_s).c_str(),
+                            first_view_s < 0.0 ? "filling" : fmt::format("{:.2f} s", first_view_s).c_str());
                 ImGui::Text("%.0f fps, upload %.2f ms/frame", fps, upload_ms);
                 ImGui::Text("x %.0f  y %.0f  z %.0f  speed %.0f m/s", camera.position.x, camera.position.y, camera.position.z, speed);
                 std::vector<const char*> items;

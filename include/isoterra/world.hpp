@@ -113,6 +113,7 @@ struct WorldSettings {
     int lowest_layer = -2;          // the world's floor: solid below lowest_layer * 32 m
     int threads = 0;                // workers; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
     Mesher mesher = Mesher::marching_cubes;
+    bool coarse_first = true;       // the coarsest columns first, then inner levels stand in until finer ones are ready
 
     /// The chunks per ring a World uses (R, at least 2).
     int ring() const { return view_radius > 2 ? view_radius : 2; }
@@ -227,6 +228,9 @@ public:
     /// Returns true when every wanted column is shown at its current version and nothing
     /// waits to be delivered: the whole view, every level. Thread-safe.
     bool settled() const;
+    /// Returns true when every wanted column is covered by shown ones, at any level: the
+    /// whole view is on screen, perhaps coarser than wanted. Thread-safe.
+    bool covered() const;
     /// Returns the chunks tracked now (any order). Thread-safe.
     std::vector<ChunkCoord> loaded() const;
     /// Returns the columns drawn now. Thread-safe.
@@ -269,6 +273,7 @@ private:
     void invalidate_locked(const Box& box);
     void update_shown(std::vector<ChunkUpdate>& changes);
     void drop_unwanted_locked();
+    void update_stand_ins_locked();
     double distance_to(const Box& box) const;
     int edited_top(const LodColumn& c) const;
     ValueRange height_estimate(const LodColumn& c) const;
@@ -284,6 +289,7 @@ private:
     std::condition_variable wake_;
     bool stopping_ = false;
     LodTarget target_;
+    LodColumnSet stand_ins_;     // inner nodes of the target shown until their finer columns are (coarse_first)
     LodColumnSet wanted_;        // the target's columns when the shown ones last moved towards them
     bool shown_dirty_ = false;   // something may let the shown columns move
     std::unordered_map<LodColumn, Column, LodColumnHash> columns_;

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cmath>
 
+#include "coarse_first.hpp"
 #include "lod_swaps.hpp"
 
 namespace isoterra {
@@ -278,6 +279,7 @@ void World::set_focus(const glm::dvec3& wanted) {
     for (auto it = heights_.begin(); it != heights_.end();)
         it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
     for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
+    update_stand_ins_locked();
     if (target_.leaves != wanted_) {
         wanted_ = target_.leaves;
         shown_dirty_ = true;
@@ -286,9 +288,15 @@ void World::set_focus(const glm::dvec3& wanted) {
     queue_jobs_locked();
 }
 
+void World::update_stand_ins_locked() {
+    if (!settings_.coarse_first) return;
+    stand_ins_ = detail::stand_ins(target_, shown_, lod_.levels);
+    for (const LodColumn& c : stand_ins_) columns_.try_emplace(c);
+}
+
 void World::drop_unwanted_locked() {
     for (auto it = columns_.begin(); it != columns_.end();) {
-        if (it->second.shown || target_.leaves.count(it->first)) {
+        if (it->second.shown || target_.leaves.count(it->first) || stand_ins_.count(it->first)) {
             ++it;
             continue;
         }
@@ -351,8 +359,10 @@ void World::queue_jobs_locked() {
         }
     // Nearest last, so that workers pop the nearest; finer levels first at equal distance
     // (an edit's own chunks before the coarser ones over it), then surveys, then by
-    // coordinate, for a repeatable order.
-    std::sort(jobs_.begin(), jobs_.end(), [](const WorldJob& a, const WorldJob& b) {
+    // coordinate, for a repeatable order. Coarse first: the coarsest level before all.
+    const int first = settings_.coarse_first ? lod_.levels - 1 : INT_MAX;
+    std::sort(jobs_.begin(), jobs_.end(), [first](const WorldJob& a, const WorldJob& b) {
+        if ((a.coord.lod == first) != (b.coord.lod == first)) return b.coord.lod == first;
         if (a.distance != b.distance) return a.distance > b.distance;
         if (a.coord.lod != b.coord.lod) return a.coord.lod > b.coord.lod;
         if (a.survey != b.survey) return b.survey;
@@ -437,25 +447,33 @@ void World::update_shown(std::vector<ChunkUpdate>& changes) {
     // What the swaps need, taken under the lock; the swaps themselves worked out without it,
     // so workers are not held up. Meanwhile only this thread changes what is shown, handed
     // or wanted, so the answer still holds when it is applied.
-    LodColumnSet shown, wanted, ready;
+    LodColumnSet shown, stand_ins, ready;
+    LodTarget target;
     {
         std::lock_guard<std::mutex> lock(mu_);
         if (!shown_dirty_) return;
         shown_dirty_ = false;
         shown = shown_;
-        wanted = target_.leaves;
-        for (const LodColumn& c : wanted) {
-            if (shown.count(c)) continue;
-            auto it = columns_.find(c);
-            bool all = it != columns_.end() && it->second.surveyed;
-            for (int y = all ? it->second.bottom : 0; all && y <= it->second.top; ++y) {
-                auto chunk = chunks_.find(chunk_of(c, y));
-                all = chunk != chunks_.end() && chunk->second.handed >= 0;
+        target = target_;
+        stand_ins = stand_ins_;
+        // Ready: every chunk handed over (an empty column is ready at once).
+        for (const LodColumnSet* set : {&target.leaves, &stand_ins}) {
+            for (const LodColumn& c : *set) {
+                if (shown.count(c)) continue;
+                auto it = columns_.find(c);
+                bool all = it != columns_.end() && it->second.surveyed;
+                for (int y = all ? it->second.bottom : 0; all && y <= it->second.top; ++y) {
+                    auto chunk = chunks_.find(chunk_of(c, y));
+                    all = chunk != chunks_.end() && chunk->second.handed >= 0;
+                }
+                if (all) ready.insert(c);
             }
-            if (all) ready.insert(c);
         }
     }
-    LodColumnSet next = detail::next_shown(shown, wanted, lod_.levels, [&](const LodColumn& c) { return ready.count(c) > 0; });
+    const auto is_ready = [&](const LodColumn& c) { return ready.count(c) > 0; };
+    const LodColumnSet wanted =
+        settings_.coarse_first ? detail::staged_target(target, stand_ins, shown, lod_.levels, is_ready) : target.leaves;
+    LodColumnSet next = detail::next_shown(shown, wanted, lod_.levels, is_ready);
     if (next == shown) return;
     std::vector<std::pair<LodColumn, Neighbourhood>> around;
     for (const LodColumn& c : next) around.emplace_back(c, neighbourhood_in(next, c, lod_.levels));
@@ -483,6 +501,7 @@ void World::update_shown(std::vector<ChunkUpdate>& changes) {
         tell(c, column);
     }
     shown_ = std::move(next);
+    update_stand_ins_locked();
     drop_unwanted_locked();
     // What the swap let go: dropped now, so the owner frees it in the same frame.
     while (!finished_.empty() && finished_.back().dropped) {
@@ -550,6 +569,11 @@ bool World::settled() const {
     for (const auto& [coord, chunk] : chunks_)
         if (static_cast<std::int64_t>(chunk.version) != chunk.handed) return false;
     return true;
+}
+
+bool World::covered() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return detail::view_covered(shown_, target_.leaves, lod_.levels);
 }
 
 std::vector<ChunkCoord> World::loaded() const {

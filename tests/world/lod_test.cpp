@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <thread>
 
 #include "isoterra/world.hpp"
@@ -117,6 +118,59 @@ TEST(Lod, neighbourhoods_give_each_side_and_corner_its_relative_level) {
 // A flight at 50 m/s through a world of four levels, in real time: after every delivery the
 // shown columns (as the owner sees them) hold every column within the view distance exactly
 // once and are balanced, and the column under the camera is always of the finest level.
+// Coarse first: the coarsest columns are built first and inner levels stand in, so the whole
+// view is shown early (an exact, balanced cover from then on, never a hole again), and the
+// world settles on the same columns and meshes as one that builds the target levels only.
+TEST(Lod, coarse_first_covers_the_whole_view_early_and_settles_on_the_same_meshes) {
+    const glm::dvec3 focus(300, 60, -200);
+    std::map<Key, MeshBuffers> settled_meshes[2];
+    LodColumnSet settled_columns[2];
+    std::size_t done_when_covered[2] = {0, 0}, done_when_settled[2] = {0, 0};
+    for (const bool coarse : {false, true}) {
+        WorldSettings s = settings(4, 1200.0);
+        s.coarse_first = coarse;
+        World w(tutorial(), s);
+        ASSERT_GE(w.levels(), 4);
+        Owner owner;
+        bool covered = false, coarsest_first = false;
+        const auto start = std::chrono::steady_clock::now();
+        for (;;) {
+            w.set_focus(focus);
+            w.deliver(1e9, [&](const ChunkUpdate& u) { owner.take(u); });
+            const LodColumnSet shown = owner.shown.visible_columns();
+            ASSERT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels(), covered ? 1e30 : -1.0), 0);
+            ASSERT_TRUE(lod_balanced(shown, w.levels()));
+            if (!covered && w.covered()) {
+                covered = true;
+                const WorldCounts c = w.counts();
+                done_when_covered[coarse] = c.built + c.skipped;
+                for (const LodColumn& col : shown) coarsest_first |= col.level == w.levels() - 1;
+                ASSERT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels()), 0);
+            }
+            if (w.settled()) break;
+            ASSERT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 120.0);
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        ASSERT_TRUE(covered);
+        if (coarse) EXPECT_TRUE(coarsest_first);
+        done_when_settled[coarse] = w.counts().built + w.counts().skipped;
+        settled_columns[coarse] = w.shown_columns();
+        for (const auto& [k, m] : owner.meshes)
+            if (owner.shown.visible_columns().count({std::get<0>(k), std::get<1>(k), std::get<3>(k)})) settled_meshes[coarse][k] = m;
+    }
+    std::printf("chunks done when the whole view was first covered / settled: %zu / %zu coarse first, %zu / %zu without\n",
+                done_when_covered[1], done_when_settled[1], done_when_covered[0], done_when_settled[0]);
+    EXPECT_EQ(settled_columns[1], settled_columns[0]);
+    ASSERT_EQ(settled_meshes[1].size(), settled_meshes[0].size());
+    for (const auto& [k, m] : settled_meshes[0]) {
+        const MeshBuffers& other = settled_meshes[1].at(k);
+        EXPECT_EQ(other.positions, m.positions);
+        EXPECT_EQ(other.indices, m.indices);
+    }
+    EXPECT_LT(done_when_covered[1] * 4, done_when_settled[1]);  // the whole view within a quarter of the work
+    EXPECT_GT(done_when_covered[0] * 10, done_when_settled[0] * 9);
+}
+
 TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {
     WorldSettings s = settings(4, 1200.0);
     World w(tutorial(), s);

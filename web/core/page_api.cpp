@@ -301,7 +301,7 @@ std::string world_counts() {
     const WorldCounts c = page.world->counts();
     return nlohmann::json{{"loaded", c.loaded}, {"waiting", c.waiting}, {"building", c.building}, {"built", c.built},
                           {"skipped", c.skipped}, {"shown_per_level", c.shown_per_level},
-                          {"settled", page.world->settled()}}
+                          {"covered", page.world->covered()}, {"settled", page.world->settled()}}
         .dump();
 }
 

@@ -18,6 +18,9 @@ test('a settled view shows sky above and varied terrain below', async () => {
     assert.ok(stats.chunks > 50, `chunks shown: ${stats.chunks}`);
     assert.ok(stats.triangles > 50000, `triangles: ${stats.triangles}`);
     assert.ok(stats.first_view_ms > 0);
+    // Coarse first: the whole view was on screen, at some level, no later than all of it at its own.
+    assert.ok(stats.first_picture_ms > 0 && stats.first_picture_ms <= stats.first_view_ms,
+      `first picture ${stats.first_picture_ms} ms, first view ${stats.first_view_ms} ms`);
     const p = await pixels(page);
     await page.screenshot({ path: path.join(outputDir(), 'page.png') });
     const at = (x, y) => Array.from(p.data.subarray(4 * (y * p.width + x), 4 * (y * p.width + x) + 3));
