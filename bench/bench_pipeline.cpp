@@ -218,6 +218,38 @@ void BM_mesh(benchmark::State& state) {
 }
 BENCHMARK(BM_mesh)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
+// Simplifying the insides of six tutorial chunks of level 2 (marching cubes, 4 m apart) by
+// up to half their spacing, down to range(0) triangles a chunk (0: as far as the error
+// allows), as the World does to chunks over its triangle budget: the time a chunk, and the
+// triangles before and after.
+void BM_simplify_interior(benchmark::State& state) {
+    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const ChunkCoord coords[] = {{0, 0, 0, 2}, {1, 0, 0, 2}, {0, 0, 1, 2}, {9, 0, -2, 2}, {-3, 0, 4, 2}, {5, 0, 5, 2}};
+    std::vector<MeshBuffers> meshes(std::size(coords));
+    MeshScratch scratch;
+    double before = 0.0, after = 0.0;
+    for (std::size_t c = 0; c < meshes.size(); ++c) {
+        ChunkSamples s;
+        sample_chunk(*terrain, coords[c], mesher_padding(Mesher::marching_cubes), s);
+        mesh_chunk(Mesher::marching_cubes, s, terrain->material_rules(), scratch, meshes[c]);
+        before += static_cast<double>(meshes[c].triangle_count());
+    }
+    MeshBuffers work;
+    for (auto _ : state) {
+        after = 0.0;
+        for (const MeshBuffers& m : meshes) {
+            work = m;
+            simplify_interior(work, 4.0, 2.0, static_cast<std::size_t>(state.range(0)));
+            after += static_cast<double>(work.triangle_count());
+        }
+    }
+    state.counters["chunk_us"] = benchmark::Counter(static_cast<double>(state.iterations() * meshes.size()),
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["triangles_before"] = before / static_cast<double>(meshes.size());
+    state.counters["triangles_after"] = after / static_cast<double>(meshes.size());
+}
+BENCHMARK(BM_simplify_interior)->Arg(0)->Arg(2000)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 // A world's first view (tutorial, 256 m, eight columns a ring, one level) with its jobs run

@@ -48,6 +48,9 @@ void WorldOptions::add_to(CLI::App& cmd, int max_radius, bool live_view) {
         ->check(finite_range(16.0, 200000.0));
     cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
     cmd.add_option("--mesher", mesher_name, "marching-cubes | surface-nets | blocks");
+    cmd.add_option("--chunk-triangles", chunk_triangles,
+                   "Simplify marching cubes' chunks of level 1 and coarser towards N triangles, by at most about half their spacing (default 0: none)")
+        ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
     // What is shown only once settled (render, mesh --around) needs no stand-ins.
     if (live)
         cmd.add_flag("--no-coarse-first", no_coarse_first,
@@ -61,6 +64,7 @@ WorldSettings WorldOptions::settings() const {
     s.threads = threads;
     s.mesher = mesher_flag(mesher_name);
     s.coarse_first = live && !no_coarse_first;
+    s.chunk_triangles = chunk_triangles;
     return s;
 }
 

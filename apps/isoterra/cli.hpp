@@ -47,14 +47,16 @@ struct FieldOptions {
     std::shared_ptr<const Field> build() const;
 };
 
-/// --radius, --view-distance, --threads and --mesher, for every subcommand that streams a
-/// World; --no-coarse-first for those that show it while it streams (`live`).
+/// --radius, --view-distance, --threads, --mesher and --chunk-triangles, for every
+/// subcommand that streams a World; --no-coarse-first for those that show it while it
+/// streams (`live`).
 struct WorldOptions {
     int radius = 8;
     double view_distance_m = 8000.0;
     int threads = 0;
     std::string mesher_name = "marching-cubes";
     bool live = false, no_coarse_first = false;
+    std::size_t chunk_triangles = 0;
 
     void add_to(CLI::App& cmd, int max_radius, bool live_view = false);
     /// Returns the settings; throws UsageError for an unknown mesher.

@@ -64,7 +64,7 @@ void register_fly(CLI::App& app) {
         const bool show = !opt.quiet && stderr_is_terminal();
         double first_picture = -1.0, first_view = -1.0, flight_start = 0.0, last_report = -1.0;
         std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, delivered = 0, frames = 0, max_shown = 0;
-        std::size_t frames_outside_finest = 0;
+        std::size_t frames_outside_finest = 0, first_picture_chunks = 0;
         nlohmann::json loaded_over_time = nlohmann::json::array();
         for (;; ++frames) {
             const double now = seconds_since(Clock::now());
@@ -80,7 +80,10 @@ void register_fly(CLI::App& app) {
             max_waiting = std::max(max_waiting, c.waiting);
             max_loaded = std::max(max_loaded, c.loaded);
             max_shown = std::max(max_shown, shown.triangles_drawn());
-            if (first_picture < 0.0 && world.covered()) first_picture = seconds_since(Clock::now());
+            if (first_picture < 0.0 && world.covered()) {
+                first_picture = seconds_since(Clock::now());
+                first_picture_chunks = c.built + c.skipped;
+            }
             if (first_view < 0.0 && world.settled()) first_view = flight_start = seconds_since(Clock::now());
             // The finest ring follows the camera: the column under it is drawn at level 0.
             if (first_view >= 0.0) {
@@ -110,6 +113,7 @@ void register_fly(CLI::App& app) {
         out["speed_m_s"] = opt.speed;
         out["coarse_first"] = settings.coarse_first;
         out["first_picture_s"] = first_picture;
+        out["first_picture_chunks"] = first_picture_chunks;
         out["first_view_s"] = first_view;
         out["flight_s"] = total - flight_start;
         out["frames"] = frames;

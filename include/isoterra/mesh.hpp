@@ -153,6 +153,17 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
 void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
                  bool greedy = true);
 
+/// Simplifies a chunk's mesh where nothing else meets it: the triangles drawn always (its
+/// first range, when that is drawn always and no other range shares it) whose three vertices
+/// lie more than one cell (`spacing_m`) inside every face of the chunk's core, with every
+/// vertex they share with other triangles locked (meshoptimizer's edge collapses; the surface
+/// moves by about `max_error_m` at most: on a ball by 1.01 times it, plus marching cubes' own
+/// error). So the faces, the transition strips and the vertices they move are
+/// untouched, and the chunk meets its neighbours as before. It stops once the first range
+/// holds `target_triangles` or the next collapse would pass the error. Vertices no triangle
+/// uses any more are removed. Returns the triangles removed. Thread-safe for distinct meshes.
+std::size_t simplify_interior(MeshBuffers& mesh, double spacing_m, double max_error_m, std::size_t target_triangles = 0);
+
 /// The water surface over the chunk's column cells (the field's `water` output, in
 /// `s.looks`), replacing `out`: a polygon per column cell with a wet corner (water above the
 /// ground and above `s.sea_level_m`), at the water's heights, cut at the shore on the edges

@@ -114,6 +114,11 @@ struct WorldSettings {
     int threads = 0;                // workers; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
     Mesher mesher = Mesher::marching_cubes;
     bool coarse_first = true;       // the coarsest columns first, then inner levels stand in until finer ones are ready
+    // Marching cubes' chunks of level 1 and coarser with more triangles are simplified
+    // towards this many (simplify_interior, by about half their spacing at most; seams and
+    // transitions untouched). 0: none, the default: simplifying costs about three times a
+    // chunk's build (docs/benchmarks.md).
+    std::size_t chunk_triangles = 0;
 
     /// The chunks per ring a World uses (R, at least 2).
     int ring() const { return view_radius > 2 ? view_radius : 2; }
@@ -134,6 +139,7 @@ struct WorldJob {
     double distance = 0.0;             // from the focus when it was queued
     ValueRange ground;                 // chunk jobs: the column's ground range, from its survey
     int lowest_layer = -2;             // the world's floor
+    std::size_t chunk_triangles = 0;   // WorldSettings::chunk_triangles
 };
 struct WorldJobResult {
     int bottom = 0, top = -1;          // a survey's chunk layers

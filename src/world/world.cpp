@@ -166,6 +166,12 @@ void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& 
     sample_world_chunk(field, deltas, c, job.mesher, floor_m, samples, true, columns);
     // The world's columns meet other levels across x and z only.
     mesh_chunk(job.mesher, samples, field.material_rules(), scratch, out.mesh, kWorldTransitionSides);
+    // Over the triangle budget: the inside simplified, within half a sample (level 0, under
+    // the camera, keeps every triangle). Marching cubes only: surface nets' seams reach
+    // further in than a cell and opened there (not yet understood).
+    if (job.chunk_triangles > 0 && c.lod >= 1 && job.mesher == Mesher::marching_cubes &&
+        out.mesh.triangle_count() > job.chunk_triangles)
+        simplify_interior(out.mesh, c.spacing_m(), 0.5 * c.spacing_m(), job.chunk_triangles);
     // The water of the cells whose ground this chunk holds (a chunk with a surface there).
     mesh_water(samples, out.water, floor_m);
     if (out.water.indices.empty()) out.water.clear();
@@ -377,6 +383,7 @@ bool World::take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>
         job = jobs_.back();
         jobs_.pop_back();
         job.lowest_layer = settings_.lowest_layer;
+        job.chunk_triangles = settings_.chunk_triangles;
         if (job.survey) {
             auto it = columns_.find({job.coord.lod, job.coord.x, job.coord.z});
             if (it == columns_.end() || it->second.surveyed || it->second.surveying) continue;

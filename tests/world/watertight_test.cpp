@@ -166,6 +166,34 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
         }
 }
 
+// Chunks over a triangle budget have their insides simplified (marching cubes: surface nets'
+// chunks are left as they are): the levels still close up, manifold, with fewer triangles
+// on the coarser levels.
+TEST(WatertightSimplified, marching_cubes_chunks_over_the_budget_close_up_as_well) {
+    const std::vector<Case> all = fields();
+    for (const Case& c : all) {
+        const std::string name = c.name;
+        if (name != "sphere" && name != "tutorial" && name != "alpine graph" && name != "rivers graph") continue;
+        glm::dvec3 focus = kFoci[1];
+        if (c.above_ground) focus.y += c.field->ground_height(focus.x, focus.z);
+        std::size_t coarse_triangles[2] = {0, 0};
+        for (const std::size_t budget : {std::size_t{0}, std::size_t{300}}) {
+            WorldSettings s = settings(2, 512.0);
+            s.chunk_triangles = budget;
+            World w(c.field, s);
+            Owner owner;
+            settle(w, owner, focus);
+            const LodColumnSet columns = owner.shown.visible_columns();
+            const Welded welded = weld_shown(owner.shown);
+            for (const int level : welded.level) coarse_triangles[budget > 0] += level > 0;
+            const int open = open_edges(welded, columns, w.levels(), c.pinch_free);
+            EXPECT_EQ(open, 0) << c.name << " with a budget of " << budget << " triangles a chunk";
+        }
+        std::printf("%s: %zu triangles on levels 1-3, %zu simplified\n", c.name, coarse_triangles[0], coarse_triangles[1]);
+        EXPECT_LT(coarse_triangles[1], coarse_triangles[0]) << c.name;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Meshers, Watertight, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets),
                          [](const auto& info) { return std::string(info.param == Mesher::marching_cubes ? "marching_cubes" : "surface_nets"); });
 
