@@ -4,6 +4,7 @@
 // quarters can be shown, and the stand-ins go once finer columns are shown inside them.
 #include "coarse_first.hpp"
 
+#include <cmath>
 #include <vector>
 
 namespace isoterra::detail {
@@ -21,7 +22,7 @@ bool tiled_by_finer(const LodColumnSet& shown, const LodColumn& c) {
 
 }  // namespace
 
-LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, int depth) {
+LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus, int depth) {
     LodColumnSet inside;  // strict ancestors of shown columns
     for (const LodColumn& s : shown)
         for (LodColumn a = s; a.level + 1 < levels;) {
@@ -29,8 +30,12 @@ LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int l
             if (!inside.insert(a).second) break;  // its ancestors are in already
         }
     LodColumnSet out;
+    const auto near_focus = [&](const LodColumn& c) {
+        const double s = c.size_m();
+        return std::fabs(std::floor(focus.x / s) - c.x) <= kStandInReach && std::fabs(std::floor(focus.z / s) - c.z) <= kStandInReach;
+    };
     for (const LodColumn& c : target.split)
-        if (!inside.count(c) && c.level >= levels - depth) out.insert(c);
+        if (!inside.count(c) && (c.level >= levels - depth || near_focus(c))) out.insert(c);
     return out;
 }
 
@@ -47,28 +52,49 @@ LodColumnSet staged_target(const LodTarget& target, const LodColumnSet& stand_in
         memo.emplace(c, all);
         return all;
     };
-    LodColumnSet out;
-    std::vector<LodColumn> stack;
-    for (const LodColumn& c : target.leaves)
-        if (c.level == levels - 1) stack.push_back(c);
-    for (const LodColumn& c : target.split)
-        if (c.level == levels - 1) stack.push_back(c);
-    while (!stack.empty()) {
-        const LodColumn c = stack.back();
-        stack.pop_back();
-        if (!target.split.count(c)) {
-            out.insert(c);
-            continue;
+    // Followed down where every quarter can be shown, except at the stand-ins `held` whole.
+    const auto descend = [&](const LodColumnSet& held) {
+        LodColumnSet out;
+        std::vector<LodColumn> stack;
+        for (const LodColumnSet* set : {&target.leaves, &target.split})
+            for (const LodColumn& c : *set)
+                if (c.level == levels - 1) stack.push_back(c);
+        while (!stack.empty()) {
+            const LodColumn c = stack.back();
+            stack.pop_back();
+            if (!target.split.count(c)) {
+                out.insert(c);
+                continue;
+            }
+            const bool showable = stand_ins.count(c) && (shown.count(c) || ready(c));
+            bool quarters = true;
+            for (int k = 0; k < 4 && quarters; ++k) quarters = can_show(c.child(k));
+            if (showable && (!quarters || held.count(c))) {
+                out.insert(c);
+                continue;
+            }
+            for (int k = 0; k < 4; ++k) stack.push_back(c.child(k));
         }
-        bool quarters = true;
-        for (int k = 0; k < 4 && quarters; ++k) quarters = can_show(c.child(k));
-        if (!quarters && stand_ins.count(c) && (shown.count(c) || ready(c))) {
-            out.insert(c);
-            continue;
-        }
-        for (int k = 0; k < 4; ++k) stack.push_back(c.child(k));
+        return out;
+    };
+    // A region followed down further than its neighbours allow (more than one level finer
+    // than a column beside it) could never be swapped in: its stand-in is held whole until
+    // the neighbours are finer too.
+    LodColumnSet held;
+    for (;;) {
+        LodColumnSet out = descend(held);
+        bool more = false;
+        for (const LodColumn& c : out)
+            for (int dz = -1; dz <= 1; ++dz)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    if (dx == 0 && dz == 0) continue;
+                    const LodColumn beside = covering(out, c.moved(dx, dz), levels);
+                    if (beside.level <= c.level + 1) continue;
+                    const LodColumn a = c.ancestor(beside.level - 1);
+                    if (stand_ins.count(a) && (shown.count(a) || ready(a)) && held.insert(a).second) more = true;
+                }
+        if (!more) return out;
     }
-    return out;
 }
 
 bool view_covered(const LodColumnSet& shown, const LodColumnSet& leaves, int levels) {

@@ -9,21 +9,28 @@
 
 namespace isoterra::detail {
 
-/// How many of the coarsest levels have stand-ins. Each stand-in is built on top of the
-/// target's columns: with the coarsest level alone, the 8 km first view builds 3.5-5 % more
-/// chunks and shows the whole view in a fifth to a third of the time; with two levels, 4-10 %
-/// more (docs/benchmarks.md, "Coarse first").
+/// How many of the coarsest levels have stand-ins everywhere. Each stand-in is built on top
+/// of the target's columns: with the coarsest level alone, the 8 km first view builds 3-5 %
+/// more chunks and shows the whole view in a fifth to a third of the time; with two levels,
+/// 4-10 % more (docs/benchmarks.md, "Coarse first"). Below them, only the inner nodes
+/// around the focus stand in (`kStandInReach`), so the camera's surroundings refine level by
+/// level instead of waiting for the whole of the coarsest column around it.
 inline constexpr int kStandInLevels = 1;
+/// The inner nodes of every level within this many columns of the focus's (in x and z) stand in.
+inline constexpr int kStandInReach = 2;
 
-/// Returns the inner nodes of `target` within the `depth` coarsest of `levels` that may stand
-/// in for their finer columns: those with no column of `shown` strictly inside them (where
-/// something finer is shown already, a stand-in would only be a step back).
-LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, int depth = kStandInLevels);
+/// Returns the inner nodes of `target` that may stand in for their finer columns: those of
+/// the `depth` coarsest of `levels`, and those within kStandInReach columns of the one
+/// holding `focus` at their level; of these, those with no column of `shown` strictly inside
+/// them (where something finer is shown already, a stand-in would only be a step back).
+LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus,
+                       int depth = kStandInLevels);
 
 /// Returns what the shown columns move towards now: `target`'s leaves, except that a ready
 /// stand-in is kept whole where not all of its four quarters can be shown yet (each quarter
-/// ready or shown itself, or split into quarters that can). Not necessarily balanced:
-/// next_shown keeps the shown columns balanced.
+/// ready or shown itself, or split into quarters that can), or where showing them would put
+/// columns more than one level finer than a column beside them. next_shown keeps the shown
+/// columns balanced in any case.
 LodColumnSet staged_target(const LodTarget& target, const LodColumnSet& stand_ins, const LodColumnSet& shown, int levels,
                            const std::function<bool(const LodColumn&)>& ready);
 

@@ -296,7 +296,7 @@ void World::set_focus(const glm::dvec3& wanted) {
 
 void World::update_stand_ins_locked() {
     if (!settings_.coarse_first) return;
-    stand_ins_ = detail::stand_ins(target_, shown_, lod_.levels);
+    stand_ins_ = detail::stand_ins(target_, shown_, lod_.levels, focus_);
     for (const LodColumn& c : stand_ins_) columns_.try_emplace(c);
 }
 
@@ -365,15 +365,27 @@ void World::queue_jobs_locked() {
         }
     // Nearest last, so that workers pop the nearest; finer levels first at equal distance
     // (an edit's own chunks before the coarser ones over it), then surveys, then by
-    // coordinate, for a repeatable order. Coarse first: the coarsest level before all.
-    const int first = settings_.coarse_first ? lod_.levels - 1 : INT_MAX;
-    std::sort(jobs_.begin(), jobs_.end(), [first](const WorldJob& a, const WorldJob& b) {
-        if ((a.coord.lod == first) != (b.coord.lod == first)) return b.coord.lod == first;
+    // coordinate, for a repeatable order. Coarse first: the coarsest level before all, then
+    // the other stand-ins.
+    const int top = lod_.levels - 1;
+    const auto tier = [&](const WorldJob& j) {
+        if (!settings_.coarse_first) return 0;
+        return j.coord.lod == top ? 0 : stand_ins_.count({j.coord.lod, j.coord.x, j.coord.z}) ? 1 : 2;
+    };
+    std::vector<std::pair<int, std::size_t>> order(jobs_.size());  // tier, job
+    for (std::size_t k = 0; k < jobs_.size(); ++k) order[k] = {tier(jobs_[k]), k};
+    std::sort(order.begin(), order.end(), [&](const auto& x, const auto& y) {
+        if (x.first != y.first) return x.first > y.first;
+        const WorldJob &a = jobs_[x.second], &b = jobs_[y.second];
         if (a.distance != b.distance) return a.distance > b.distance;
         if (a.coord.lod != b.coord.lod) return a.coord.lod > b.coord.lod;
         if (a.survey != b.survey) return b.survey;
         return std::tie(a.coord.x, a.coord.y, a.coord.z) > std::tie(b.coord.x, b.coord.y, b.coord.z);
     });
+    std::vector<WorldJob> sorted;
+    sorted.reserve(jobs_.size());
+    for (const auto& [t, k] : order) sorted.push_back(jobs_[k]);
+    jobs_.swap(sorted);
     if (!jobs_.empty()) wake_.notify_all();
 }
 

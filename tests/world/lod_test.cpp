@@ -125,9 +125,10 @@ TEST(Lod, coarse_first_covers_the_whole_view_early_and_settles_on_the_same_meshe
     const glm::dvec3 focus(300, 60, -200);
     std::map<Key, MeshBuffers> settled_meshes[2];
     LodColumnSet settled_columns[2];
-    std::size_t done_when_covered[2] = {0, 0}, done_when_settled[2] = {0, 0};
+    std::size_t done_when_covered[2] = {0, 0}, done_when_settled[2] = {0, 0}, done_when_fine_below[2] = {0, 0};
+    const LodColumn below{0, static_cast<int>(std::floor(focus.x / 32)), static_cast<int>(std::floor(focus.z / 32))};
     for (const bool coarse : {false, true}) {
-        WorldSettings s = settings(4, 1200.0);
+        WorldSettings s = settings(8, 2000.0);  // the default rings: the stand-ins near the camera are made for them
         s.coarse_first = coarse;
         World w(tutorial(), s);
         ASSERT_GE(w.levels(), 4);
@@ -147,6 +148,7 @@ TEST(Lod, coarse_first_covers_the_whole_view_early_and_settles_on_the_same_meshe
                 for (const LodColumn& col : shown) coarsest_first |= col.level == w.levels() - 1;
                 ASSERT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels()), 0);
             }
+            if (!done_when_fine_below[coarse] && shown.count(below)) done_when_fine_below[coarse] = w.counts().built + w.counts().skipped;
             if (w.settled()) break;
             ASSERT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 120.0);
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -158,8 +160,10 @@ TEST(Lod, coarse_first_covers_the_whole_view_early_and_settles_on_the_same_meshe
         for (const auto& [k, m] : owner.meshes)
             if (owner.shown.visible_columns().count({std::get<0>(k), std::get<1>(k), std::get<3>(k)})) settled_meshes[coarse][k] = m;
     }
-    std::printf("chunks done when the whole view was first covered / settled: %zu / %zu coarse first, %zu / %zu without\n",
-                done_when_covered[1], done_when_settled[1], done_when_covered[0], done_when_settled[0]);
+    std::printf("chunks done when the whole view was first covered / the camera's column was at level 0 / settled: "
+                "%zu / %zu / %zu coarse first, %zu / %zu / %zu without\n",
+                done_when_covered[1], done_when_fine_below[1], done_when_settled[1], done_when_covered[0], done_when_fine_below[0],
+                done_when_settled[0]);
     EXPECT_EQ(settled_columns[1], settled_columns[0]);
     ASSERT_EQ(settled_meshes[1].size(), settled_meshes[0].size());
     for (const auto& [k, m] : settled_meshes[0]) {
@@ -169,6 +173,8 @@ TEST(Lod, coarse_first_covers_the_whole_view_early_and_settles_on_the_same_meshe
     }
     EXPECT_LT(done_when_covered[1] * 4, done_when_settled[1]);  // the whole view within a quarter of the work
     EXPECT_GT(done_when_covered[0] * 10, done_when_settled[0] * 9);
+    // The camera's surroundings refine first: its own column at level 0 within half the work.
+    EXPECT_LT(done_when_fine_below[1] * 2, done_when_settled[1]);
 }
 
 TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {
