@@ -9,12 +9,11 @@
 
 namespace isoterra::detail {
 
-/// How many of the coarsest levels have stand-ins everywhere. Each stand-in is built on top
-/// of the target's columns: with the coarsest level alone, the 8 km first view builds 3-5 %
-/// more chunks and shows the whole view in a fifth to a third of the time; with two levels,
-/// 4-10 % more (docs/benchmarks.md, "Coarse first"). Below them, only the inner nodes
-/// around the focus stand in (`kStandInReach`), so the camera's surroundings refine level by
-/// level instead of waiting for the whole of the coarsest column around it.
+/// How many of the coarsest levels have stand-ins everywhere. Below them, only the inner
+/// nodes around the focus stand in (`kStandInReach`), so the camera's surroundings refine
+/// level by level instead of waiting for the whole of the coarsest column around it. Each
+/// stand-in is built on top of the target's columns: the 8 km first view builds 11-14 %
+/// more chunks (3-7 % with the coarsest level alone; docs/benchmarks.md, "Coarse first").
 inline constexpr int kStandInLevels = 1;
 /// The inner nodes of every level within this many columns of the focus's (in x and z) stand in.
 inline constexpr int kStandInReach = 2;
