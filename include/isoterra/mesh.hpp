@@ -106,9 +106,12 @@ struct MeshBuffers {
 
 /// Returns the triangles of `mesh` drawn with `neighbours` around it, with the vertices moved
 /// as a renderer moves them (transition_position), as a plain mesh with the same origin and
-/// only the vertices those triangles use.
+/// only the vertices those triangles use. Triangles that the move leaves without area (two
+/// corners on one point, in transition strips) are left out.
 MeshBuffers select_for_neighbours(const MeshBuffers& mesh, const Neighbourhood& neighbours);
-/// Returns how many triangles of `mesh` are drawn with `neighbours` around it.
+/// Returns how many triangles of `mesh` are drawn with `neighbours` around it: exactly what
+/// select_for_neighbours gives next to neighbours of the same level, a few more than it next
+/// to coarser ones (those without area, counted here, drawn by a renderer as nothing).
 std::size_t triangles_drawn(const MeshBuffers& mesh, const Neighbourhood& neighbours);
 /// Returns where vertex `v` of `mesh` is drawn when the sides in `coarser_mask` have coarser
 /// neighbours: its secondary position, projected onto the plane of its normal, if it lies

@@ -57,18 +57,33 @@ MeshBuffers select_for_neighbours(const MeshBuffers& m, const Neighbourhood& nei
     MeshBuffers out;
     out.origin = m.origin;
     const unsigned mask = neighbours.coarser_mask();
+    // Where each vertex is drawn (computed once, on first use).
+    std::vector<glm::vec3> at(m.positions.size());
+    std::vector<bool> placed(m.positions.size(), false);
+    const auto drawn_at = [&](std::uint32_t v) -> const glm::vec3& {
+        if (!placed[v]) at[v] = transition_position(m, v, mask), placed[v] = true;
+        return at[v];
+    };
     // Only the vertices the drawn triangles use, in their first use's order.
     std::vector<std::uint32_t> remap(m.positions.size(), UINT32_MAX);
     const auto take = [&](std::uint32_t first, std::uint32_t count) {
-        for (std::uint32_t i = first; i < first + count; ++i) {
-            const std::uint32_t v = m.indices[i];
-            if (remap[v] == UINT32_MAX) {
-                remap[v] = static_cast<std::uint32_t>(out.positions.size());
-                out.positions.push_back(transition_position(m, v, mask));
-                out.normals.push_back(m.normals[v]);
-                out.materials.push_back(m.materials[v]);
+        for (std::uint32_t i = first; i + 2 < first + count; i += 3) {
+            // A transition cell joins a vertex of the half-resolution face with one of the
+            // full-resolution face that stays on the chunk's edge; where the field is linear
+            // there both lie on one point, and the triangle has no area: left out, its two
+            // neighbours then share the edge it collapsed to.
+            const glm::vec3 &a = drawn_at(m.indices[i]), &b = drawn_at(m.indices[i + 1]), &c = drawn_at(m.indices[i + 2]);
+            if (a == b || b == c || a == c) continue;
+            for (std::uint32_t k = i; k < i + 3; ++k) {
+                const std::uint32_t v = m.indices[k];
+                if (remap[v] == UINT32_MAX) {
+                    remap[v] = static_cast<std::uint32_t>(out.positions.size());
+                    out.positions.push_back(at[v]);
+                    out.normals.push_back(m.normals[v]);
+                    out.materials.push_back(m.materials[v]);
+                }
+                out.indices.push_back(remap[v]);
             }
-            out.indices.push_back(remap[v]);
         }
     };
     if (m.ranges.empty()) take(0, static_cast<std::uint32_t>(m.indices.size()));

@@ -38,11 +38,18 @@ inline double snap_fraction(double t) {
     return ((t * 65536.0 + kRound) - kRound) * (1.0 / 65536.0);
 }
 /// The crossing of the field's zero between values fa and fb of opposite signs, as a snapped
-/// fraction of the way from a to b. Every mesher places edge vertices with this.
+/// fraction of the way from a to b, one grid step clear of both ends. Every mesher places
+/// edge vertices with this.
 inline double edge_crossing(float fa, float fb) {
     const double t = static_cast<double>(fa / (fa - fb));
     // Infinite values make no fraction: the middle of the edge then (nothing else breaks).
-    return t >= 0.0 && t <= 1.0 ? snap_fraction(t) : 0.5;
+    if (!(t >= 0.0 && t <= 1.0)) return 0.5;
+    // A sample of exactly 0 (a plateau of the field, CSG against a clamped 0) or one within
+    // 2^-17 of the surface would put the crossings of all its edges on the sample itself:
+    // triangles without area, edges shared by four. Kept 2^-16 off, every edge keeps its own
+    // vertex and the mesh stays manifold.
+    constexpr double kStep = 1.0 / 65536.0;
+    return std::clamp(snap_fraction(t), kStep, 1.0 - kStep);
 }
 
 /// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and
@@ -98,15 +105,17 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
 void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3],
                       int axis, int stride, float fa, float fb);
 
-/// Appends polygon `v` (3 or 4 vertices in order; a vertex repeated next to itself counts
-/// once) to `indices` as triangles, a quad split along its shorter diagonal.
+/// Appends polygon `v` (3 or 4 vertices in order; a vertex repeated next to itself, or on
+/// the same point, counts once) to `indices` as triangles, a quad split along its shorter
+/// diagonal. Two cells' vertices meet on their common face where the crossings lie on it or
+/// within 2^-16 of it (a sample of 0 there); a triangle between them would have no area.
 inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n,
                          std::vector<std::uint32_t>& indices) {
     std::uint32_t p[4];
     int m = 0;
     for (int i = 0; i < n; ++i)
-        if (m == 0 || p[m - 1] != v[i]) p[m++] = v[i];
-    if (m > 1 && p[m - 1] == p[0]) --m;
+        if (m == 0 || positions[p[m - 1]] != positions[v[i]]) p[m++] = v[i];
+    if (m > 1 && positions[p[m - 1]] == positions[p[0]]) --m;
     if (m == 3) {
         indices.insert(indices.end(), {p[0], p[1], p[2]});
     } else if (m == 4) {
@@ -114,6 +123,9 @@ inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uin
             const glm::vec3 d = positions[a] - positions[b];
             return d.x * d.x + d.y * d.y + d.z * d.z;
         };
+        // Opposite corners on one point: the quad folds onto itself; its edges cancel in
+        // pairs, so leaving it out leaves no hole.
+        if (positions[p[0]] == positions[p[2]] || positions[p[1]] == positions[p[3]]) return;
         if (dist2(p[0], p[2]) <= dist2(p[1], p[3])) indices.insert(indices.end(), {p[0], p[1], p[2], p[0], p[2], p[3]});
         else indices.insert(indices.end(), {p[0], p[1], p[3], p[1], p[2], p[3]});
     }

@@ -67,7 +67,7 @@ TEST(RegionMesh, meshes_each_chunk_as_sampled_and_meshed_by_hand_with_edits_on_a
         const MeshBuffers all = merge_meshes(one);
         std::size_t triangles = 0;
         for (const auto& m : one) triangles += triangles_drawn(m, Neighbourhood{});
-        EXPECT_EQ(all.triangle_count(), triangles);
+        EXPECT_EQ(all.triangle_count(), triangles) << mesher_name(mesher);
         EXPECT_EQ(all.origin, glm::dvec3(0.0));
         for (const glm::vec3& p : all.positions) ASSERT_TRUE(p.x >= -1.0f && p.x <= 65.0f && p.z >= -1.0f && p.z <= 65.0f);
     }

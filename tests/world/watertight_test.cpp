@@ -1,5 +1,6 @@
 // What the world shows is crack-free: welded, its meshes have no open edge but on the rim of
-// the view, at every level and between levels, for marching cubes and surface nets, on
+// the view, at every level and between levels, for marching cubes and surface nets (marching
+// cubes also manifold, neither with a triangle without area), on
 // analytic shapes, the tutorial and field graphs (every built-in graph preset, the classic
 // canyons graph they replaced and users' graphs);
 // rays from the camera find the shown ground wherever the field has ground; and an edit far
@@ -34,6 +35,7 @@ struct Welded {
     std::vector<glm::dvec3> points;
     std::vector<std::uint32_t> triangles;  // three per triangle, into points
     std::vector<int> level;                // per triangle
+    std::size_t degenerate = 0;            // triangles left out: two corners on one point
 };
 
 Welded weld_shown(const ShownChunks& shown) {
@@ -47,11 +49,14 @@ Welded weld_shown(const ShownChunks& shown) {
             if (fresh) w.points.push_back(p);
             id[v] = it->second;
         }
-        // Triangles whose corners weld together have no area (a crossing that two edges of
-        // different levels place on the same point): left out, they close nothing.
+        // Triangles whose corners weld together have no area: counted and left out, they
+        // close nothing.
         for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
             const std::uint32_t a = id[m.indices[t]], b = id[m.indices[t + 1]], d = id[m.indices[t + 2]];
-            if (a == b || b == d || a == d) continue;
+            if (a == b || b == d || a == d) {
+                ++w.degenerate;
+                continue;
+            }
             w.triangles.insert(w.triangles.end(), {a, b, d});
             w.level.push_back(c.lod);
         }
@@ -101,10 +106,6 @@ const std::string kCorpus = std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corp
 struct Case {
     const char* name;
     std::shared_ptr<const Field> field;
-    // Marching cubes' meshes are also checked for pinches (an edge shared by two triangles
-    // each way). Terraces put samples within a float's rounding of the surface, where the
-    // crossings of several cell edges round onto the sample itself: closed, but pinched.
-    bool pinch_free = true;
     std::size_t foci = 4;  // the first of kFoci
     // The foci's heights are above the field's ground there rather than above 0 (the built-in
     // graphs' ground lies hundreds of metres up or down; the levels need a focus near it).
@@ -121,14 +122,14 @@ std::vector<Case> fields() {
         // Field graphs: the built-in presets (landform nodes: drainage, erosion, cellular,
         // splines; canyons' benches are terraces), the classic canyons graph (terraces,
         // cliffs, caves in the walls) and the users' graphs of the fuzz corpus.
-        {"alpine graph", builtin_terrain("alpine").make_field(), true, 2, true},
-        {"islands graph", builtin_terrain("islands").make_field(), true, 2, true},
-        {"rivers graph", builtin_terrain("rivers").make_field(), true, 2, true},
-        {"canyons graph", builtin_terrain("canyons").make_field(), false, 2, true},
-        {"classic canyons graph", test::classic_terrain("canyons").make_field(), false, 2},
-        {"terraced plateau graph", load_terrain_file(kCorpus + "terraced_plateau.toml").make_field(), false, 2},
-        {"sphere caves graph", load_terrain_file(kCorpus + "sphere_caves.toml").make_field(), true, 2},
-        {"warped ridge graph", load_terrain_file(kCorpus + "warped_ridge.toml").make_field(), true, 2},
+        {"alpine graph", builtin_terrain("alpine").make_field(), 2, true},
+        {"islands graph", builtin_terrain("islands").make_field(), 2, true},
+        {"rivers graph", builtin_terrain("rivers").make_field(), 2, true},
+        {"canyons graph", builtin_terrain("canyons").make_field(), 2, true},
+        {"classic canyons graph", test::classic_terrain("canyons").make_field(), 2},
+        {"terraced plateau graph", load_terrain_file(kCorpus + "terraced_plateau.toml").make_field(), 2},
+        {"sphere caves graph", load_terrain_file(kCorpus + "sphere_caves.toml").make_field(), 2},
+        {"warped ridge graph", load_terrain_file(kCorpus + "warped_ridge.toml").make_field(), 2},
     };
 }
 
@@ -158,7 +159,11 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             std::set<int> levels_with_triangles(welded.level.begin(), welded.level.end());
             EXPECT_GE(levels_with_triangles.size(), 3u) << c.name;
             ASSERT_GT(welded.triangles.size(), 3000u) << c.name;
-            const int open = open_edges(welded, columns, w.levels(), GetParam() == Mesher::marching_cubes && c.pinch_free);
+            // Marching cubes' meshes are also manifold: no edge shared by two triangles each
+            // way, terraces (samples of exact zeros) included. Neither mesher draws a triangle
+            // without area.
+            const int open = open_edges(welded, columns, w.levels(), GetParam() == Mesher::marching_cubes);
+            EXPECT_EQ(welded.degenerate, 0u) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
             EXPECT_EQ(open, 0) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
             std::printf("%s at (%.0f, %.0f, %.0f): %zu triangles on levels", c.name, focus.x, focus.y, focus.z, welded.triangles.size() / 3);
             for (int l : levels_with_triangles) std::printf(" %d", l);
@@ -186,7 +191,8 @@ TEST(WatertightSimplified, marching_cubes_chunks_over_the_budget_close_up_as_wel
             const LodColumnSet columns = owner.shown.visible_columns();
             const Welded welded = weld_shown(owner.shown);
             for (const int level : welded.level) coarse_triangles[budget > 0] += level > 0;
-            const int open = open_edges(welded, columns, w.levels(), c.pinch_free);
+            const int open = open_edges(welded, columns, w.levels(), true);
+            EXPECT_EQ(welded.degenerate, 0u) << c.name;
             EXPECT_EQ(open, 0) << c.name << " with a budget of " << budget << " triangles a chunk";
         }
         std::printf("%s: %zu triangles on levels 1-3, %zu simplified\n", c.name, coarse_triangles[0], coarse_triangles[1]);
