@@ -3,6 +3,7 @@
 // six faces, surface-net seams, block skirts) as index ranges with a condition on the
 // neighbourhood; drawing picks ranges and moves vertices, so a neighbour changing level
 // costs no remesh. The renderer's vertex shader repeats transition_position().
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -107,11 +108,16 @@ void MeshBuffers::append(const MeshBuffers& other) {
     // Positions move to this mesh's origin through double, so a vertex two chunks share
     // lands on the same float in both.
     const glm::dvec3 shift = other.origin - origin;
-    positions.reserve(positions.size() + drawn.positions.size());
+    // Grown by doubling, not to the exact size: a mesh appended to chunk by chunk (an
+    // export of millions of triangles) would otherwise be copied whole at every append.
+    const auto grow = [](auto& v, std::size_t more) {
+        if (v.size() + more > v.capacity()) v.reserve(std::max(v.size() + more, 2 * v.capacity()));
+    };
+    grow(positions, drawn.positions.size());
     for (const glm::vec3& p : drawn.positions) positions.emplace_back(glm::dvec3(p) + shift);
     normals.insert(normals.end(), drawn.normals.begin(), drawn.normals.end());
     materials.insert(materials.end(), drawn.materials.begin(), drawn.materials.end());
-    indices.reserve(indices.size() + drawn.indices.size());
+    grow(indices, drawn.indices.size());
     for (const std::uint32_t i : drawn.indices) indices.push_back(base + i);
 }
 
