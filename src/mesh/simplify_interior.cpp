@@ -4,7 +4,6 @@
 // vertices a coarser neighbour moves (all within a cell of a face) keep their indices, so
 // every seam and transition holds exactly as before.
 #include <algorithm>
-#include <cstring>
 #include <unordered_map>
 
 #include <meshoptimizer.h>
@@ -76,29 +75,6 @@ std::size_t pinched_edges(const std::vector<std::uint32_t>& tris) {
     return pinched;
 }
 
-// Joins the vertices of `tris` that lie on the same point (marching cubes puts the crossings
-// of several cell edges on a sample that is exactly 0) and drops the triangles that then have
-// no area. The simplifier takes such vertices for a seam and folds the surface there.
-void weld_points(std::vector<std::uint32_t>& tris, const std::vector<glm::vec3>& positions) {
-    struct PointHash {
-        std::size_t operator()(const glm::vec3& p) const {
-            std::uint32_t b[3];
-            std::memcpy(b, &p, sizeof(b));
-            return (std::size_t{b[0]} * 0x9E3779B97F4A7C15ull) ^ (std::size_t{b[1]} * 0xC2B2AE3D27D4EB4Full) ^ b[2];
-        }
-    };
-    std::unordered_map<glm::vec3, std::uint32_t, PointHash> first;
-    first.reserve(tris.size() / 2);
-    for (std::uint32_t& v : tris) v = first.emplace(positions[v], v).first->second;
-    std::size_t kept = 0;
-    for (std::size_t t = 0; t < tris.size(); t += 3) {
-        const std::uint32_t a = tris[t], b = tris[t + 1], c = tris[t + 2];
-        if (a == b || b == c || a == c) continue;
-        tris[kept++] = a, tris[kept++] = b, tris[kept++] = c;
-    }
-    tris.resize(kept);
-}
-
 }  // namespace
 
 std::size_t simplify_interior(MeshBuffers& mesh, double spacing_m, double max_error_m, std::size_t target_triangles) {
@@ -123,7 +99,8 @@ std::size_t simplify_interior(MeshBuffers& mesh, double spacing_m, double max_er
         to.insert(to.end(), tri, tri + 3);
     }
     const std::size_t original_inside = inside.size();
-    weld_points(inside, mesh.positions);
+    // No two of its vertices lie on one point (edge_crossing keeps every crossing off the
+    // samples), which the simplifier would take for a seam.
     const std::size_t target = 3 * target_triangles > outside.size() ? 3 * target_triangles - outside.size() : 0;
     if (inside.size() < 3 * 8 || inside.size() <= target) return 0;  // too few to gain anything, or few enough
     // meshoptimizer's error is relative to the mesh's extent, and measures how far the kept
