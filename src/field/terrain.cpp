@@ -7,7 +7,7 @@
 #include <queue>
 #include <vector>
 
-#include "../noise/target_clones.hpp"
+#include "simd/target_clones.hpp"
 #include "isoterra/field.hpp"
 
 namespace isoterra {

@@ -13,7 +13,7 @@
 
 #include "fast_simplex_tables.hpp"
 #include "isoterra/noise.hpp"
-#include "target_clones.hpp"
+#include "simd/target_clones.hpp"
 
 namespace isoterra {
 namespace {

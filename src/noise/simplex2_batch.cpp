@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "target_clones.hpp"
+#include "simd/target_clones.hpp"
 #include "isoterra/noise.hpp"
 
 // The vector helpers are always inlined: a helper left out of line would be called across

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "target_clones.hpp"
+#include "simd/target_clones.hpp"
 #include "isoterra/noise.hpp"
 
 // The vector helpers are always inlined: one left out of line would be called across target

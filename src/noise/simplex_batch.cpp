@@ -8,7 +8,7 @@
 // target clones with different vector ABIs (what -Wpsabi warns about).
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-#include "target_clones.hpp"
+#include "simd/target_clones.hpp"
 #include "isoterra/noise.hpp"
 
 

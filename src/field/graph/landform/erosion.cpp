@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "../../../noise/target_clones.hpp"
+#include "simd/target_clones.hpp"
 #include "../landform_nodes.hpp"
 
 namespace isoterra::graph {
