@@ -20,8 +20,8 @@ case "$port" in ''|*[!0-9]*) echo "web.sh: --port '$port' must be a port number"
 
 # emscripten and Chromium (for the tests) come with the project's packages.
 if ! command -v em++ >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-  if [ "$(id -u)" -ne 0 ]; then echo "web.sh: emscripten or node missing; run bash scripts/install-deps.sh as root" >&2; exit 2; fi
-  bash "$here/scripts/install-deps.sh"
+  if [ "$(id -u)" -ne 0 ]; then echo "web.sh: emscripten or node missing; run bash scripts/install-deps.sh --tests as root" >&2; exit 2; fi
+  bash "$here/scripts/install-deps.sh" --tests
 fi
 if [ ! -d "$here/web/node_modules/@babylonjs/core" ] || [ "$here/web/package-lock.json" -nt "$here/web/node_modules/.package-lock.json" ]; then
   echo "web.sh: npm ci (pinned by web/package-lock.json)"
