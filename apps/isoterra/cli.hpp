@@ -54,7 +54,7 @@ struct WorldOptions {
     int radius = 8;
     double view_distance_m = 8000.0;
     int threads = 0;
-    std::string mesher_name = "marching-cubes";
+    std::string mesher_name = meshers().front().name;
     bool live = false, no_coarse_first = false;
     std::size_t chunk_triangles = 0;
 

@@ -25,7 +25,7 @@ namespace {
 struct BakeOptions {
     FieldOptions field;
     WorldFileOption world;
-    std::string from, to, out, shard = "0/1", mesher_name = "marching-cubes";
+    std::string from, to, out, shard = "0/1", mesher_name = meshers().front().name;
     int levels = 5, job_levels = 3, threads = 0;
     bool heightmaps = false, resume = false, verify = false, force = false, quiet = false, compress = false;
 };
@@ -257,7 +257,7 @@ void register_bake(CLI::App& app) {
     cmd->add_option("--levels", opt.levels, "Levels of detail (default 5: root tiles of 512 m, leaves of 32 m at 1 m)")
         ->check(CLI::Range(1, 12));
     cmd->add_option("--job-levels", opt.job_levels, "Levels of tiles one job bakes (default 3)")->check(CLI::Range(1, 6));
-    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
+    cmd->add_option("--mesher", opt.mesher_name, mesher_names(" | "));
     cmd->add_flag("--heightmaps", opt.heightmaps, "Also write 16-bit PNG height tiles (height/, shared edges)");
     cmd->add_flag("--compress", opt.compress,
                   "Tiles quantized and meshopt-compressed (KHR_mesh_quantization, EXT_meshopt_compression; "

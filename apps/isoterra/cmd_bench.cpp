@@ -180,7 +180,8 @@ void register_bench(CLI::App& app) {
 
         // Meshing: the same tutorial chunks for every mesher, sampled once beforehand.
         const ChunkCoord chunk_coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
-        for (const Mesher m : {Mesher::marching_cubes, Mesher::surface_nets, Mesher::blocks}) {
+        for (const MesherInfo& info : meshers()) {
+            const Mesher m = info.id;
             std::vector<ChunkSamples> samples(std::size(chunk_coords));
             for (std::size_t c = 0; c < samples.size(); ++c) sample_chunk(*terrain, chunk_coords[c], mesher_padding(m), samples[c]);
             MeshScratch scratch;

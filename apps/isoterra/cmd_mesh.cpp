@@ -21,7 +21,7 @@ namespace {
 struct MeshOptions {
     FieldOptions field;
     WorldFileOption world;
-    std::string from, to, around, mesher_name = "marching-cubes", output;
+    std::string from, to, around, mesher_name = meshers().front().name, output;
     bool per_chunk = false, force = false, quiet = false, compress = false;
     int threads = 0, radius = 8;
     double view_distance_m = 8000.0;
@@ -75,7 +75,7 @@ void register_mesh(CLI::App& app) {
     cmd->add_option("--view-distance", opt.view_distance_m, "With --around: metres the world reaches (default 8000)")
         ->check(finite_range(16.0, 200000.0));
     cmd->add_option("--radius", opt.radius, "With --around: chunks per ring of each level (default 8)")->check(CLI::Range(1, 64));
-    cmd->add_option("--mesher", opt.mesher_name, "marching-cubes | surface-nets | blocks");
+    cmd->add_option("--mesher", opt.mesher_name, mesher_names(" | "));
     cmd->add_flag("--per-chunk", opt.per_chunk, "One node (OBJ: one object) per chunk");
     cmd->add_flag("--compress", opt.compress,
                   "glTF quantized and meshopt-compressed (KHR_mesh_quantization, EXT_meshopt_compression): for three.js, "

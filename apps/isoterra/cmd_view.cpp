@@ -31,6 +31,14 @@
 namespace isoterra::app {
 namespace {
 
+// The mesher's place in the registry: the order the panel lists them and M steps through.
+int mesher_index(Mesher m) {
+    const auto& all = meshers();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].id == m) return static_cast<int>(i);
+    return 0;
+}
+
 struct ViewOptions {
     FieldOptions field;
     WorldOptions world;
@@ -219,7 +227,7 @@ void register_view(CLI::App& app) {
                     };
                     if (pressed(GLFW_KEY_L, key_l)) wireframe = !wireframe;
                     if (pressed(GLFW_KEY_M, key_m)) {
-                        settings.mesher = static_cast<Mesher>((static_cast<int>(settings.mesher) + 1) % 3);
+                        settings.mesher = meshers()[(mesher_index(settings.mesher) + 1) % meshers().size()].id;
                         world->set_mesher(settings.mesher);
                     }
                     if (pressed(GLFW_KEY_C, key_c)) level_colours = !level_colours;
@@ -305,9 +313,13 @@ void register_view(CLI::App& app) {
                 bool regenerate = ImGui::Combo("preset", &preset_index, items.data(), static_cast<int>(items.size()));
                 regenerate |= ImGui::InputInt("seed", &seed);
                 ImGui::EndDisabled();
-                int mesher = static_cast<int>(settings.mesher);
-                if (ImGui::Combo("mesher", &mesher, "marching cubes\0surface nets\0blocks\0")) {
-                    settings.mesher = static_cast<Mesher>(mesher);
+                int mesher = mesher_index(settings.mesher);
+                const auto label = [](void*, int i, const char** out) {
+                    *out = meshers()[static_cast<std::size_t>(i)].label;
+                    return true;
+                };
+                if (ImGui::Combo("mesher", &mesher, label, nullptr, static_cast<int>(meshers().size()))) {
+                    settings.mesher = meshers()[static_cast<std::size_t>(mesher)].id;
                     world->set_mesher(settings.mesher);
                 }
                 const bool new_radius = ImGui::SliderInt("chunks per ring", &radius, 2, 16);

@@ -88,6 +88,9 @@ ISOTERRA_API const uint8_t* isoterra_mesh_materials(const isoterra_mesh* mesh);
 ISOTERRA_API const float* isoterra_mesh_colours(const isoterra_mesh* mesh);
 /* The name of material `m` ("grass"), or NULL outside [0, 6). */
 ISOTERRA_API const char* isoterra_material_name(int m);
+/* The name of mesher `i` as the `mesher` arguments spell it ("marching-cubes"), in the
+ * library's menu order (0 is the default), or NULL past the last. */
+ISOTERRA_API const char* isoterra_mesher_name(int i);
 
 /* Bytes the library allocated (a glb file), freed with isoterra_bytes_free. */
 typedef struct isoterra_bytes {

@@ -121,13 +121,6 @@ glm::vec3 transition_position(const MeshBuffers& mesh, std::size_t v, unsigned c
 
 enum class Mesher { marching_cubes, surface_nets, blocks };
 
-/// Returns the mesher's name as the CLI spells it ("marching-cubes").
-const char* mesher_name(Mesher m);
-/// Parses a CLI name; returns false for an unknown one.
-bool parse_mesher(const std::string& name, Mesher& out);
-/// Returns the samples a mesher needs around a chunk's core.
-Padding mesher_padding(Mesher m);
-
 /// Reusable working memory of the meshers (vertex caches). One per thread.
 struct MeshScratch {
     std::vector<std::int32_t> slots;
@@ -141,6 +134,33 @@ struct MeshScratch {
 
 /// The bits (1 << Side) of all six faces.
 inline constexpr unsigned kAllSides = 63;
+
+/// One mesher as every front end lists it: the program's options and --help, the viewer's
+/// switch, the page's menu and URL, world settings and bakes (src/mesh/mesher_registry.cpp).
+struct MesherInfo {
+    Mesher id;
+    const char* name;     // as the program, the page and files spell it: "marching-cubes"
+    const char* label;    // for menus: "marching cubes"
+    const char* summary;  // one line for --help
+    Padding padding;      // the samples it needs around a chunk's core
+    // Whether a chunk's inside may be simplified over a triangle budget without opening a
+    // seam (simplify_interior).
+    bool simplifiable;
+    void (*mesh)(const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                 unsigned transition_sides);
+};
+
+/// Every mesher, in the order menus list them (the first is the default).
+const std::vector<MesherInfo>& meshers();
+const MesherInfo& mesher_info(Mesher m);
+/// The meshers' names joined by `separator`: "marching-cubes | surface-nets | blocks".
+std::string mesher_names(const std::string& separator);
+/// Returns the mesher's name as the CLI spells it ("marching-cubes").
+const char* mesher_name(Mesher m);
+/// Parses a CLI name; returns false for an unknown one.
+bool parse_mesher(const std::string& name, Mesher& out);
+/// Returns the samples a mesher needs around a chunk's core.
+Padding mesher_padding(Mesher m);
 
 /// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow
 /// `rules`. `samples` must have the mesher's padding. Marching cubes builds the transition

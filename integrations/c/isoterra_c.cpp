@@ -91,7 +91,7 @@ void require(bool ok, const char* what) {
 isoterra::Mesher mesher_named(const char* name) {
     isoterra::Mesher m = isoterra::Mesher::marching_cubes;
     if (name && !isoterra::parse_mesher(name, m))
-        throw CallError("unknown mesher '" + isoterra::text_excerpt(name) + "' (marching-cubes, surface-nets, blocks)");
+        throw CallError("unknown mesher '" + isoterra::text_excerpt(name) + "' (" + isoterra::mesher_names(", ") + ")");
     return m;
 }
 
@@ -220,6 +220,11 @@ const float* isoterra_mesh_colours(const isoterra_mesh* mesh) {
 
 const char* isoterra_material_name(int m) {
     return m >= 0 && m < isoterra::kMaterialCount ? isoterra::material_name(static_cast<isoterra::Material>(m)) : nullptr;
+}
+
+const char* isoterra_mesher_name(int i) {
+    const auto& all = isoterra::meshers();
+    return i >= 0 && static_cast<std::size_t>(i) < all.size() ? all[static_cast<std::size_t>(i)].name : nullptr;
 }
 
 int isoterra_mesh_glb(const isoterra_mesh* mesh, int compress, isoterra_bytes* out) {

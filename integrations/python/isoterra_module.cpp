@@ -349,7 +349,9 @@ PYBIND11_MODULE(isoterra, m) {
     static py::exception<std::runtime_error> error(m, "Error", PyExc_ValueError);
     error.doc() = "Bad input or a failure, with the isoterra program's one-line message.";
     error_type = error.ptr();
-    m.attr("MESHERS") = py::make_tuple("marching-cubes", "surface-nets", "blocks");
+    py::list meshers;
+    for (int i = 0; isoterra_mesher_name(i); ++i) meshers.append(isoterra_mesher_name(i));
+    m.attr("MESHERS") = py::tuple(meshers);
     py::list materials;
     for (int i = 0; isoterra_material_name(i); ++i) materials.append(isoterra_material_name(i));
     m.attr("MATERIALS") = py::tuple(materials);

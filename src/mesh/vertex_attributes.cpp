@@ -1,51 +1,12 @@
 // What every smooth mesher needs at a vertex: the field's gradient from the lattice
 // (central differences, so both chunks at a border compute the same normal), the ground
-// depth and column looks for materials, and the mesher table of names and paddings.
+// depth and column looks for materials.
 #include "vertex_attributes.hpp"
 
 #include <cstring>
 #include <limits>
 
 namespace isoterra {
-
-const char* mesher_name(Mesher m) {
-    switch (m) {
-        case Mesher::marching_cubes: return "marching-cubes";
-        case Mesher::surface_nets: return "surface-nets";
-        case Mesher::blocks: return "blocks";
-    }
-    return "?";
-}
-
-bool parse_mesher(const std::string& name, Mesher& out) {
-    for (const Mesher m : {Mesher::marching_cubes, Mesher::surface_nets, Mesher::blocks})
-        if (name == mesher_name(m)) {
-            out = m;
-            return true;
-        }
-    return false;
-}
-
-Padding mesher_padding(Mesher m) {
-    switch (m) {
-        // Two samples each side: the chunk one level coarser takes its gradients over its own
-        // spacing, and a finer chunk builds that neighbour's vertices (normals included) from
-        // its even samples, up to two of its steps beyond its faces.
-        case Mesher::marching_cubes: return {2, 2};  // cells 0..31; transition strips' gradients
-        case Mesher::surface_nets: return {2, 2};    // cells -1..31; seams to coarser cells
-        case Mesher::blocks: return {1, 0};          // faces towards the samples at -1 and 32
-    }
-    return {2, 2};
-}
-
-void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
-                MeshBuffers& out, unsigned transition_sides) {
-    switch (mesher) {
-        case Mesher::marching_cubes: mesh_marching_cubes(samples, rules, scratch, out, transition_sides); return;
-        case Mesher::surface_nets: mesh_surface_nets(samples, rules, scratch, out); return;
-        case Mesher::blocks: mesh_blocks(samples, rules, scratch, out); return;
-    }
-}
 
 glm::vec3 material_colour(const MaterialSample& m) {
     static const glm::vec3 kPalette[kMaterialCount] = {

@@ -167,9 +167,8 @@ void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& 
     // The world's columns meet other levels across x and z only.
     mesh_chunk(job.mesher, samples, field.material_rules(), scratch, out.mesh, kWorldTransitionSides);
     // Over the triangle budget: the inside simplified, within half a sample (level 0, under
-    // the camera, keeps every triangle). Marching cubes only: surface nets' seams reach
-    // further in than a cell and opened there (not yet understood).
-    if (job.chunk_triangles > 0 && c.lod >= 1 && job.mesher == Mesher::marching_cubes &&
+    // the camera, keeps every triangle), for the meshers whose seams stay closed then.
+    if (job.chunk_triangles > 0 && c.lod >= 1 && mesher_info(job.mesher).simplifiable &&
         out.mesh.triangle_count() > job.chunk_triangles)
         simplify_interior(out.mesh, c.spacing_m(), 0.5 * c.spacing_m(), job.chunk_triangles);
     // The water of the cells whose ground this chunk holds (a chunk with a surface there).

@@ -40,6 +40,10 @@ int main(int argc, char** argv) {
     const char* world_path = argc > 1 ? argv[1] : "capi_test_world.db";
     remove(world_path);
     CHECK(isoterra_abi_version() == ISOTERRA_ABI_VERSION);
+    /* The meshers, in the registry's order: the default first, NULL past the last. */
+    CHECK(strcmp(isoterra_mesher_name(0), "marching-cubes") == 0);
+    CHECK(strcmp(isoterra_mesher_name(2), "blocks") == 0);
+    CHECK(isoterra_mesher_name(3) == NULL && isoterra_mesher_name(-1) == NULL);
 
     /* A field, and the values at lattice points through both paths. */
     isoterra_field* f = isoterra_field_new("tutorial", -1);

@@ -157,6 +157,13 @@ std::string terrain_text_of_file(const std::string& text, const std::string& fil
 
 std::string builtin_names() { return nlohmann::json(builtin_terrain_names()).dump(); }
 
+/// The meshers of the library's registry, in menu order: [{"name", "label"}].
+std::string mesher_list() {
+    nlohmann::json list = nlohmann::json::array();
+    for (const MesherInfo& info : meshers()) list.push_back({{"name", info.name}, {"label", info.label}});
+    return list.dump();
+}
+
 /// Opens the world file at `path` (MEMFS), creating it from `terrain_text` when it does not
 /// exist and the text is given. Returns {"terrain", "name", "seed", "sea_level", "ops",
 /// "applied"} or {"error"}. On an error the world open before stays open.
@@ -480,6 +487,7 @@ EMSCRIPTEN_BINDINGS(isoterra_page) {
         .field("ground_hi", &ResultJs::ground_hi)
         .field("built", &ResultJs::built);
     function("builtin_names", &builtin_names);
+    function("mesher_list", &mesher_list);
     function("builtin_terrain_text", &builtin_terrain_text);
     function("terrain_text_of_file", &terrain_text_of_file);
     function("open_world", &open_world);

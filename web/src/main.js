@@ -9,7 +9,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { readParams } from './url_params.js';
 import * as store from './world_store.js';
 
-const kDefaults = { preset: 'tutorial', seed: 20261114, view: 8000, mesher: 'marching-cubes', radius: 8 };
+const kDefaults = { preset: 'tutorial', seed: 20261114, view: 8000, radius: 8 };
 const kUploadBudgetMs = 6;  // per frame, for handing meshes to the GPU
 const $ = (id) => document.getElementById(id);
 
@@ -31,7 +31,8 @@ async function main() {
   const started = performance.now();
   const core = await loadCore();
   const presets = JSON.parse(core.builtin_names());
-  const { params, problems } = readParams(location.search, presets);
+  const meshers = JSON.parse(core.mesher_list());
+  const { params, problems } = readParams(location.search, presets, meshers.map((m) => m.name));
   if (problems.length) showError(problems.join('; '));
 
   const workers = Math.max(1, (navigator.hardwareConcurrency || 2) - 1);
@@ -45,7 +46,7 @@ async function main() {
 
   const state = {
     key: '', name: '', seed: params.seed ?? kDefaults.seed, terrain: null,
-    view: params.view ?? kDefaults.view, mesher: params.mesher ?? kDefaults.mesher,
+    view: params.view ?? kDefaults.view, mesher: params.mesher ?? meshers[0].name,
     firstPictureMs: null, firstViewMs: null, frameMs: 0, worldStarted: 0,
   };
 
@@ -202,6 +203,7 @@ async function main() {
   // ---- the panel and the input ----------------------------------------------------------
   const presetSelect = $('preset');
   for (const p of presets) presetSelect.add(new Option(p, p));
+  for (const m of meshers) $('mesher').add(new Option(m.label, m.name));
   $('view-distance').value = state.view;
   $('mesher').value = state.mesher;
   const guarded = (f) => async (...args) => {

@@ -1,6 +1,6 @@
 // The page's URL parameters, for links and tests: preset, seed, eye=X,Y,Z, target=X,Y,Z,
 // view=M (view distance), mesher. A bad one is reported in one line and left at its default.
-const kMeshers = ['marching-cubes', 'surface-nets', 'blocks'];
+// The presets and meshers are the core's (builtin_names, mesher_list).
 
 function point(text, name, problems) {
   const parts = text.split(',');
@@ -17,7 +17,7 @@ function excerpt(text) {
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;
 }
 
-export function readParams(search, presets) {
+export function readParams(search, presets, meshers) {
   const q = new URLSearchParams(search);
   const problems = [];
   const out = {};
@@ -44,8 +44,8 @@ export function readParams(search, presets) {
   }
   if (q.has('mesher')) {
     const m = q.get('mesher');
-    if (kMeshers.includes(m)) out.mesher = m;
-    else problems.push(`mesher=${excerpt(m)} is not one of ${kMeshers.join(', ')}`);
+    if (meshers.includes(m)) out.mesher = m;
+    else problems.push(`mesher=${excerpt(m)} is not one of ${meshers.join(', ')}`);
   }
   if (out.eye && out.target && out.eye.every((x, i) => x === out.target[i])) {
     problems.push('eye and target are the same point');

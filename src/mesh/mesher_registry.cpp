@@ -1,0 +1,80 @@
+// The meshers in one table: a new mesher is its own file and one row here; the program, the
+// viewer, the page, --help, world settings and bakes read their names, paddings and meshing
+// functions from it.
+#include <stdexcept>
+
+#include "isoterra/mesh.hpp"
+
+namespace isoterra {
+
+namespace {
+
+void marching_cubes_row(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                        unsigned transition_sides) {
+    mesh_marching_cubes(s, rules, scratch, out, transition_sides);
+}
+
+// Surface nets and blocks meet other levels by their own seams, not by transition strips.
+void surface_nets_row(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                      unsigned) {
+    mesh_surface_nets(s, rules, scratch, out);
+}
+
+void blocks_row(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out, unsigned) {
+    mesh_blocks(s, rules, scratch, out);
+}
+
+}  // namespace
+
+const std::vector<MesherInfo>& meshers() {
+    // Paddings: two samples each side for the smooth meshers, because the chunk one level
+    // coarser takes its gradients over its own spacing, and a finer chunk builds that
+    // neighbour's vertices (normals included) from its even samples, up to two of its steps
+    // beyond its faces. Surface nets' simplification stays off: their seams reach further in
+    // than a cell and opened there.
+    static const std::vector<MesherInfo> table{
+        {Mesher::marching_cubes, "marching-cubes", "marching cubes",
+         "smooth triangles from the field's zero crossings, Transvoxel strips towards coarser levels", {2, 2},
+         true, marching_cubes_row},
+        {Mesher::surface_nets, "surface-nets", "surface nets",
+         "smooth quads, one vertex per cell at the mean of its crossings, seams towards coarser levels", {2, 2},
+         false, surface_nets_row},
+        {Mesher::blocks, "blocks", "blocks",
+         "unit cubes of solid samples, coplanar faces of one material merged (faces towards the samples at -1 "
+         "and 32)",
+         {1, 0}, false, blocks_row},
+    };
+    return table;
+}
+
+const MesherInfo& mesher_info(Mesher m) {
+    for (const MesherInfo& info : meshers())
+        if (info.id == m) return info;
+    throw std::invalid_argument("mesher_info: a Mesher value with no row in the registry");
+}
+
+std::string mesher_names(const std::string& separator) {
+    std::string names;
+    for (const MesherInfo& info : meshers()) names += (names.empty() ? "" : separator) + info.name;
+    return names;
+}
+
+const char* mesher_name(Mesher m) { return mesher_info(m).name; }
+
+bool parse_mesher(const std::string& name, Mesher& out) {
+    for (const MesherInfo& info : meshers())
+        if (name == info.name) {
+            out = info.id;
+            return true;
+        }
+    return false;
+}
+
+Padding mesher_padding(Mesher m) { return mesher_info(m).padding; }
+
+void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
+                MeshBuffers& out, unsigned transition_sides) {
+    mesher_info(mesher).mesh(samples, rules, scratch, out, transition_sides);
+}
+
+}  // namespace isoterra
