@@ -31,5 +31,5 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # Mesa's software renderer keeps memory until exit; the leaks that are its own are not ours.
 export LSAN_OPTIONS="suppressions=$src/tests/sanitizers/lsan.supp:print_suppressions=0"
 # Real-time checks ask less of a program slowed down several times (as under TSan).
-export ISOTERRA_TEST_SLOW=1 ISOTERRA_FUZZ_SECONDS=5
+export ISOTERRA_TEST_SLOW=1 ISOTERRA_FUZZ_SECONDS=10
 ctest --test-dir "$dir" -j2 --output-on-failure
