@@ -2,21 +2,32 @@
 # The whole test suite once more, built with AddressSanitizer and UndefinedBehaviorSanitizer:
 # any out-of-bounds access, use after free, leak, overflow or other undefined behaviour in the
 # library, the program or the tests fails it. Run by CTest from the main build.
-# Usage: run_whole_suite.sh SOURCE_DIR BUILD_DIR
+# Usage: run_whole_suite.sh SOURCE_DIR BUILD_DIR [--build-only | --run-only]
+#   CTest builds the tree while the rest of the suite runs (--build-only), then runs it
+#   alone (--run-only); with neither it does both.
 set -euo pipefail
 src=$1
 dir=$2
-# -g1: line tables and functions, enough for the reports' stack traces, and a quarter less
-# compile time than -g.
-flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
-cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
-      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DISOTERRA_BUILD_BENCH=OFF -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
-      -DISOTERRA_WITH_MPI=OFF -DISOTERRA_BUILD_PYTHON=OFF -DISOTERRA_FOREIGN_HOST_TESTS=OFF >/dev/null  # MPI, Python, Blender, Mono: the main tree only
-# Quiet unless something is wrong: the build's output goes to a log that is shown on failure.
-if ! cmake --build "$dir" -j2 >"$dir/build.log" 2>&1; then
-    tail -50 "$dir/build.log"
-    exit 1
+mode=${3:-}
+case "$mode" in ''|--build-only|--run-only) ;; *) echo "run_whole_suite.sh: unknown mode '$mode'" >&2; exit 2 ;; esac
+if [ "$mode" != --run-only ]; then
+  # -g1: line tables and functions, enough for the reports' stack traces, and a quarter less
+  # compile time than -g.
+  flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+  cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
+        -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DISOTERRA_BUILD_BENCH=OFF -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
+        -DISOTERRA_WITH_MPI=OFF -DISOTERRA_BUILD_PYTHON=OFF -DISOTERRA_FOREIGN_HOST_TESTS=OFF >/dev/null  # MPI, Python, Blender, Mono: the main tree only
+  # Quiet unless something is wrong: the build's output goes to a log that is shown on failure.
+  # Under CTest it shares the cores with the rest of the suite: at a lower priority, so that
+  # the tests beside it run as fast as alone and the build takes the time they leave.
+  nice_build=()
+  [ "$mode" = --build-only ] && nice_build=(nice -n 15)
+  if ! "${nice_build[@]}" cmake --build "$dir" -j2 >"$dir/build.log" 2>&1; then
+      tail -50 "$dir/build.log"
+      exit 1
+  fi
 fi
+[ "$mode" = --build-only ] && exit 0
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1:strict_string_checks=1"
 # eglTerminate unloads Mesa's driver (dlclose) before the leak check runs, and the memory it
 # keeps is then reported from an unknown module, which no suppression can name. Loaded up
