@@ -32,12 +32,7 @@ namespace isoterra::app {
 namespace {
 
 // The mesher's place in the registry: the order the panel lists them and M steps through.
-int mesher_index(Mesher m) {
-    const auto& all = meshers();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (all[i].id == m) return static_cast<int>(i);
-    return 0;
-}
+int mesher_index(Mesher m) { return static_cast<int>(&mesher_info(m) - meshers().data()); }
 
 struct ViewOptions {
     FieldOptions field;

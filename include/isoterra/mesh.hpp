@@ -141,7 +141,6 @@ struct MesherInfo {
     Mesher id;
     const char* name;     // as the program, the page and files spell it: "marching-cubes"
     const char* label;    // for menus: "marching cubes"
-    const char* summary;  // one line for --help
     Padding padding;      // the samples it needs around a chunk's core
     // Whether a chunk's inside may be simplified over a triangle budget without opening a
     // seam (simplify_interior).

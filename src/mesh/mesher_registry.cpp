@@ -33,16 +33,10 @@ const std::vector<MesherInfo>& meshers() {
     // beyond its faces. Surface nets' simplification stays off: their seams reach further in
     // than a cell and opened there.
     static const std::vector<MesherInfo> table{
-        {Mesher::marching_cubes, "marching-cubes", "marching cubes",
-         "smooth triangles from the field's zero crossings, Transvoxel strips towards coarser levels", {2, 2},
-         true, marching_cubes_row},
-        {Mesher::surface_nets, "surface-nets", "surface nets",
-         "smooth quads, one vertex per cell at the mean of its crossings, seams towards coarser levels", {2, 2},
-         false, surface_nets_row},
-        {Mesher::blocks, "blocks", "blocks",
-         "unit cubes of solid samples, coplanar faces of one material merged (faces towards the samples at -1 "
-         "and 32)",
-         {1, 0}, false, blocks_row},
+        {Mesher::marching_cubes, "marching-cubes", "marching cubes", {2, 2}, true, marching_cubes_row},
+        {Mesher::surface_nets, "surface-nets", "surface nets", {2, 2}, false, surface_nets_row},
+        // Blocks: faces towards the samples at -1 and 32.
+        {Mesher::blocks, "blocks", "blocks", {1, 0}, false, blocks_row},
     };
     return table;
 }
