@@ -1,9 +1,10 @@
 #include "stage_layering.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 #include <sstream>
+
+#include "temp_files.hpp"
 
 namespace isoterra::layout {
 namespace fs = std::filesystem;
@@ -23,13 +24,6 @@ std::vector<std::string> split(const std::string& text, char separator) {
     std::istringstream stream(text);
     while (std::getline(stream, part, separator)) parts.push_back(part);
     return parts;
-}
-
-std::string read_text(const fs::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
 }
 
 std::string join(const std::set<std::string>& names) {
@@ -60,7 +54,7 @@ void check_includes(const fs::path& root, const fs::path& file, const std::strin
     static const std::regex include_line(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
     const auto allowed = reachable_stages(plan, stage);
     const auto shown = fs::relative(file, root).generic_string();
-    for (const auto& line : split(read_text(file), '\n')) {
+    for (const auto& line : split(test::read_bytes(file), '\n')) {
         std::smatch match;
         if (!std::regex_search(line, match, include_line)) continue;
         const std::string included = match[1];
@@ -142,11 +136,11 @@ std::map<std::string, std::set<std::string>> read_cmake_stage_links(const std::s
 
 std::vector<std::string> layering_violations(const fs::path& root) {
     std::vector<std::string> violations;
-    const auto plan = read_stage_plan(read_text(root / "docs" / "architecture.md"));
+    const auto plan = read_stage_plan(test::read_bytes(root / "docs" / "architecture.md"));
     if (plan.may_use.empty()) return {"docs/architecture.md: no stage table (rows starting | `src/<stage>/` |)"};
 
     // Each stage with code is a CMake target linking exactly the stages of its row.
-    const auto links = read_cmake_stage_links(read_text(root / "CMakeLists.txt"));
+    const auto links = read_cmake_stage_links(test::read_bytes(root / "CMakeLists.txt"));
     for (const auto& [stage, uses] : plan.may_use) {
         const bool has_code = stage != "simd";
         const auto target = links.find(stage);

@@ -7,16 +7,12 @@
 #include <fstream>
 
 #include "stage_layering.hpp"
+#include "temp_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace isoterra::layout;
 
 namespace {
-
-std::string read_text(const fs::path& path) {
-    std::ifstream file(path);
-    return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
 
 void write_text(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());
@@ -26,7 +22,7 @@ void write_text(const fs::path& path, const std::string& text) {
 }  // namespace
 
 TEST(StageLayering, the_table_names_every_stage_folder_and_what_each_may_use) {
-    const auto plan = read_stage_plan(read_text(fs::path(ISOTERRA_SOURCE_DIR) / "docs" / "architecture.md"));
+    const auto plan = read_stage_plan(isoterra::test::read_bytes(fs::path(ISOTERRA_SOURCE_DIR) / "docs" / "architecture.md"));
     std::set<std::string> folders;
     for (const auto& entry : fs::directory_iterator(fs::path(ISOTERRA_SOURCE_DIR) / "src"))
         if (entry.is_directory()) folders.insert(entry.path().filename().string());
@@ -43,7 +39,7 @@ TEST(StageLayering, the_table_names_every_stage_folder_and_what_each_may_use) {
 }
 
 TEST(StageLayering, the_cmake_stage_targets_link_exactly_what_the_table_allows) {
-    const auto links = read_cmake_stage_links(read_text(fs::path(ISOTERRA_SOURCE_DIR) / "CMakeLists.txt"));
+    const auto links = read_cmake_stage_links(isoterra::test::read_bytes(fs::path(ISOTERRA_SOURCE_DIR) / "CMakeLists.txt"));
     EXPECT_EQ(links.size(), 11u);
     EXPECT_EQ(links.at("store"), (std::set<std::string>{"base", "edit", "field"}));
     EXPECT_TRUE(links.at("base").empty());
@@ -57,8 +53,7 @@ TEST(StageLayering, every_include_in_the_tree_keeps_to_the_plan) {
 
 // A small tree with one of each fault: the check names each, and nothing else.
 TEST(StageLayering, a_wrong_include_a_private_header_and_a_wrong_link_are_each_found) {
-    const auto root = fs::path(testing::TempDir()) / "isoterra_layering_tree";
-    fs::remove_all(root);
+    const fs::path root = isoterra::test::fresh_folder("layering_tree");
     write_text(root / "docs" / "architecture.md",
                "| stage | owns | may use | public header |\n|---|---|---|---|\n"
                "| `src/base/` | shared | nothing | `base.hpp` |\n"
