@@ -9,14 +9,10 @@
 // their neighbourhoods (select_for_neighbours, or the same in a shader).
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -88,7 +84,7 @@ Neighbourhood neighbourhood_in(const LodColumnSet& columns, const LodColumn& c, 
 bool lod_balanced(const LodColumnSet& columns, int levels);
 
 // ---------------------------------------------------------------------------------------
-// The streaming world (world/world.cpp)
+// The streaming world (world/world.cpp, world_delivery.cpp; its jobs world_job.cpp)
 
 /// Samples chunk `c` as a World does for `mesher`: with the mesher's padding, `deltas`
 /// added (null: none), and the world's floor: samples at or below `floor_m` take the
@@ -245,68 +241,12 @@ public:
     /// reach), or INT_MIN while the column is not surveyed. Thread-safe.
     int top_layer(const LodColumn& c) const;
     /// Returns the levels of detail in use.
-    int levels() const { return lod_.levels; }
-    const WorldSettings& settings() const { return settings_; }
+    int levels() const;
+    const WorldSettings& settings() const;
 
 private:
-    struct Chunk {
-        std::uint64_t version = 0;    // counts up whenever the chunk must be built again
-        std::int64_t handed = -1;     // the version the owner has a mesh of
-        std::int64_t pending = -1;    // the version on a worker or waiting for delivery
-    };
-    struct Column {
-        bool surveyed = false, surveying = false;
-        int bottom = 0, top = -1;     // its chunk layers
-        ValueRange ground;            // proven range of the bent ground over its samples
-        std::shared_ptr<const LatticeColumns> lattice_columns;  // shared by its chunks' sampling
-        bool shown = false;
-        Neighbourhood neighbours;     // as shown
-    };
-    struct Finished {
-        ChunkCoord coord;
-        std::uint64_t version;
-        bool dropped;
-        MeshBuffers mesh;
-        MeshBuffers water;
-    };
-
-    void work();
-    /// Takes the nearest job still wanted; `columns` gets its column's per-column work.
-    bool take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns);
-    void finish_job_locked(const WorldJob& job, WorldJobResult&& result);
-    void queue_jobs_locked();
-    void add_chunks_locked(const LodColumn& c, Column& column);
-    void invalidate_locked(const Box& box);
-    void update_shown(std::vector<ChunkUpdate>& changes);
-    void drop_unwanted_locked();
-    void update_stand_ins_locked();
-    double distance_to(const Box& box) const;
-    int edited_top(const LodColumn& c) const;
-    ValueRange height_estimate(const LodColumn& c) const;
-
-    std::shared_ptr<const Field> field_;
-    std::shared_ptr<const ChunkDeltas> deltas_;  // null: no edits
-    WorldSettings settings_;
-    LodParams lod_;
-    glm::dvec3 focus_{0.0};
-    Mesher mesher_;
-
-    mutable std::mutex mu_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
-    LodTarget target_;
-    LodColumnSet stand_ins_;     // inner nodes of the target shown until their finer columns are (coarse_first)
-    LodColumnSet wanted_;        // the target's columns when the shown ones last moved towards them
-    bool shown_dirty_ = false;   // something may let the shown columns move
-    std::unordered_map<LodColumn, Column, LodColumnHash> columns_;
-    std::unordered_map<LodColumn, ValueRange, LodColumnHash> heights_;  // guesses, for distances
-    LodColumnSet shown_;
-    std::unordered_map<ChunkCoord, Chunk, ChunkKey> chunks_;
-    std::uint64_t next_version_ = 0;
-    std::vector<WorldJob> jobs_;  // nearest last, for pop_back
-    std::deque<Finished> finished_;
-    WorldCounts counts_;
-    std::vector<std::thread> workers_;
+    struct State;  // world/world_state.hpp
+    std::unique_ptr<State> state_;
 };
 
 /// The owner's side of a World, kept on the CPU for programs that draw nothing themselves

@@ -1,0 +1,100 @@
+// What a World keeps (internal to world/): its tables of columns and chunks, the job list,
+// the finished meshes and its workers. One mutex guards the tables, the job list and the
+// finished list; workers hold it only to take a job and to hand back a result, never while
+// surveying, sampling or meshing. world.cpp schedules, world_delivery.cpp hands over.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "isoterra/world.hpp"
+
+namespace isoterra {
+
+struct World::State {
+    State(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas);
+    /// Stops the workers (jobs in flight finish first).
+    ~State();
+
+    // World's calls, as documented there.
+    void set_focus(const glm::dvec3& focus);
+    void set_mesher(Mesher mesher);
+    void invalidate(const Box& box);
+    void set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed);
+    std::size_t deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink);
+    bool take_job(WorldJob& job);
+    void finish_job(const WorldJob& job, WorldJobResult result);
+    WorldCounts counts() const;
+    bool settled() const;
+    bool covered() const;
+    std::vector<ChunkCoord> loaded() const;
+    LodColumnSet shown_columns() const;
+    int top_layer(const LodColumn& c) const;
+
+    struct Chunk {
+        std::uint64_t version = 0;    // counts up whenever the chunk must be built again
+        std::int64_t handed = -1;     // the version the owner has a mesh of
+        std::int64_t pending = -1;    // the version on a worker or waiting for delivery
+    };
+    struct Column {
+        bool surveyed = false, surveying = false;
+        int bottom = 0, top = -1;     // its chunk layers
+        ValueRange ground;            // proven range of the bent ground over its samples
+        std::shared_ptr<const LatticeColumns> lattice_columns;  // shared by its chunks' sampling
+        bool shown = false;
+        Neighbourhood neighbours;     // as shown
+    };
+    struct Finished {
+        ChunkCoord coord;
+        std::uint64_t version;
+        bool dropped;
+        MeshBuffers mesh;
+        MeshBuffers water;
+    };
+
+    void work();
+    /// Takes the nearest job still wanted; `columns` gets its column's per-column work.
+    bool take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns);
+    void finish_job_locked(const WorldJob& job, WorldJobResult&& result);
+    void queue_jobs_locked();
+    void add_chunks_locked(const LodColumn& c, Column& column);
+    void invalidate_locked(const Box& box);
+    void update_shown(std::vector<ChunkUpdate>& changes);
+    void drop_unwanted_locked();
+    void update_stand_ins_locked();
+    double distance_to(const Box& box) const;
+    int edited_top(const LodColumn& c) const;
+    ValueRange height_estimate(const LodColumn& c) const;
+
+    std::shared_ptr<const Field> field_;
+    std::shared_ptr<const ChunkDeltas> deltas_;  // null: no edits
+    WorldSettings settings_;
+    LodParams lod_;
+    glm::dvec3 focus_{0.0};
+    Mesher mesher_;
+
+    mutable std::mutex mu_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    LodTarget target_;
+    LodColumnSet stand_ins_;     // inner nodes of the target shown until their finer columns are (coarse_first)
+    LodColumnSet wanted_;        // the target's columns when the shown ones last moved towards them
+    bool shown_dirty_ = false;   // something may let the shown columns move
+    std::unordered_map<LodColumn, Column, LodColumnHash> columns_;
+    std::unordered_map<LodColumn, ValueRange, LodColumnHash> heights_;  // guesses, for distances
+    LodColumnSet shown_;
+    std::unordered_map<ChunkCoord, Chunk, ChunkKey> chunks_;
+    std::uint64_t next_version_ = 0;
+    std::vector<WorldJob> jobs_;  // nearest last, for pop_back
+    std::deque<Finished> finished_;
+    WorldCounts counts_;
+    std::vector<std::thread> workers_;
+};
+
+/// Returns the chunk of column `c` at layer `y`.
+inline ChunkCoord chunk_of(const LodColumn& c, int y) { return {c.x, y, c.z, c.level}; }
+
+}  // namespace isoterra
