@@ -12,6 +12,7 @@
 #include "isoterra/edit.hpp"
 #include "isoterra/mesh.hpp"
 #include "mesh_checks.hpp"
+#include "same_bits.hpp"
 
 using namespace isoterra;
 
@@ -29,9 +30,7 @@ ChunkSamples sampled(const Field& base, const ChunkDeltas& deltas, const ChunkCo
     return s;
 }
 
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using test::same_bits;
 
 // A mix of every brush around the tutorial's ground near the origin, some capped.
 std::vector<EditOp> mixed_ops(const TerrainField& t, int n, unsigned seed) {

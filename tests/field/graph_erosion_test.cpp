@@ -50,7 +50,7 @@ std::vector<double> at(const GraphField& f, const std::vector<glm::dvec3>& point
     return out;
 }
 
-std::vector<glm::dvec3> random_points(std::uint32_t seed, int count, double reach) {
+std::vector<glm::dvec3> random_ground_points(std::uint32_t seed, int count, double reach) {
     Mulberry32 r(seed);
     std::vector<glm::dvec3> p;
     for (int i = 0; i < count; ++i) p.emplace_back((r.next() * 2 - 1) * reach, 0.0, (r.next() * 2 - 1) * reach);
@@ -103,7 +103,7 @@ TEST(ErosionNode, gullies_run_down_a_tilted_plane) {
     for (const int octaves : {1, 4}) {
         const std::string body = plane_body(0.4, 0.0, fmt::format("scale_m = 200, strength_m = 20, octaves = {}", octaves));
         const auto dx = eroded(body, "e.dx"), dz = eroded(body, "e.dz");
-        const std::vector<glm::dvec3> points = random_points(3, 4000, 5000);
+        const std::vector<glm::dvec3> points = random_ground_points(3, 4000, 5000);
         std::vector<double> along = at(*dx, points), across = at(*dz, points);
         for (double& v : along) v -= 0.4;
         const double ratio = rms(across) / rms(along);
@@ -130,7 +130,7 @@ TEST(ErosionNode, the_heights_gradient_is_the_dx_dz_it_carries) {
     // One octave on a plane: exact wherever the height is smooth (the blend's weights
     // included). Four octaves on a plane: the finer octaves' direction is constant between
     // the coarser stripes' crests and troughs, so exact there too.
-    const std::vector<glm::dvec3> points = random_points(5, 3000, 4000);
+    const std::vector<glm::dvec3> points = random_ground_points(5, 3000, 4000);
     for (const int octaves : {1, 4}) {
         for (const std::string& extra : {std::string(), std::string(", heights = [-1500.0, 1500.0]")}) {
             const GradientMatch m =
@@ -146,7 +146,7 @@ TEST(ErosionNode, the_heights_gradient_is_the_dx_dz_it_carries) {
 }
 
 TEST(ErosionNode, zero_strength_or_a_flat_input_leaves_the_height) {
-    const std::vector<glm::dvec3> points = random_points(9, 500, 3000);
+    const std::vector<glm::dvec3> points = random_ground_points(9, 500, 3000);
     for (const std::string& output : {"e", "e.dx", "e.dz"}) {
         const auto input = eroded(plane_body(0.5, 0.1, ""), "h");
         // Zero strength: the input, bit for bit.
@@ -207,7 +207,7 @@ TEST(ErosionNode, a_point_has_the_same_value_in_any_batch_and_on_the_lattice) {
     const std::string body = dome_body(2e-5, "scale_m = 180, strength_m = 20, octaves = 5");
     for (const std::string& output : {"e", "e.dx", "e.dz", "e.ridge"}) {
         const auto f = eroded(body, output);
-        const std::vector<glm::dvec3> points = random_points(11, 700, 3000);
+        const std::vector<glm::dvec3> points = random_ground_points(11, 700, 3000);
         const std::vector<double> all = at(*f, points);
         std::vector<glm::dvec3> reversed(points.rbegin(), points.rend());
         const std::vector<double> back = at(*f, reversed);
@@ -235,7 +235,7 @@ TEST(ErosionNode, a_point_has_the_same_value_in_any_batch_and_on_the_lattice) {
 
 TEST(ErosionNode, seeds_move_the_gullies) {
     const std::string body = plane_body(0.3, 0.3, "scale_m = 150, strength_m = 15");
-    const std::vector<glm::dvec3> points = random_points(13, 400, 2000);
+    const std::vector<glm::dvec3> points = random_ground_points(13, 400, 2000);
     const std::vector<double> a = at(*eroded(body, "e", 7), points), b = at(*eroded(body, "e", 7), points),
                               c = at(*eroded(body, "e", 8), points);
     int differ = 0;
@@ -256,7 +256,7 @@ TEST(ErosionNode, values_lie_within_the_proven_range) {
         const std::string body = dome_body(1e-4, "scale_m = 120, strength_m = 12, octaves = 6" + extra);
         const auto f = eroded(body, "e");
         const Box box{{-1000, -10, -1000}, {1000, 10, 1000}};
-        const std::vector<glm::dvec3> points = random_points(17, 3000, 1000);
+        const std::vector<glm::dvec3> points = random_ground_points(17, 3000, 1000);
         std::vector<GraphNodeRange> ranges = f->node_ranges(box);
         const auto find = [&](const std::string& id) {
             for (const GraphNodeRange& r : ranges)

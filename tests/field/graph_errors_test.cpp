@@ -15,7 +15,7 @@ using namespace isoterra;
 namespace {
 
 // The message parse_graph throws for `text`, or "" when it is accepted.
-std::string error_of(const std::string& text) {
+std::string graph_error_of(const std::string& text) {
     try {
         parse_graph(text, "g.toml");
     } catch (const GraphError& e) {
@@ -30,7 +30,7 @@ std::string with_nodes(const std::string& nodes, const std::string& output = "sd
 }
 
 void expect_error(const std::string& text, const std::string& expected) {
-    const std::string e = error_of(text);
+    const std::string e = graph_error_of(text);
     EXPECT_NE(e.find(expected), std::string::npos) << "got: " << e << "\nexpected: " << expected;
 }
 
@@ -61,7 +61,7 @@ TEST(GraphErrors, each_kind_names_the_file_line_node_and_problem) {
     std::string points;  // one pair over the limit the message names
     for (int i = 0; i < 257; ++i) points += (i ? ", [" : "[") + std::to_string(i) + ".0, 0.0]";
     expect_error(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points + "] }"), "expected a list of 2 to 256 [x, y] pairs");
-    EXPECT_EQ(error_of(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points.substr(0, points.rfind(", [")) + "] }")), "");
+    EXPECT_EQ(graph_error_of(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points.substr(0, points.rfind(", [")) + "] }")), "");
     expect_error(with_nodes("w = { type = \"warp2\", distance_m = 5.0 }\nout = { type = \"neg\", in = \"w\" }"),
                  "input 'in': node 'w' has outputs x and z; name one ('w.x')");
     expect_error(with_nodes("w = { type = \"x\" }\nout = { type = \"neg\", in = \"w.z\" }"), "node 'w' has one output");
@@ -227,7 +227,7 @@ TEST(GraphShapes, a_chain_of_thirty_thousand_nodes_compiles_on_a_two_megabyte_st
 TEST(GraphShapes, a_long_cycle_is_named_by_its_ends_and_length) {
     std::string nodes;
     for (int i = 0; i < 30000; ++i) nodes += "a" + std::to_string(i) + "={type=\"neg\",in=\"a" + std::to_string((i + 1) % 30000) + "\"}\n";
-    const std::string e = error_of(with_nodes(nodes, "sdf = \"a0\""));
+    const std::string e = graph_error_of(with_nodes(nodes, "sdf = \"a0\""));
     EXPECT_EQ(e, "g.toml:3: node 'a0': is part of a cycle of 30000 nodes: a0 -> a1 -> a2 -> a3 -> ... (29993 nodes) -> a29997 -> "
                  "a29998 -> a29999 -> a0");
 }
@@ -235,7 +235,7 @@ TEST(GraphShapes, a_long_cycle_is_named_by_its_ends_and_length) {
 TEST(GraphShapes, ids_are_what_the_message_says_and_suggestions_stay_cheap) {
     for (const std::string& id : std::vector<std::string>{"\"a b\"", "\"a+b\"", "\"\u00e9t\u00e9\"", "\"a'b\"", std::string(61, 'a')})
         expect_error(with_nodes(id + " = { type = \"y\" }\nout = { type = \"y\" }"), "an id is 1 to 60 ASCII letters, digits, '_' or '-'");
-    EXPECT_EQ(error_of(with_nodes(std::string(60, 'a') + " = { type = \"y\" }\nout-1_B = { type = \"y\" }", "sdf = \"out-1_B\"")), "");
+    EXPECT_EQ(graph_error_of(with_nodes(std::string(60, 'a') + " = { type = \"y\" }\nout-1_B = { type = \"y\" }", "sdf = \"out-1_B\"")), "");
     // An unknown reference of 200,000 bytes among 20,000 ids: only ids within two edits in
     // length are compared (every one of them took minutes).
     std::string many;

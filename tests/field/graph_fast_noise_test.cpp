@@ -14,7 +14,7 @@ using namespace isoterra;
 
 namespace {
 
-std::unique_ptr<GraphField> graph_of(const std::string& header, const std::string& body) {
+std::unique_ptr<GraphField> flavoured_graph(const std::string& header, const std::string& body) {
     return parse_graph("format = 1\nseed = 7\n" + header + "[node]\n" + body + "\n[output]\nsdf = \"out\"\n", "test.toml");
 }
 
@@ -28,12 +28,12 @@ const char* kFbm = "out = { type = \"fbm3\", scale_m = 80.0, octaves = 4, gain =
 TEST(GraphFastNoise, the_files_flavour_gives_fast_simplex3s_bits_at_points) {
     const FastSimplex3 fast(7);
     const NoiseSet seed(7);
-    const auto simplex = graph_of("noise = \"fast\"\n", kSimplex);
-    const auto fbm = graph_of("noise = \"fast\"\n", kFbm);
-    const auto by_node = graph_of("", "out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, "
+    const auto simplex = flavoured_graph("noise = \"fast\"\n", kSimplex);
+    const auto fbm = flavoured_graph("noise = \"fast\"\n", kFbm);
+    const auto by_node = flavoured_graph("", "out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, "
                                       "offset = [43.7, -11.3, 7.9], noise = \"fast\" }");
-    const auto seed_by_node = graph_of("noise = \"fast\"\n", "out = { type = \"simplex3\", scale_m = 50.0, noise = \"seed\" }");
-    const auto plain = graph_of("", "out = { type = \"simplex3\", scale_m = 50.0 }");
+    const auto seed_by_node = flavoured_graph("noise = \"fast\"\n", "out = { type = \"simplex3\", scale_m = 50.0, noise = \"seed\" }");
+    const auto plain = flavoured_graph("", "out = { type = \"simplex3\", scale_m = 50.0 }");
     const FbmShape shape{4, 2.0, 0.45, 0.5};
     for (const glm::dvec3& p : random_points(3, 300, 5000.0)) {
         const float n = fast(p.x / 50.0 + 43.7, p.y / 35.0 - 11.3, p.z / 50.0 + 7.9);
@@ -48,10 +48,10 @@ TEST(GraphFastNoise, the_files_flavour_gives_fast_simplex3s_bits_at_points) {
 TEST(GraphFastNoise, two_d_nodes_of_the_fast_flavour_give_fast_simplex2s_bits) {
     const FastSimplex2 fast(7);
     const NoiseSet seed(7);
-    const auto fbm = graph_of("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, offset = [40.0, -70.0], octaves = 4, gain = 0.45 }");
-    const auto simplex = graph_of("", "out = { type = \"simplex2\", scale_m = 200.0, noise = \"fast\" }");
-    const auto ridged = graph_of("noise = \"fast\"\n", "out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
-    const auto seed_fbm = graph_of("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, octaves = 4, noise = \"seed\" }");
+    const auto fbm = flavoured_graph("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, offset = [40.0, -70.0], octaves = 4, gain = 0.45 }");
+    const auto simplex = flavoured_graph("", "out = { type = \"simplex2\", scale_m = 200.0, noise = \"fast\" }");
+    const auto ridged = flavoured_graph("noise = \"fast\"\n", "out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
+    const auto seed_fbm = flavoured_graph("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, octaves = 4, noise = \"seed\" }");
     for (const glm::dvec3& p : random_points(4, 300, 1e5)) {
         EXPECT_EQ(fbm->value(p), static_cast<double>(fast.fbm(p.x / 300.0 + 40.0, p.z / 300.0 - 70.0, FbmShape{4, 2.0, 0.45, 0.5})));
         EXPECT_EQ(simplex->value(p), static_cast<double>(fast(p.x / 200.0, p.z / 200.0)));
@@ -63,7 +63,7 @@ TEST(GraphFastNoise, two_d_nodes_of_the_fast_flavour_give_fast_simplex2s_bits) {
 TEST(GraphFastNoise, the_ranges_of_fast_noises_hold_what_they_sample) {
     // Ground of fast fBm (its range by the 2D slope bound), 3D fast noise on top: every value
     // sampled in a box lies in the graph's range over that box, for boxes small and large.
-    const auto g = graph_of("noise = \"fast\"\n", "hills = { type = \"fbm2\", scale_m = 150.0, octaves = 5 }\n"
+    const auto g = flavoured_graph("noise = \"fast\"\n", "hills = { type = \"fbm2\", scale_m = 150.0, octaves = 5 }\n"
                                                   "ground = { type = \"mul\", a = \"hills\", b = 40.0 }\n"
                                                   "land = { type = \"plane\", height = \"ground\" }\n"
                                                   "n = { type = \"fbm3\", scale_m = 30.0, octaves = 3 }\n"
@@ -93,7 +93,7 @@ TEST(GraphFastNoise, lattice_and_points_give_the_same_bits_and_match_the_noises_
     // The seed flavour's lattice kernel differs from its double path by up to 2e-6; the fast
     // flavour has one arithmetic, so a chunk and its points agree exactly.
     for (const char* body : {kSimplex, kFbm}) {
-        const auto g = graph_of("noise = \"fast\"\n", body);
+        const auto g = flavoured_graph("noise = \"fast\"\n", body);
         const Lattice lattice{{-7, -20, 3}, {19, 23, 17}, 2.0};
         std::vector<float> on_lattice(lattice.count());
         g->sample_lattice(lattice, on_lattice.data());
@@ -108,7 +108,7 @@ TEST(GraphFastNoise, lattice_and_points_give_the_same_bits_and_match_the_noises_
         EXPECT_EQ(differ, 0u) << body;
     }
     // And the lattice is FastSimplex3's own lattice over the same coordinates.
-    const auto g = graph_of("noise = \"fast\"\n", kSimplex);
+    const auto g = flavoured_graph("noise = \"fast\"\n", kSimplex);
     const Lattice lattice{{32, -64, 96}, {33, 33, 33}, 1.0};
     std::vector<float> graph_values(lattice.count()), noise_values(lattice.count());
     g->sample_lattice(lattice, graph_values.data());
@@ -126,8 +126,8 @@ TEST(GraphFastNoise, a_guarded_fast_noise_is_computed_whole_and_changes_no_bit) 
                              "n = { type = \"simplex3\", scale_m = 20.0 }\n"
                              "blobs = { type = \"mul\", a = \"n\", b = 10.0 }\n"
                              "guarded = { type = \"max\", a = \"land\", b = \"blobs\" }\n";
-    const auto gated = graph_of("noise = \"fast\"\n", body + "out = { type = \"add\", a = \"guarded\", b = 0.0 }");
-    const auto twin = graph_of("noise = \"fast\"\n", body + "low = { type = \"sub\", a = \"n\", b = 1e12 }\n"
+    const auto gated = flavoured_graph("noise = \"fast\"\n", body + "out = { type = \"add\", a = \"guarded\", b = 0.0 }");
+    const auto twin = flavoured_graph("noise = \"fast\"\n", body + "low = { type = \"sub\", a = \"n\", b = 1e12 }\n"
                                                             "out = { type = \"max\", a = \"guarded\", b = \"low\" }");
     const Lattice lattice{{-16, -32, 40}, {33, 33, 33}, 1.0};
     std::vector<float> a(lattice.count()), b(lattice.count());
@@ -140,7 +140,7 @@ TEST(GraphFastNoise, a_guarded_fast_noise_is_computed_whole_and_changes_no_bit) 
 TEST(GraphFastNoise, a_flavour_other_than_seed_or_fast_is_refused_in_one_line) {
     const auto message = [](const std::string& header, const std::string& body) {
         try {
-            graph_of(header, body);
+            flavoured_graph(header, body);
         } catch (const GraphError& e) {
             return std::string(e.what());
         }

@@ -14,6 +14,7 @@
 
 #include "classic_presets.hpp"
 #include "isoterra/graph.hpp"
+#include "same_bits.hpp"
 
 using namespace isoterra;
 
@@ -52,9 +53,7 @@ std::vector<Lattice> checked_lattices() {
     return lattices;
 }
 
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using test::same_bits;
 
 // Samples `lattice` with the gated graph and its ungated twin: the same bits, nothing skipped
 // by the twin; returns what the gated one skipped. `what` names the case in a failure.

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "isoterra/graph.hpp"
+#include "same_bits.hpp"
 
 using namespace isoterra;
 
@@ -59,7 +60,7 @@ const char* const kDrainagePorts[] = {"height", "dx", "dz", "distance", "water",
 
 // `body` with g on a grid of `grid` m (0: not on a grid), its sdf and ground `sdf` (g itself
 // by default: a column output is sampled as is on every path).
-std::unique_ptr<GraphField> graph_of(const std::string& body, double grid, const std::string& sdf = "g",
+std::unique_ptr<GraphField> grid_graph(const std::string& body, double grid, const std::string& sdf = "g",
                                      const std::string& ground = "g") {
     std::string text = body;
     const std::size_t at = text.find("{grid}");
@@ -74,8 +75,7 @@ std::vector<double> sample(const GraphField& g, const std::vector<glm::dvec3>& p
     return out;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using test::same_bits;
 
 // The grid's nodes (i g, k g) around the origin and far out (1.2e6 cells away).
 std::vector<glm::dvec3> grid_nodes(double g) {
@@ -130,7 +130,7 @@ double bilinear(const double* v, double tx, double tz) {
 TEST(GraphGrid, at_grid_nodes_a_gridded_node_is_the_ungridded_node_bit_for_bit) {
     for (const Case& c : kCases)
         for (const double g : {4.0, 3.0, 0.5}) {
-            const auto plain = graph_of(c.body, 0.0), gridded = graph_of(c.body, g);
+            const auto plain = grid_graph(c.body, 0.0), gridded = grid_graph(c.body, g);
             const std::vector<glm::dvec3> nodes = grid_nodes(g);
             const std::vector<double> want = sample(*plain, nodes);
             const std::vector<double> alone = sample(*gridded, nodes);
@@ -154,7 +154,7 @@ TEST(GraphGrid, at_grid_nodes_a_gridded_node_is_the_ungridded_node_bit_for_bit) 
 TEST(GraphGrid, between_grid_nodes_it_is_the_bilinear_interpolation_of_the_four_around) {
     for (const Case& c : kCases)
         for (const double g : {4.0, 3.0}) {
-            const auto plain = graph_of(c.body, 0.0), gridded = graph_of(c.body, g);
+            const auto plain = grid_graph(c.body, 0.0), gridded = grid_graph(c.body, g);
             std::vector<glm::dvec3> points = off_grid(g, 400, 300.0, 9);
             for (int n = 0; n < 40; ++n) points.emplace_back(4.5e5 + 0.73 * n, 0.0, -2.5e5 - 1.37 * n);  // far out
             const std::vector<double> got = sample(*gridded, points), own = sample(*plain, points);
@@ -183,7 +183,7 @@ TEST(GraphGrid, a_drainages_order_is_the_most_of_the_four_nodes_and_the_other_po
     std::vector<glm::dvec3> points = off_grid(g, 600, 900.0, 21);
     for (int port = 0; port < 6; ++port) {
         const std::string sdf = fmt::format("g.{}", kDrainagePorts[port]);
-        const auto plain = graph_of(kDrainage, 0.0, sdf), gridded = graph_of(kDrainage, g, sdf);
+        const auto plain = grid_graph(kDrainage, 0.0, sdf), gridded = grid_graph(kDrainage, g, sdf);
         const std::vector<double> got = sample(*gridded, points);
         constexpr bool kMost[6] = {false, false, false, false, false, true};  // height, dx, dz, distance, water, order
         const bool most = kMost[port];
@@ -217,7 +217,7 @@ TEST(GraphGrid, a_point_gives_the_same_bits_on_every_path_spacing_and_batch) {
     cases.push_back({"drainage", kDrainage});
     for (const Case& c : cases) {
         const std::string body = std::string(c.body) + "out = { type = \"plane\", height = \"g\" }\n";
-        const auto gridded = graph_of(body, 4.0, "out");
+        const auto gridded = grid_graph(body, 4.0, "out");
         for (const double spacing : {1.0, 2.0, 4.0, 8.0})
             for (const glm::i64vec3 origin : {glm::i64vec3(-7, -1, 5), glm::i64vec3(40, 3, -13)}) {
                 const Lattice lattice{origin, {9, 3, 9}, spacing};
@@ -282,7 +282,7 @@ TEST(GraphGrid, a_gridded_nodes_proven_range_holds_its_values_between_the_nodes)
     int outside_plain = 0, checked = 0;
     for (const auto& [body, sdf] : graphs) {
         const double g = 4.0;
-        const auto plain = graph_of(body, 0.0, sdf), gridded = graph_of(body, g, sdf);
+        const auto plain = grid_graph(body, 0.0, sdf), gridded = grid_graph(body, g, sdf);
         for (int b = 0; b < 40; ++b) {
             const double width = std::pow(10.0, -1.0 + 4.3 * u(r));
             const double far = body == kDrainage ? 3e3 : 1e5;
@@ -362,11 +362,11 @@ TEST(GraphGrid, inputs_only_a_gridded_node_reads_are_left_out_at_the_samples_and
         "both = { type = \"add\", a = \"g\", b = \"g2\" }\n"
         "top = { type = \"add\", a = \"both\", b = \"shared\" }\n"
         "out = { type = \"plane\", height = \"top\" }\n";
-    const auto gridded = graph_of(body, 4.0, "out", "top");
+    const auto gridded = grid_graph(body, 4.0, "out", "top");
     // The parts, ungridded, each as the sdf of its own graph.
     std::string plain_body = body;
     plain_body.replace(plain_body.find(", grid_m = 4.0"), 14, "");
-    const auto part = [&](const std::string& id) { return graph_of(plain_body, 0.0, id, id); };
+    const auto part = [&](const std::string& id) { return grid_graph(plain_body, 0.0, id, id); };
     const auto g = part("g"), g2 = part("g2"), shared = part("shared");
     const auto expected = [&](const glm::dvec3& p) {
         const Corners k = corners_of(p, 4.0);
@@ -403,7 +403,7 @@ TEST(GraphGrid, a_grid_nodes_value_on_the_point_path_does_not_depend_on_its_batc
         "b = { type = \"mul\", a = \"pz\", b = 0.7291 }\n"
         "h = { type = \"hypot\", a = \"a\", b = \"b\" }\n"
         "g = { type = \"add\", a = \"h\", b = 0.0{grid} }\n";
-    const auto gridded = graph_of(body, 4.0);
+    const auto gridded = grid_graph(body, 4.0);
     std::vector<glm::dvec3> nodes;
     for (int k = -40; k < 40; ++k)
         for (int i = -40; i < 40; ++i) nodes.emplace_back(i * 4.0, 0.0, k * 4.0);

@@ -11,15 +11,16 @@
 #include <fmt/format.h>
 
 #include "isoterra/graph.hpp"
+#include "xyz_nodes.hpp"
 
 using namespace isoterra;
 
 namespace {
 
-constexpr const char* kXYZ = "px = { type = \"x\" }\npy = { type = \"y\" }\npz = { type = \"z\" }\n";
+using test::kXYZ;
 
 // A graph of seed 7 whose sdf is `output`, with `body` the [node] lines.
-std::unique_ptr<GraphField> graph_of(const std::string& body, const std::string& output = "out") {
+std::unique_ptr<GraphField> landform_graph(const std::string& body, const std::string& output = "out") {
     return parse_graph("format = 1\nseed = 7\n[node]\n" + std::string(kXYZ) + body + "\n[output]\nsdf = \"" + output + "\"\n", "test.toml");
 }
 
@@ -49,7 +50,7 @@ constexpr const char* kDfbm = "{{ type = \"dfbm2\", scale_m = 250.0, offset = [3
 }  // namespace
 
 TEST(LandformNodes, dfbm2_without_damping_is_fbm_of_rotated_octaves) {
-    const auto g = graph_of("out = " + fmt::format(kDfbm, 0.0));
+    const auto g = landform_graph("out = " + fmt::format(kDfbm, 0.0));
     const NoiseSet n(7);
     Mulberry32 r(3);
     for (int i = 0; i < 2000; ++i) {
@@ -65,7 +66,7 @@ TEST(LandformNodes, dfbm2_without_damping_is_fbm_of_rotated_octaves) {
 
 TEST(LandformNodes, dfbm2_damps_each_octave_by_the_gradients_summed_so_far) {
     for (const double k : {1.0, 3.5}) {
-        const auto g = graph_of("out = " + fmt::format(kDfbm, k));
+        const auto g = landform_graph("out = " + fmt::format(kDfbm, k));
         const NoiseSet n(7);
         Mulberry32 r(4);
         for (int i = 0; i < 2000; ++i) {
@@ -87,10 +88,10 @@ TEST(LandformNodes, dfbm2_gradient_ports_are_the_derivatives_of_its_value) {
         const std::string node = fmt::format("{{ type = \"dfbm2\", scale_m = 300.0, offset = [-7.0, 2.5], octaves = 7, lacunarity = 1.9, "
                                              "gain = 0.55, amplitude = 400.0, damping = {} }}",
                                              k);
-        const auto value = graph_of("h = " + node, "h");
-        const auto dx = graph_of("h = " + node, "h.dx");
-        const auto dz = graph_of("h = " + node, "h.dz");
-        const auto plain = graph_of("h = " + node, "h.value");
+        const auto value = landform_graph("h = " + node, "h");
+        const auto dx = landform_graph("h = " + node, "h.dx");
+        const auto dz = landform_graph("h = " + node, "h.dz");
+        const auto plain = landform_graph("h = " + node, "h.value");
         Mulberry32 r(9);
         const double step = 0x1p-16;  // metres; x +- step is exact below 2^36
         double worst = 0.0, steepest = 0.0;
@@ -114,8 +115,8 @@ TEST(LandformNodes, dfbm2_gradient_follows_coordinates_given_as_nodes) {
     // With x = 2 px, the dx port is the derivative with respect to its x input: half the
     // derivative with respect to the sample's x.
     const std::string shape = "scale_m = 90.0, octaves = 4, damping = 1.0";
-    const auto own = graph_of("h = { type = \"dfbm2\", " + shape + " }", "h.dx");
-    const auto doubled = graph_of("twice = { type = \"mul\", a = \"px\", b = 2.0 }\nh = { type = \"dfbm2\", x = \"twice\", " + shape + " }",
+    const auto own = landform_graph("h = { type = \"dfbm2\", " + shape + " }", "h.dx");
+    const auto doubled = landform_graph("twice = { type = \"mul\", a = \"px\", b = 2.0 }\nh = { type = \"dfbm2\", x = \"twice\", " + shape + " }",
                                   "h.dx");
     Mulberry32 r(2);
     for (int i = 0; i < 200; ++i) {
@@ -126,8 +127,8 @@ TEST(LandformNodes, dfbm2_gradient_follows_coordinates_given_as_nodes) {
 
 TEST(LandformNodes, dfbm2_ranges_hold_its_values_and_narrow_over_small_boxes) {
     const std::string node = "{ type = \"dfbm2\", scale_m = 1000.0, octaves = 8, amplitude = 1.0, gain = 0.5, damping = 1.0 }";
-    const auto g = graph_of("h = " + node, "h");
-    const auto dx = graph_of("h = " + node, "h.dx");
+    const auto g = landform_graph("h = " + node, "h");
+    const auto dx = landform_graph("h = " + node, "h.dx");
     const double most = 1.0 + 0.5 + 0.25 + 0.125 + 0.0625 + 0.03125 + 0.015625 + 0.0078125;
     Mulberry32 r(12);
     double widest = 0.0;
@@ -153,7 +154,7 @@ TEST(LandformNodes, dfbm2_ranges_hold_its_values_and_narrow_over_small_boxes) {
 
 TEST(LandformNodes, spline_passes_through_its_knots_and_is_flat_beyond_them) {
     const double xs[] = {-1.0, -0.2, 0.3, 0.7, 1.5}, ys[] = {-40.0, 5.0, 5.0, 80.0, 100.0};
-    const auto g = graph_of("out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
+    const auto g = landform_graph("out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
     for (int i = 0; i < 5; ++i) EXPECT_EQ(at(*g, xs[i], 3.0, -2.0), ys[i]) << "knot " << i;
     EXPECT_EQ(at(*g, -1e6, 0, 0), -40.0);
     EXPECT_EQ(at(*g, -1.0000001, 0, 0), -40.0);
@@ -180,16 +181,16 @@ TEST(LandformNodes, spline_uses_pchip_slopes) {
     // Knots (0, 0), (1, 1), (2, 3): secants 1 and 2; the inner slope is their harmonic mean
     // 4/3, the ends' three-point estimates 1/2 and 5/2. At 0.5 the Hermite cubic gives
     // 0 + (1/8)(1/2) + (1/2)(1) - (1/8)(4/3) = 19/48; at 1.5, 1 + (1/8)(4/3) + (1/2)(2) - (1/8)(5/2) = 89/48.
-    const auto g = graph_of("out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, 1.0], [2.0, 3.0]] }");
+    const auto g = landform_graph("out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, 1.0], [2.0, 3.0]] }");
     EXPECT_NEAR(at(*g, 0.5, 0, 0), 19.0 / 48.0, 1e-15);
     EXPECT_NEAR(at(*g, 1.5, 0, 0), 89.0 / 48.0, 1e-15);
     // A turning point: the slope there is 0, so neither piece overshoots the peak.
-    const auto peak = graph_of("out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, 10.0], [1.2, 0.0], [4.0, 1.0]] }");
+    const auto peak = landform_graph("out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, 10.0], [1.2, 0.0], [4.0, 1.0]] }");
     double highest = -1.0;
     for (int s = 0; s <= 4000; ++s) highest = std::max(highest, at(*peak, s / 1000.0, 0, 0));
     EXPECT_EQ(highest, 10.0);
     // Two knots: the straight line between them.
-    const auto line = graph_of("out = { type = \"spline\", in = \"px\", points = [[2.0, 10.0], [6.0, 30.0]] }");
+    const auto line = landform_graph("out = { type = \"spline\", in = \"px\", points = [[2.0, 10.0], [6.0, 30.0]] }");
     EXPECT_NEAR(at(*line, 3.0, 0, 0), 15.0, 1e-12);
     EXPECT_NEAR(at(*line, 5.5, 0, 0), 27.5, 1e-12);
 }
@@ -198,10 +199,10 @@ TEST(LandformNodes, spline_knot_values_may_be_nodes) {
     // The middle knot's value is another spline of z: at each point the outer spline is the
     // one whose middle knot is that number.
     const std::string inner = "inner = { type = \"spline\", in = \"pz\", points = [[-10.0, 0.0], [10.0, 50.0]] }\n";
-    const auto nested = graph_of(inner + "out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, \"inner\"], [2.0, 100.0]] }");
+    const auto nested = landform_graph(inner + "out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, \"inner\"], [2.0, 100.0]] }");
     for (const double z : {-20.0, -3.0, 0.0, 7.5}) {
         const double middle = 2.5 * (std::clamp(z, -10.0, 10.0) + 10.0);
-        const auto fixed = graph_of(fmt::format("out = {{ type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, {}], [2.0, 100.0]] }}", middle));
+        const auto fixed = landform_graph(fmt::format("out = {{ type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, {}], [2.0, 100.0]] }}", middle));
         for (const double x : {-1.0, 0.25, 0.5, 1.0, 1.3, 1.9, 3.0})
             EXPECT_NEAR(at(*nested, x, 0, z), at(*fixed, x, 0, z), 1e-12) << x << ", " << z;
         EXPECT_NEAR(at(*nested, 1.0, 0, z), middle, 1e-12);
@@ -215,7 +216,7 @@ TEST(LandformNodes, spline_knot_values_may_be_nodes) {
 }
 
 TEST(LandformNodes, spline_range_narrows_to_the_values_at_the_inputs_ends) {
-    const auto g = graph_of("out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
+    const auto g = landform_graph("out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
     const auto check = [&](double lo, double hi, double expect_lo, double expect_hi) {
         const ValueRange r = range_of(*g, "out", Box{{lo, 0, 0}, {hi, 1, 1}});
         EXPECT_NEAR(r.lo, expect_lo, 1e-9) << lo << ".." << hi;
@@ -229,13 +230,13 @@ TEST(LandformNodes, spline_range_narrows_to_the_values_at_the_inputs_ends) {
 }
 
 TEST(LandformNodes, fold_slope_and_curvature_follow_their_formulas) {
-    const auto fold = graph_of("out = { type = \"fold\", in = \"px\" }");
+    const auto fold = landform_graph("out = { type = \"fold\", in = \"px\" }");
     for (const double x : {-2.0, -1.0, -2.0 / 3.0, -0.25, 0.0, 0.1, 2.0 / 3.0, 1.0, 4.0 / 3.0, 1.9})
         EXPECT_NEAR(at(*fold, x, 0, 0), 1.0 - std::fabs(3.0 * std::fabs(x) - 2.0), 1e-15) << x;
     EXPECT_EQ(at(*fold, 2.0 / 3.0, 0, 0), 1.0);
     EXPECT_EQ(at(*fold, 0.0, 0, 0), -1.0);
 
-    const auto slope = graph_of("out = { type = \"slope\", dx = \"px\", dz = \"pz\" }");
+    const auto slope = landform_graph("out = { type = \"slope\", dx = \"px\", dz = \"pz\" }");
     EXPECT_NEAR(at(*slope, 1.0, 0, 0), 45.0, 1e-12);
     EXPECT_NEAR(at(*slope, 0.0, 0, -1.0), 45.0, 1e-12);
     EXPECT_NEAR(at(*slope, 0.6, 0, 0.8), 45.0, 1e-12);
@@ -246,8 +247,8 @@ TEST(LandformNodes, fold_slope_and_curvature_follow_their_formulas) {
     // h = x^2 + z^2: the four neighbours' mean is h + s^2, so the curvature is -s everywhere.
     const std::string bowl = "xx = { type = \"mul\", a = \"px\", b = \"px\" }\nzz = { type = \"mul\", a = \"pz\", b = \"pz\" }\n"
                              "h = { type = \"add\", a = \"xx\", b = \"zz\" }\n";
-    const auto curvature = graph_of(bowl + "out = { type = \"curvature\", in = \"h\", step_m = 4.0 }");
-    const auto ridge = graph_of(bowl + "n = { type = \"neg\", in = \"h\" }\nout = { type = \"curvature\", in = \"n\", step_m = 0.5 }");
+    const auto curvature = landform_graph(bowl + "out = { type = \"curvature\", in = \"h\", step_m = 4.0 }");
+    const auto ridge = landform_graph(bowl + "n = { type = \"neg\", in = \"h\" }\nout = { type = \"curvature\", in = \"n\", step_m = 0.5 }");
     Mulberry32 r(8);
     for (int i = 0; i < 100; ++i) {
         const double x = (r.next() * 2 - 1) * 300, z = (r.next() * 2 - 1) * 300;
@@ -262,9 +263,9 @@ TEST(LandformNodes, cellular_finds_the_nearest_jittered_point_of_a_brute_force_s
     for (const double jitter : {1.0, 0.6, 0.0}) {
         const double cell = 37.5, ox = 0.25, oz = -3.0;
         const std::string node = fmt::format("{{ type = \"cellular\", cell_m = {}, jitter = {}, offset = [{}, {}] }}", cell, jitter, ox, oz);
-        const auto distance = graph_of("c = " + node, "c");
-        const auto px = graph_of("c = " + node, "c.x");
-        const auto pz = graph_of("c = " + node, "c.z");
+        const auto distance = landform_graph("c = " + node, "c");
+        const auto px = landform_graph("c = " + node, "c.x");
+        const auto pz = landform_graph("c = " + node, "c.z");
         Mulberry32 r(21);
         for (int i = 0; i < 3000; ++i) {
             const double x = (r.next() * 2 - 1) * 4e3, z = (r.next() * 2 - 1) * 4e3;
@@ -291,7 +292,7 @@ TEST(LandformNodes, cellular_point_ranges_hold_where_its_coordinates_are_held) {
     // x past 1e12 cells reads as 1e12 cells (as the noises hold theirs): the point's range
     // follows the held coordinate, not the input (it once claimed [5e13, 1.5e14] m for a
     // point at 2e11 m).
-    const auto g = graph_of("big = { type = \"mul\", a = \"px\", b = 1e14 }\nc = { type = \"cellular\", cell_m = 0.2, x = \"big\" }",
+    const auto g = landform_graph("big = { type = \"mul\", a = \"px\", b = 1e14 }\nc = { type = \"cellular\", cell_m = 0.2, x = \"big\" }",
                             "c.x");
     const Box box{{0.5, 0, 0}, {1.5, 1, 1}};
     const ValueRange r = g->bounds(box);

@@ -8,13 +8,14 @@
 
 #include "isoterra/graph.hpp"
 #include "random_points.hpp"
+#include "xyz_nodes.hpp"
 
 using namespace isoterra;
 
 namespace {
 
 // A graph whose sdf is node `out`, with `body` the [node] lines.
-std::unique_ptr<GraphField> graph_of(const std::string& body, const std::string& extra = "") {
+std::unique_ptr<GraphField> node_graph(const std::string& body, const std::string& extra = "") {
     return parse_graph("format = 1\nseed = 7\n" + extra + "[node]\n" + body + "\n[output]\nsdf = \"out\"\n", "test.toml");
 }
 
@@ -26,7 +27,7 @@ std::vector<double> values(const Field& f, const std::vector<glm::dvec3>& points
     return out;
 }
 
-constexpr const char* kXYZ = "px = { type = \"x\" }\npy = { type = \"y\" }\npz = { type = \"z\" }\n";
+using test::kXYZ;
 
 }  // namespace
 
@@ -66,7 +67,7 @@ TEST(GraphNodes, arithmetic_nodes_follow_their_formulas_at_points) {
     };
     const auto points = random_points(11, 300, 8.0);
     for (const Case& c : cases) {
-        const auto g = graph_of(std::string(kXYZ) + "out = " + c.node);
+        const auto g = node_graph(std::string(kXYZ) + "out = " + c.node);
         const auto got = values(*g, points);
         for (std::size_t i = 0; i < points.size(); ++i)
             ASSERT_EQ(got[i], c.formula(points[i].x, points[i].y, points[i].z)) << c.node << " at " << i;
@@ -74,7 +75,7 @@ TEST(GraphNodes, arithmetic_nodes_follow_their_formulas_at_points) {
 }
 
 TEST(GraphNodes, shapes_and_csg_equal_the_librarys_shapes_bit_for_bit) {
-    const auto g = graph_of(
+    const auto g = node_graph(
         "ball = { type = \"sphere\", center = [1.0, 2.0, -3.0], radius = 5.5 }\n"
         "brick = { type = \"box\", center = [2.0, 0.0, 1.0], half_extent = [3.0, 1.5, 2.0] }\n"
         "ground = { type = \"plane\", height = 1.25 }\n"
@@ -90,16 +91,16 @@ TEST(GraphNodes, shapes_and_csg_equal_the_librarys_shapes_bit_for_bit) {
     const auto want = values(*expected, points);
     for (std::size_t i = 0; i < points.size(); ++i) ASSERT_EQ(got[i], want[i]) << i;
     // Known values: the ball's centre is 5.5 m inside it, 0.75 m above the plane.
-    const auto only_ball = graph_of("out = { type = \"sphere\", center = [1.0, 2.0, -3.0], radius = 5.5 }");
+    const auto only_ball = node_graph("out = { type = \"sphere\", center = [1.0, 2.0, -3.0], radius = 5.5 }");
     EXPECT_EQ(only_ball->value({1, 2, -3}), -5.5);
     EXPECT_EQ(only_ball->value({1, 2, 7}), 4.5);
-    const auto only_box = graph_of("out = { type = \"box\", half_extent = [1.0, 2.0, 3.0] }");
+    const auto only_box = node_graph("out = { type = \"box\", half_extent = [1.0, 2.0, 3.0] }");
     EXPECT_EQ(only_box->value({4, 6, 0}), 5.0);
     EXPECT_EQ(only_box->value({0, 0, 0}), -1.0);
 }
 
 TEST(GraphNodes, curve_terrace_and_remap_at_their_ends_and_knees) {
-    const auto curve = graph_of(std::string(kXYZ) + "out = { type = \"curve\", in = \"px\", points = [[-1.0, 5.0], [0.0, 0.0], [2.0, 4.0]] }");
+    const auto curve = node_graph(std::string(kXYZ) + "out = { type = \"curve\", in = \"px\", points = [[-1.0, 5.0], [0.0, 0.0], [2.0, 4.0]] }");
     const auto at = [&](const Field& f, double x) { return f.value({x, 0.0, 0.0}); };
     EXPECT_EQ(at(*curve, -100.0), 5.0);  // flat before the first knot
     EXPECT_EQ(at(*curve, -1.0), 5.0);
@@ -108,20 +109,20 @@ TEST(GraphNodes, curve_terrace_and_remap_at_their_ends_and_knees) {
     EXPECT_EQ(at(*curve, 1.0), 2.0);
     EXPECT_EQ(at(*curve, 2.0), 4.0);
     EXPECT_EQ(at(*curve, 1e6), 4.0);     // flat after the last
-    const auto hard = graph_of(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 10.0 }");
+    const auto hard = node_graph(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 10.0 }");
     EXPECT_EQ(at(*hard, 0.0), 0.0);
     EXPECT_EQ(at(*hard, 9.99), 0.0);
     EXPECT_EQ(at(*hard, 10.0), 10.0);
     EXPECT_EQ(at(*hard, -0.5), -10.0);
-    const auto soft = graph_of(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 10.0, smoothness = 0.5 }");
+    const auto soft = node_graph(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 10.0, smoothness = 0.5 }");
     EXPECT_EQ(at(*soft, 2.0), 0.0);     // flat for the first half of the step
     EXPECT_EQ(at(*soft, 5.0), 0.0);     // the knee
     EXPECT_EQ(at(*soft, 7.5), 5.0);     // half way up the smooth rise
     EXPECT_NEAR(at(*soft, 9.999999), 10.0, 1e-6);
     EXPECT_EQ(at(*soft, 10.0), 10.0);
-    const auto full = graph_of(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 4.0, smoothness = 1.0 }");
+    const auto full = node_graph(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 4.0, smoothness = 1.0 }");
     EXPECT_EQ(at(*full, 2.0), 2.0);     // smoothness 1: a smoothstep over the whole step
-    const auto remap = graph_of(std::string(kXYZ) + "out = { type = \"remap\", in = \"px\", from = [2.0, 4.0], to = [1.0, -1.0] }");
+    const auto remap = node_graph(std::string(kXYZ) + "out = { type = \"remap\", in = \"px\", from = [2.0, 4.0], to = [1.0, -1.0] }");
     EXPECT_EQ(at(*remap, 2.0), 1.0);
     EXPECT_EQ(at(*remap, 4.0), -1.0);
     EXPECT_EQ(at(*remap, 3.0), 0.0);
@@ -130,11 +131,11 @@ TEST(GraphNodes, curve_terrace_and_remap_at_their_ends_and_knees) {
 
 TEST(GraphNodes, noises_follow_the_library_noises) {
     const NoiseSet noise(7);
-    const auto g2 = graph_of("out = { type = \"fbm2\", scale_m = 300.0, offset = [40.0, -70.0], octaves = 4, gain = 0.45 }");
-    const auto g3 = graph_of("out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, offset = [43.7, -11.3, 7.9] }");
-    const auto r2 = graph_of("out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
-    const auto f3 = graph_of("out = { type = \"fbm3\", scale_m = 80.0, octaves = 3 }");
-    const auto w = graph_of("w = { type = \"warp2\", scale_m = 600.0, distance_m = 40.0 }\n"
+    const auto g2 = node_graph("out = { type = \"fbm2\", scale_m = 300.0, offset = [40.0, -70.0], octaves = 4, gain = 0.45 }");
+    const auto g3 = node_graph("out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, offset = [43.7, -11.3, 7.9] }");
+    const auto r2 = node_graph("out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
+    const auto f3 = node_graph("out = { type = \"fbm3\", scale_m = 80.0, octaves = 3 }");
+    const auto w = node_graph("w = { type = \"warp2\", scale_m = 600.0, distance_m = 40.0 }\n"
                             "out = { type = \"simplex2\", x = \"w.x\", z = \"w.z\", scale_m = 200.0 }");
     const FbmShape fbm{4, 2.0, 0.45, 0.5};
     for (const glm::dvec3& p : random_points(3, 200, 5000.0)) {
@@ -149,7 +150,7 @@ TEST(GraphNodes, noises_follow_the_library_noises) {
 }
 
 TEST(GraphNodes, the_lattice_path_matches_the_point_path) {
-    const auto g = graph_of(
+    const auto g = node_graph(
         "h = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
         "ground = { type = \"mul\", a = \"h\", b = 30.0 }\n"
         "py = { type = \"y\" }\n"
@@ -174,8 +175,8 @@ TEST(GraphNodes, the_lattice_path_matches_the_point_path) {
 // A node that depends on nothing but reads a noise of constant coordinates is not folded
 // into a number before the noise has a value (it once read the noise as 0).
 TEST(GraphNodes, arithmetic_on_a_noise_at_a_fixed_point_reads_the_noise) {
-    const auto noise = graph_of("out = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }");
-    const auto doubled = graph_of("n = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }\nout = { type = \"mul\", a = \"n\", b = 2.0 }");
+    const auto noise = node_graph("out = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }");
+    const auto doubled = node_graph("n = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }\nout = { type = \"mul\", a = \"n\", b = 2.0 }");
     const std::vector<glm::dvec3> points = {{0, 0, 0}, {100, -5, 3}};
     const double n = values(*noise, points)[0];
     ASSERT_NE(n, 0.0);

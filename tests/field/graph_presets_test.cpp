@@ -12,13 +12,13 @@
 #include "isoterra/graph.hpp"
 #include "isoterra/grid.hpp"
 #include "isoterra/mesh.hpp"
+#include "same_bits.hpp"
 
 using namespace isoterra;
 
 namespace {
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using test::same_bits;
 template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);

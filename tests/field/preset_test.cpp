@@ -12,7 +12,7 @@ using namespace isoterra;
 
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string preset_error_of(const std::string& text) {
     try {
         parse_preset(text, "my.toml");
     } catch (const PresetError& e) {
@@ -81,21 +81,21 @@ TEST(Presets, unknown_names_are_refused) {
 }
 
 TEST(PresetErrors, each_kind_of_bad_value_names_file_line_and_key) {
-    EXPECT_EQ(error_of("name = \"x\"\n\n\n\n\n\nhill_scale_m = -3\n"),
+    EXPECT_EQ(preset_error_of("name = \"x\"\n\n\n\n\n\nhill_scale_m = -3\n"),
               "my.toml:7: key 'hill_scale_m': expected a number in [0.1, 10000000], got -3");
-    EXPECT_EQ(error_of("hill_scael_m = 3\n"), "my.toml:1: unknown key 'hill_scael_m'");
-    EXPECT_EQ(error_of("hill_scale_m = \"big\"\n"), "my.toml:1: key 'hill_scale_m': expected a number in [0.1, 10000000], got \"big\"");
-    EXPECT_EQ(error_of("hill_scale_m = nan\n"), "my.toml:1: key 'hill_scale_m': expected a number in [0.1, 10000000], got nan");
-    EXPECT_EQ(error_of("base_height_m = inf\n"), "my.toml:1: key 'base_height_m': expected a number in [-10000, 10000], got inf");
-    EXPECT_EQ(error_of("hill_octaves = 2.5\n"), "my.toml:1: key 'hill_octaves': expected an integer in [1, 12], got 2.5");
-    EXPECT_EQ(error_of("hill_octaves = 40\n"), "my.toml:1: key 'hill_octaves': expected an integer in [1, 12], got 40");
-    EXPECT_EQ(error_of("caves = 1\n"), "my.toml:1: key 'caves': expected true or false, got 1");
-    EXPECT_EQ(error_of("seed = -5000000000\n"),
+    EXPECT_EQ(preset_error_of("hill_scael_m = 3\n"), "my.toml:1: unknown key 'hill_scael_m'");
+    EXPECT_EQ(preset_error_of("hill_scale_m = \"big\"\n"), "my.toml:1: key 'hill_scale_m': expected a number in [0.1, 10000000], got \"big\"");
+    EXPECT_EQ(preset_error_of("hill_scale_m = nan\n"), "my.toml:1: key 'hill_scale_m': expected a number in [0.1, 10000000], got nan");
+    EXPECT_EQ(preset_error_of("base_height_m = inf\n"), "my.toml:1: key 'base_height_m': expected a number in [-10000, 10000], got inf");
+    EXPECT_EQ(preset_error_of("hill_octaves = 2.5\n"), "my.toml:1: key 'hill_octaves': expected an integer in [1, 12], got 2.5");
+    EXPECT_EQ(preset_error_of("hill_octaves = 40\n"), "my.toml:1: key 'hill_octaves': expected an integer in [1, 12], got 40");
+    EXPECT_EQ(preset_error_of("caves = 1\n"), "my.toml:1: key 'caves': expected true or false, got 1");
+    EXPECT_EQ(preset_error_of("seed = -5000000000\n"),
               "my.toml:1: key 'seed': expected an integer in [-2147483648, 4294967295], got -5000000000");
-    EXPECT_EQ(error_of("mountain_from = 0.5\nmountain_to = 0.2\n"),
+    EXPECT_EQ(preset_error_of("mountain_from = 0.5\nmountain_to = 0.2\n"),
               "my.toml:2: key 'mountain_to': expected a number > mountain_from (0.5), got 0.2");
-    EXPECT_EQ(error_of("[hills]\nscale = 3\n"), "my.toml:1: unknown key 'hills'");
-    const std::string syntax = error_of("hill_scale_m = = 3\n");
+    EXPECT_EQ(preset_error_of("[hills]\nscale = 3\n"), "my.toml:1: unknown key 'hills'");
+    const std::string syntax = preset_error_of("hill_scale_m = = 3\n");
     EXPECT_EQ(syntax.rfind("my.toml:1: ", 0), 0u) << syntax;
 }
 
@@ -136,17 +136,17 @@ TEST(PresetErrors, nesting_and_size_are_bounded_before_parsing) {
         const std::string mixed = "x = " + repeat("[{a=", n) + "1" + repeat("}]", n) + "\n";
         const std::string lines = "x = [\n" + repeat("[\n", n) + repeat("]\n", n) + "]\n";
         for (const std::string& t : {arrays, tables, mixed})
-            EXPECT_EQ(error_of(t), "my.toml:1: arrays and inline tables nest more than 8 levels deep") << n;
-        EXPECT_EQ(error_of(lines), "my.toml:9: arrays and inline tables nest more than 8 levels deep") << n;
+            EXPECT_EQ(preset_error_of(t), "my.toml:1: arrays and inline tables nest more than 8 levels deep") << n;
+        EXPECT_EQ(preset_error_of(lines), "my.toml:9: arrays and inline tables nest more than 8 levels deep") << n;
         for (const std::string& t : {"[" + dotted(n) + "]\n", "[[" + dotted(n) + "]]\n", dotted(n) + " = 1\n",
                                      "x = {" + dotted(n) + " = 1}\n"})
-            EXPECT_EQ(error_of(t), "my.toml:1: dotted keys nest more than 8 levels deep") << n;
+            EXPECT_EQ(preset_error_of(t), "my.toml:1: dotted keys nest more than 8 levels deep") << n;
     }
     // Brackets inside strings and comments do not count.
-    EXPECT_EQ(error_of("name = \"" + repeat("[{", 100) + "\" # " + repeat("[", 100) + "\nhill_scale_m = 5\n"), "(no error)");
-    EXPECT_EQ(error_of("description = '''\n" + repeat("[[[\n", 100) + "'''\n"), "(no error)");
-    EXPECT_EQ(error_of("x = " + repeat("[", 8) + repeat("]", 8) + "\n"), "my.toml:1: unknown key 'x'");
-    EXPECT_EQ(error_of("[" + dotted(8) + "]\n"), "my.toml:1: unknown key 'a'");
+    EXPECT_EQ(preset_error_of("name = \"" + repeat("[{", 100) + "\" # " + repeat("[", 100) + "\nhill_scale_m = 5\n"), "(no error)");
+    EXPECT_EQ(preset_error_of("description = '''\n" + repeat("[[[\n", 100) + "'''\n"), "(no error)");
+    EXPECT_EQ(preset_error_of("x = " + repeat("[", 8) + repeat("]", 8) + "\n"), "my.toml:1: unknown key 'x'");
+    EXPECT_EQ(preset_error_of("[" + dotted(8) + "]\n"), "my.toml:1: unknown key 'a'");
     const std::string big = "# " + std::string(std::size_t{1} << 20, 'x') + "\n";
-    EXPECT_EQ(error_of(big), "my.toml: 1048579 bytes, more than the 1048576 a preset or graph may have");
+    EXPECT_EQ(preset_error_of(big), "my.toml: 1048579 bytes, more than the 1048576 a preset or graph may have");
 }

@@ -16,7 +16,6 @@
 namespace isoterra::graph {
 namespace {
 
-constexpr double kInf = INFINITY;
 const ValueRange kAll{-kInf, kInf};
 
 double magnitude(const ValueRange& r) { return std::max(std::fabs(r.lo), std::fabs(r.hi)); }

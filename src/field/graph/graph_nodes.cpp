@@ -9,7 +9,6 @@
 namespace isoterra::graph {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 InputSpec value(const char* name, bool required = true, double fallback = 0.0) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@
 #include "isoterra/field.hpp"
 
 namespace isoterra::graph {
+
+/// An unbounded end of a node's range.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 enum class Op : std::uint8_t {
     x, y, z, constant,
