@@ -33,8 +33,10 @@ class PresetLandform : public ::testing::TestWithParam<Place> {};
 
 TEST_P(PresetLandform, drains_is_concave_and_not_too_steep) {
     const Place place = GetParam();
-    // Under the sanitizers (several times slower) the origin only: the main tree runs all.
-    if (isoterra::test::slow_build() && *place.args) GTEST_SKIP() << "the sanitizer tree measures the origin only";
+    // The Release tree measures every place; under the sanitizers (several times slower) one
+    // is enough to run the program's whole measure there.
+    if (isoterra::test::slow_build() && (std::string(place.preset) != "islands" || *place.args))
+        GTEST_SKIP() << "the sanitizer tree measures the islands at the origin only";
     const auto r = run_cli(fmt::format("landform --preset {} {} --json --quiet", place.preset, place.args));
     ASSERT_EQ(r.code, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
