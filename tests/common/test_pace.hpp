@@ -1,6 +1,6 @@
 // How hard a test may push: the sanitizer runners set ISOTERRA_TEST_SLOW, because the program
 // they test runs several times slower. Real-time checks then ask less, and the longest sweeps
-// take a sparser sample of their cases (the main tree runs every case).
+// take a sparser sample of their cases (the Release tree runs every case: tests/CMakeLists.txt).
 #pragma once
 
 #include <cstdlib>

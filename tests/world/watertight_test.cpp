@@ -141,8 +141,13 @@ const glm::dvec3 kFoci[] = {{0.01, 30.0, 0.01}, {63.99, 30.0, -64.01}, {-127.5, 
 class Watertight : public ::testing::TestWithParam<Mesher> {};
 
 TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
-    for (const Case& c : fields())
-        for (std::size_t f = 0; f < c.foci; f += test::sweep_step(1, 2)) {
+    const std::vector<Case> cases = fields();
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        const Case& c = cases[k];
+        // A slow (sanitizer) build: every other field, the other half with the other mesher,
+        // at the first focus; the Release tree takes them all.
+        if (test::slow_build() && (k + static_cast<std::size_t>(GetParam())) % 2) continue;
+        for (std::size_t f = 0; f < c.foci; f += test::sweep_step(1, 4)) {
             glm::dvec3 focus = kFoci[f];
             if (c.above_ground) focus.y += c.field->ground_height(focus.x, focus.z);
             WorldSettings s = settings(2, 512.0);
@@ -169,6 +174,7 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             for (int l : levels_with_triangles) std::printf(" %d", l);
             std::printf(", %d open edges inside the rim\n", open);
         }
+    }
 }
 
 // Chunks over a triangle budget have their insides simplified (marching cubes: surface nets'
