@@ -17,6 +17,8 @@
 
 #include "isoterra/base.hpp"
 #include "isoterra/store.hpp"
+#include "sqlite_calls.hpp"
+#include "world_file_rows.hpp"
 
 namespace isoterra {
 
@@ -36,69 +38,6 @@ std::string raster_rows(const std::vector<GraphRaster>& rasters) {
     return rows;
 }
 
-// One prepared statement, finalized on scope exit.
-class Statement {
-public:
-    Statement(sqlite3* db, const char* sql) : db_(db) {
-        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) throw std::runtime_error(sqlite3_errmsg(db));
-    }
-    ~Statement() { sqlite3_finalize(stmt_); }
-    Statement(const Statement&) = delete;
-    Statement& operator=(const Statement&) = delete;
-
-    /// Steps once: true for a row, false when done; throws on an error.
-    bool step() {
-        const int rc = sqlite3_step(stmt_);
-        if (rc == SQLITE_ROW) return true;
-        if (rc == SQLITE_DONE) return false;
-        throw std::runtime_error(sqlite3_errmsg(db_));
-    }
-    void reset() {
-        sqlite3_reset(stmt_);
-        sqlite3_clear_bindings(stmt_);
-    }
-    sqlite3_stmt* get() const { return stmt_; }
-
-private:
-    sqlite3* db_;
-    sqlite3_stmt* stmt_ = nullptr;
-};
-
-void exec(sqlite3* db, const char* sql) {
-    char* message = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-        std::string text = message ? message : sqlite3_errmsg(db);
-        sqlite3_free(message);
-        throw std::runtime_error(text);
-    }
-}
-
-std::int64_t pragma_int(sqlite3* db, const char* sql) {
-    Statement s(db, sql);
-    return s.step() ? sqlite3_column_int64(s.get(), 0) : 0;
-}
-
-// SQLite's message, with the system's reason when there is one ("disk I/O error (No space
-// left on device)").
-std::string reason(sqlite3* db) {
-    std::string text = db ? sqlite3_errmsg(db) : "out of memory";
-    if (const int e = db ? sqlite3_system_errno(db) : 0; e != 0) text += fmt::format(" ({})", std::strerror(e));
-    return text;
-}
-
-// True when SQLite's last error was another connection holding the file.
-bool locked(sqlite3* db) {
-    const int code = sqlite3_errcode(db) & 0xff;
-    return code == SQLITE_BUSY || code == SQLITE_LOCKED;
-}
-
-// True when SQLite's last error came from the disk or memory, not from the file's contents.
-bool io_failure(sqlite3* db) {
-    const int code = sqlite3_errcode(db) & 0xff;
-    return code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_NOMEM || code == SQLITE_CANTOPEN ||
-           code == SQLITE_READONLY;
-}
-
 // A count stored as decimal text (the undo cursor, the generation); throws unless it is one.
 std::uint64_t count_of(const std::string& text, const char* what) {
     char* end = nullptr;
@@ -107,11 +46,6 @@ std::uint64_t count_of(const std::string& text, const char* what) {
     if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos || *end != '\0' || errno != 0)
         throw std::runtime_error(fmt::format("settings: the {} '{}' is not a count", what, text_excerpt(text)));
     return v;
-}
-
-std::string column_text(sqlite3_stmt* s, int i) {
-    const unsigned char* t = sqlite3_column_text(s, i);
-    return t ? reinterpret_cast<const char*>(t) : "";
 }
 
 constexpr const char* kSchema = R"(
@@ -158,7 +92,7 @@ WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_n
                                          std::strerror(errno)));
     try {
         if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK)
-            throw WorldFileWriteError(fmt::format("{}: cannot open: {}", path, reason(db_)));
+            throw WorldFileWriteError(fmt::format("{}: cannot open: {}", path, sql::reason(db_)));
         // Another process may be writing: wait for it, as every later statement does.
         sqlite3_busy_timeout(db_, 5000);
         load(created_ ? terrain_for_new : nullptr, created_text);
@@ -209,15 +143,15 @@ std::string WorldFile::create(const TerrainSource& terrain) {
     try {
         text = terrain.to_text();
         if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
-            throw std::runtime_error(reason(db));
-        exec(db, fmt::format("PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA application_id = {}; "
+            throw std::runtime_error(sql::reason(db));
+        sql::exec(db, fmt::format("PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA application_id = {}; "
                              "PRAGMA user_version = {};",
                              kApplicationId, kWorldFileSchema)
                      .c_str());
-        exec(db, "BEGIN");
-        exec(db, kSchema);
+        sql::exec(db, "BEGIN");
+        sql::exec(db, kSchema);
         {
-            Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
+            sql::Statement put(db, "INSERT INTO settings (key, value) VALUES (?, ?)");
             // A graph's rasters are found where its file was, and must stay as they were.
             const std::pair<const char*, std::string> rows[] = {{"preset", text},
                                                                 {"applied", "0"},
@@ -231,8 +165,8 @@ std::string WorldFile::create(const TerrainSource& terrain) {
                 put.reset();
             }
         }
-        exec(db, "COMMIT");
-        if (sqlite3_close(db) != SQLITE_OK) throw std::runtime_error(reason(db));
+        sql::exec(db, "COMMIT");
+        if (sqlite3_close(db) != SQLITE_OK) throw std::runtime_error(sql::reason(db));
         db = nullptr;
         if (::link(tmp.c_str(), path_.c_str()) == 0) {
             std::remove(tmp.c_str());
@@ -246,7 +180,7 @@ std::string WorldFile::create(const TerrainSource& terrain) {
             if (::rename(tmp.c_str(), path_.c_str()) != 0) throw std::runtime_error(std::strerror(errno));
         }
     } catch (const std::exception& e) {
-        const std::string why = db ? reason(db) : e.what();
+        const std::string why = db ? sql::reason(db) : e.what();
         sqlite3_close(db);
         remove_world_file(tmp);
         throw WorldFileWriteError(fmt::format("{}: cannot create: {}", path_, why));
@@ -261,14 +195,14 @@ void WorldFile::load(const TerrainSource* created_from, const std::string& creat
     };
     // SQLite failing to read is a lock or the disk, not the file's contents.
     const auto unreadable = [&](const std::string& why) {
-        if (locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long ({}); try again", path_, why));
-        if (io_failure(db_)) throw WorldFileWriteError(fmt::format("{}: cannot read: {}", path_, reason(db_)));
+        if (sql::locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long ({}); try again", path_, why));
+        if (sql::io_failure(db_)) throw WorldFileWriteError(fmt::format("{}: cannot read: {}", path_, sql::reason(db_)));
         throw corrupt(why);
     };
     std::int64_t app = 0, version = 0;
     try {
-        app = pragma_int(db_, "PRAGMA application_id");
-        version = pragma_int(db_, "PRAGMA user_version");
+        app = sql::pragma_int(db_, "PRAGMA application_id");
+        version = sql::pragma_int(db_, "PRAGMA user_version");
     } catch (const std::exception& e) {
         if (sqlite3_errcode(db_) == SQLITE_NOTADB)
             throw WorldFileError(fmt::format("{}: not an isoterra world file (not a SQLite database)", path_));
@@ -280,21 +214,21 @@ void WorldFile::load(const TerrainSource* created_from, const std::string& creat
                                          path_, version, kWorldFileSchema));
     try {
         {
-            Statement check(db_, "PRAGMA quick_check");
+            sql::Statement check(db_, "PRAGMA quick_check");
             check.step();
-            const std::string result = column_text(check.get(), 0);
+            const std::string result = sql::column_text(check.get(), 0);
             if (result != "ok") throw std::runtime_error(result);
         }
         std::string preset_text, applied_text, generation_text, directory, rasters;
         {
-            Statement s(db_, "SELECT key, value FROM settings");
+            sql::Statement s(db_, "SELECT key, value FROM settings");
             while (s.step()) {
-                const std::string key = column_text(s.get(), 0);
-                if (key == "terrain_directory") directory = column_text(s.get(), 1);
-                if (key == "rasters") rasters = column_text(s.get(), 1);
-                if (key == "preset") preset_text = column_text(s.get(), 1);
-                if (key == "applied") applied_text = column_text(s.get(), 1);
-                if (key == "generation") generation_text = column_text(s.get(), 1);
+                const std::string key = sql::column_text(s.get(), 0);
+                if (key == "terrain_directory") directory = sql::column_text(s.get(), 1);
+                if (key == "rasters") rasters = sql::column_text(s.get(), 1);
+                if (key == "preset") preset_text = sql::column_text(s.get(), 1);
+                if (key == "applied") applied_text = sql::column_text(s.get(), 1);
+                if (key == "generation") generation_text = sql::column_text(s.get(), 1);
             }
         }
         if (preset_text.empty() || applied_text.empty() || generation_text.empty())
@@ -321,62 +255,11 @@ void WorldFile::load(const TerrainSource* created_from, const std::string& creat
                                              "its edits were made on the old one",
                                              path_, shown(rasters), shown(now)));
         }
-        {
-            Statement s(db_, "SELECT seq, brush, mode, x, y, z, radius, strength FROM operations ORDER BY seq");
-            while (s.step()) {
-                EditOp op;
-                const std::int64_t seq = sqlite3_column_int64(s.get(), 0);
-                if (seq != static_cast<std::int64_t>(ops_.size())) throw std::runtime_error(fmt::format("operation {}: out of sequence", seq));
-                // Numbers must be stored as numbers: SQLite would read "12 m" as 12, "abc" as 0.
-                for (int column = 3; column <= 7; ++column) {
-                    const int type = sqlite3_column_type(s.get(), column);
-                    if (type != SQLITE_FLOAT && type != SQLITE_INTEGER && !(column == 7 && type == SQLITE_NULL))
-                        throw std::runtime_error(fmt::format("operation {}: a coordinate, radius or strength is not a number", seq));
-                }
-                if (!parse_brush_kind(column_text(s.get(), 1), op.kind) || !parse_brush_mode(column_text(s.get(), 2), op.mode))
-                    throw std::runtime_error(fmt::format("operation {}: unknown brush or mode", seq));
-                op.centre = {sqlite3_column_double(s.get(), 3), sqlite3_column_double(s.get(), 4), sqlite3_column_double(s.get(), 5)};
-                op.radius_m = sqlite3_column_double(s.get(), 6);
-                if (sqlite3_column_type(s.get(), 7) != SQLITE_NULL) op.strength_m = sqlite3_column_double(s.get(), 7);
-                if (const std::string bad = validate_edit(op); !bad.empty())
-                    throw std::runtime_error(fmt::format("operation {}: {}", seq, bad));
-                ops_.push_back(op);
-            }
-        }
+        ops_ = read_operations(db_);
         const std::uint64_t applied = count_of(applied_text, "undo cursor");
         if (applied > ops_.size()) throw std::runtime_error(fmt::format("undo cursor {} outside the {} operations", applied, ops_.size()));
         applied_ = static_cast<std::size_t>(applied);
-        {
-            Statement s(db_, "SELECT cx, cy, cz, blob, checksum FROM deltas");
-            while (s.step()) {
-                for (int column = 0; column < 5; ++column)
-                    if (sqlite3_column_type(s.get(), column) != (column == 3 ? SQLITE_BLOB : SQLITE_INTEGER))
-                        throw std::runtime_error("a delta chunk row holds a value of the wrong type");
-                const std::int64_t cx = sqlite3_column_int64(s.get(), 0), cy = sqlite3_column_int64(s.get(), 1),
-                                   cz = sqlite3_column_int64(s.get(), 2);
-                // Edits change the samples near their brushes only: a chunk no operation's
-                // brush reaches holds no edit (and one far past the world's edge, none at all).
-                const Box chunk{glm::dvec3(cx, cy, cz) * double{kChunkSize} - 1.0, glm::dvec3(cx, cy, cz) * double{kChunkSize} + (kChunkSize + 1.0)};
-                const auto reaches = [&](const EditOp& op) {
-                    const Box b = edit_box(op);
-                    for (int a = 0; a < 3; ++a)
-                        if (b.lo[a] > chunk.hi[a] || chunk.lo[a] > b.hi[a]) return false;
-                    return true;
-                };
-                if (std::none_of(ops_.begin(), ops_.end(), reaches))
-                    throw std::runtime_error(fmt::format("chunk {},{},{}: no operation reaches it", cx, cy, cz));
-                const ChunkCoord c{static_cast<int>(cx), static_cast<int>(cy), static_cast<int>(cz), 0};
-                const auto* bytes = static_cast<const std::uint8_t*>(sqlite3_column_blob(s.get(), 3));
-                const auto size = static_cast<std::size_t>(sqlite3_column_bytes(s.get(), 3));
-                const auto sum = static_cast<std::uint64_t>(sqlite3_column_int64(s.get(), 4));
-                if (blob_checksum(bytes, size) != sum) throw std::runtime_error(fmt::format("chunk {},{},{}: checksum mismatch", c.x, c.y, c.z));
-                try {
-                    deltas_.set(c, std::make_shared<const DeltaChunk>(decode_delta_chunk(bytes, size)));
-                } catch (const std::runtime_error& e) {
-                    throw std::runtime_error(fmt::format("chunk {},{},{}: {}", c.x, c.y, c.z, e.what()));
-                }
-            }
-        }
+        read_deltas(db_, ops_, deltas_);
     } catch (const WorldFileError&) {
         throw;  // said in full already
     } catch (const std::runtime_error& e) {
@@ -384,16 +267,16 @@ void WorldFile::load(const TerrainSource* created_from, const std::string& creat
     }
     // Checked: from here on the file is ours to write.
     try {
-        exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
+        sql::exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     } catch (const std::runtime_error& e) {
-        if (locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long; try again", path_));
-        throw WorldFileWriteError(fmt::format("{}: cannot open for writing: {}", path_, reason(db_)));
+        if (sql::locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long; try again", path_));
+        throw WorldFileWriteError(fmt::format("{}: cannot open for writing: {}", path_, sql::reason(db_)));
     }
 }
 
 void WorldFile::checkpoint() {
     if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr) != SQLITE_OK)
-        throw WorldFileWriteError(fmt::format("{}: {}", path_, reason(db_)));
+        throw WorldFileWriteError(fmt::format("{}: {}", path_, sql::reason(db_)));
 }
 
 void WorldFile::save(const EditHistory& history, std::size_t first_new, const std::vector<ChunkCoord>& changed) {
@@ -402,24 +285,24 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
         throw WorldFileWriteError(fmt::format("{}: cannot save: {}", path_, why));
     };
     try {
-        exec(db_, "BEGIN IMMEDIATE");
+        sql::exec(db_, "BEGIN IMMEDIATE");
         try {
             {
                 // Another process that saved meanwhile would have its edits overwritten.
-                Statement read(db_, "SELECT value FROM settings WHERE key = 'generation'");
+                sql::Statement read(db_, "SELECT value FROM settings WHERE key = 'generation'");
                 const std::int64_t now = read.step() ? sqlite3_column_int64(read.get(), 0) : 0;
                 if (now != generation_) throw std::runtime_error("another process changed the file since it was opened; open it again");
-                Statement bump(db_, "INSERT OR REPLACE INTO settings (key, value) VALUES ('generation', ?)");
+                sql::Statement bump(db_, "INSERT OR REPLACE INTO settings (key, value) VALUES ('generation', ?)");
                 sqlite3_bind_int64(bump.get(), 1, generation_ + 1);
                 bump.step();
             }
             {
-                Statement drop(db_, "DELETE FROM operations WHERE seq >= ?");
+                sql::Statement drop(db_, "DELETE FROM operations WHERE seq >= ?");
                 sqlite3_bind_int64(drop.get(), 1, static_cast<std::int64_t>(first_new));
                 drop.step();
             }
             {
-                Statement put(db_, "INSERT INTO operations (seq, brush, mode, x, y, z, radius, strength) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                sql::Statement put(db_, "INSERT INTO operations (seq, brush, mode, x, y, z, radius, strength) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
                 const auto& ops = history.ops();
                 for (std::size_t i = first_new; i < ops.size(); ++i) {
                     const EditOp& op = ops[i];
@@ -437,16 +320,16 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
                 }
             }
             {
-                Statement cursor(db_, "UPDATE settings SET value = ? WHERE key = 'applied'");
+                sql::Statement cursor(db_, "UPDATE settings SET value = ? WHERE key = 'applied'");
                 const std::string applied = std::to_string(history.applied());
                 sqlite3_bind_text(cursor.get(), 1, applied.c_str(), -1, SQLITE_TRANSIENT);
                 cursor.step();
             }
-            Statement put(db_, "INSERT OR REPLACE INTO deltas (cx, cy, cz, blob, checksum) VALUES (?, ?, ?, ?, ?)");
-            Statement drop(db_, "DELETE FROM deltas WHERE cx = ? AND cy = ? AND cz = ?");
+            sql::Statement put(db_, "INSERT OR REPLACE INTO deltas (cx, cy, cz, blob, checksum) VALUES (?, ?, ?, ?, ?)");
+            sql::Statement drop(db_, "DELETE FROM deltas WHERE cx = ? AND cy = ? AND cz = ?");
             for (const ChunkCoord& c : changed) {
                 const DeltaChunk* chunk = history.deltas().find(c);
-                Statement& s = chunk ? put : drop;
+                sql::Statement& s = chunk ? put : drop;
                 sqlite3_bind_int(s.get(), 1, c.x);
                 sqlite3_bind_int(s.get(), 2, c.y);
                 sqlite3_bind_int(s.get(), 3, c.z);
@@ -459,19 +342,19 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
                 s.step();
                 s.reset();
             }
-            exec(db_, "COMMIT");
+            sql::exec(db_, "COMMIT");
             ++generation_;
         } catch (const std::exception& e) {
             // What went wrong, read before ROLLBACK resets it.
-            const bool was_locked = locked(db_);
-            const std::string why = io_failure(db_) ? reason(db_) : e.what();
+            const bool was_locked = sql::locked(db_);
+            const std::string why = sql::io_failure(db_) ? sql::reason(db_) : e.what();
             sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
             throw_save_error(why, was_locked);
         }
     } catch (const WorldFileWriteError&) {
         throw;
     } catch (const std::exception& e) {
-        throw_save_error(io_failure(db_) ? reason(db_) : e.what(), locked(db_));
+        throw_save_error(sql::io_failure(db_) ? sql::reason(db_) : e.what(), sql::locked(db_));
     }
 }
 
