@@ -152,6 +152,9 @@ struct MesherInfo {
 /// Every mesher, in the order menus list them (the first is the default).
 const std::vector<MesherInfo>& meshers();
 const MesherInfo& mesher_info(Mesher m);
+/// The mesher's place in that order, and the one after it (the last's is the first).
+std::size_t mesher_index(Mesher m);
+Mesher next_mesher(Mesher m);
 /// The meshers' names joined by `separator`: "marching-cubes | surface-nets | blocks".
 std::string mesher_names(const std::string& separator);
 /// Returns the mesher's name as the CLI spells it ("marching-cubes").

@@ -47,6 +47,10 @@ const MesherInfo& mesher_info(Mesher m) {
     throw std::invalid_argument("mesher_info: a Mesher value with no row in the registry");
 }
 
+std::size_t mesher_index(Mesher m) { return static_cast<std::size_t>(&mesher_info(m) - meshers().data()); }
+
+Mesher next_mesher(Mesher m) { return meshers()[(mesher_index(m) + 1) % meshers().size()].id; }
+
 std::string mesher_names(const std::string& separator) {
     std::string names;
     for (const MesherInfo& info : meshers()) names += (names.empty() ? "" : separator) + info.name;
