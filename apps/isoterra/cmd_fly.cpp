@@ -15,7 +15,6 @@
 
 #include "edit_session.hpp"
 #include "flight_path.hpp"
-#include "isoterra/world.hpp"
 
 namespace isoterra::app {
 namespace {
@@ -51,42 +50,41 @@ void register_fly(CLI::App& app) {
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {
         const WorldSettings settings = opt.world.settings();
-        const EditSession session(opt.field, opt.world_file.path);
-        const std::shared_ptr<const Field> field = session.field();
-        const glm::dvec3 start = starting_eye(*field);
+        EditSession edits(opt.field, opt.world_file.path);
+        Session& session = edits.session();
+        const glm::dvec3 start = starting_eye(*session.field());
         const Path path = make_path(opt.path, start);
 
-        World world(field, settings, session.deltas());
-        ShownChunks shown(false);
+        session.start(settings);
+        World& world = *session.world();
+        const ShownChunks& shown = session.shown();
         using Clock = std::chrono::steady_clock;
         const auto t0 = Clock::now();
         const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
         const bool show = !opt.quiet && stderr_is_terminal();
-        double first_picture = -1.0, first_view = -1.0, flight_start = 0.0, last_report = -1.0;
+        double flight_start = 0.0, last_report = -1.0;
         std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, delivered = 0, frames = 0, max_shown = 0;
         std::size_t frames_outside_finest = 0, first_picture_chunks = 0;
         nlohmann::json loaded_over_time = nlohmann::json::array();
         for (;; ++frames) {
             const double now = seconds_since(Clock::now());
-            if (first_view >= 0.0 && now - flight_start >= opt.seconds) break;
-            if (first_view < 0.0 && now > 600.0) throw Failure("the first view did not fill within 600 s");
-            const glm::dvec3 focus = first_view < 0.0 ? start : path.at((now - flight_start) * opt.speed);
+            const bool viewing = session.times().first_view_s >= 0.0;
+            if (viewing && now - flight_start >= opt.seconds) break;
+            if (!viewing && now > 600.0) throw Failure("the first view did not fill within 600 s");
+            const glm::dvec3 focus = !viewing ? start : path.at((now - flight_start) * opt.speed);
             world.set_focus(focus);
-            delivered += world.deliver(opt.budget_ms, [&](const ChunkUpdate& u) {
+            const bool had_picture = session.times().first_picture_s >= 0.0;
+            delivered += session.deliver(opt.budget_ms, [&](const ChunkUpdate& u) {
                 if (u.mesh) triangles += u.mesh->triangle_count();
-                shown.apply(u);
             });
             const WorldCounts c = world.counts();
             max_waiting = std::max(max_waiting, c.waiting);
             max_loaded = std::max(max_loaded, c.loaded);
             max_shown = std::max(max_shown, shown.triangles_drawn());
-            if (first_picture < 0.0 && world.covered()) {
-                first_picture = seconds_since(Clock::now());
-                first_picture_chunks = c.built + c.skipped;
-            }
-            if (first_view < 0.0 && world.settled()) first_view = flight_start = seconds_since(Clock::now());
+            if (!had_picture && session.times().first_picture_s >= 0.0) first_picture_chunks = c.built + c.skipped;
+            if (!viewing && session.times().first_view_s >= 0.0) flight_start = seconds_since(Clock::now());
             // The finest ring follows the camera: the column under it is drawn at level 0.
-            if (first_view >= 0.0) {
+            if (viewing) {
                 const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)), static_cast<int>(std::floor(focus.z / kChunkSize))};
                 frames_outside_finest += !shown.visible_columns().count(under);
             }
@@ -103,6 +101,7 @@ void register_fly(CLI::App& app) {
         const double total = seconds_since(Clock::now());
         const WorldCounts c = world.counts();
         nlohmann::ordered_json out;
+        const SessionTimes times = session.times();
         out["preset"] = session.terrain().name;
         out["radius"] = opt.world.radius;
         out["view_distance_m"] = settings.view_distance_m;
@@ -112,9 +111,9 @@ void register_fly(CLI::App& app) {
         out["path"] = opt.path;
         out["speed_m_s"] = opt.speed;
         out["coarse_first"] = settings.coarse_first;
-        out["first_picture_s"] = first_picture;
+        out["first_picture_s"] = times.first_picture_s;
         out["first_picture_chunks"] = first_picture_chunks;
-        out["first_view_s"] = first_view;
+        out["first_view_s"] = times.first_view_s;
         out["flight_s"] = total - flight_start;
         out["frames"] = frames;
         out["chunks_built"] = c.built;
@@ -135,8 +134,8 @@ void register_fly(CLI::App& app) {
             fmt::print("{}\n", out.dump(2));
             return;
         }
-        fmt::print("whole view shown at some level in {:.2f} s\n", first_picture);
-        fmt::print("first view filled in {:.2f} s ({} threads, radius {}, {} levels to {:.0f} m)\n", first_view,
+        fmt::print("whole view shown at some level in {:.2f} s\n", times.first_picture_s);
+        fmt::print("first view filled in {:.2f} s ({} threads, radius {}, {} levels to {:.0f} m)\n", times.first_view_s,
                    world.settings().threads, opt.world.radius, world.levels(), settings.view_distance_m);
         fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", total - flight_start,
                    opt.speed, c.built, c.built / total, c.skipped);

@@ -3,8 +3,6 @@
 
 #include <cstdio>
 
-#include <fmt/format.h>
-
 namespace isoterra::app {
 
 void WorldFileOption::add_to(CLI::App& cmd, bool required, bool creates) {
@@ -26,46 +24,34 @@ std::unique_ptr<WorldFile> open_file(const std::string& path, const TerrainSourc
     }
 }
 
-}  // namespace
-
-EditSession::EditSession(const FieldOptions& field, const std::string& world_path, bool create) : path_(world_path) {
-    if (world_path.empty()) {
-        *this = EditSession(field.load());
-        return;
-    }
+Session make_session(const FieldOptions& field, const std::string& world_path, bool create) {
+    if (world_path.empty()) return Session(field.load());
     const TerrainSource wanted = field.load();
     auto file = open_file(world_path, create ? &wanted : nullptr);
-    terrain_ = file->terrain();
-    if (!file->created() && field.given() && (wanted.name != terrain_.name || wanted.seed != terrain_.seed))
+    const TerrainSource& kept = file->terrain();
+    if (!file->created() && field.given() && (wanted.name != kept.name || wanted.seed != kept.seed))
         std::fprintf(stderr, "note: %s keeps its own %s '%s' (seed %u); --preset/--config/--seed ignored\n", printable(world_path).c_str(),
-                     terrain_.is_graph() ? "graph" : "preset", printable(terrain_.name, 100).c_str(), terrain_.seed);
-    created_ = file->created();
-    field_ = terrain_.make_field();
-    editor_ = std::make_unique<WorldEditor>(field_, std::move(file));
+                     kept.is_graph() ? "graph" : "preset", printable(kept.name, 100).c_str(), kept.seed);
+    return Session(std::move(file));
 }
 
-EditSession::EditSession(const TerrainSource& terrain)
-    : terrain_(terrain), field_(terrain.make_field()), editor_(std::make_unique<WorldEditor>(field_, nullptr)) {}
+}  // namespace
+
+EditSession::EditSession(const FieldOptions& field, const std::string& world_path, bool create)
+    : path_(world_path), session_(make_session(field, world_path, create)) {}
 
 Box EditSession::apply(const EditOp& op) {
     if (const std::string bad = validate_edit(op); !bad.empty()) throw UsageError(bad);
     try {
-        const Box box = editor_->apply(op);
-        saved_ = true;
-        return box;
+        return session_.apply(op);
     } catch (const WorldFileWriteError& e) {
-        // A world file this command made and could not save its first edit into (a full
-        // disk) is removed: a failed command leaves nothing new.
-        if (!created_ || saved_) throw Failure(e.what());
-        editor_ = std::make_unique<WorldEditor>(field_, nullptr);
-        remove_world_file(path_);
-        throw Failure(fmt::format("{}; the new world file was removed", e.what()));
+        throw Failure(e.what());
     }
 }
 
 bool EditSession::undo(Box& box) {
     try {
-        return editor_->undo(box);
+        return session_.undo(box);
     } catch (const WorldFileWriteError& e) {
         throw Failure(e.what());
     }
@@ -73,7 +59,7 @@ bool EditSession::undo(Box& box) {
 
 bool EditSession::redo(Box& box) {
     try {
-        return editor_->redo(box);
+        return session_.redo(box);
     } catch (const WorldFileWriteError& e) {
         throw Failure(e.what());
     }

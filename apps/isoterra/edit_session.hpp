@@ -6,8 +6,7 @@
 #include <string>
 
 #include "cli.hpp"
-#include "isoterra/edit.hpp"
-#include "isoterra/store.hpp"
+#include "isoterra/session.hpp"
 
 namespace isoterra::app {
 
@@ -17,6 +16,8 @@ struct WorldFileOption {
     void add_to(CLI::App& cmd, bool required = false, bool creates = true);
 };
 
+/// The library's Session with the program's errors: UsageError for bad input, Failure for a
+/// file that cannot be saved.
 class EditSession {
 public:
     /// Without `world_path`: the preset of `field` and no edits. With it: opens the world
@@ -24,17 +25,17 @@ public:
     /// missing; an existing file keeps its own preset (a note says so when `field` named
     /// another). Throws UsageError for a bad file.
     EditSession(const FieldOptions& field, const std::string& world_path, bool create = true);
-    /// `terrain` and no edits, no file (the viewer's preset and seed controls).
-    explicit EditSession(const TerrainSource& terrain);
 
     /// The preset or graph, with its seed.
-    const TerrainSource& terrain() const { return terrain_; }
-    std::shared_ptr<const Field> field() const { return field_; }
+    const TerrainSource& terrain() const { return session_.terrain(); }
+    std::shared_ptr<const Field> field() const { return session_.field(); }
     /// A snapshot of the current deltas, for a World or a mesher.
-    std::shared_ptr<const ChunkDeltas> deltas() const { return std::make_shared<const ChunkDeltas>(history().deltas()); }
-    const EditHistory& history() const { return editor_->history(); }
-    bool has_file() const { return editor_->file() != nullptr; }
+    std::shared_ptr<const ChunkDeltas> deltas() const { return session_.deltas(); }
+    const EditHistory& history() const { return session_.history(); }
+    bool has_file() const { return session_.file() != nullptr; }
     const std::string& path() const { return path_; }
+    /// The session itself (the viewer's World, camera and brush).
+    Session& session() { return session_; }
 
     /// Applies `op` and saves it; returns the box of samples it changed. Throws UsageError
     /// for a bad op, Failure when the save fails (then neither the file nor the session
@@ -48,10 +49,7 @@ public:
 
 private:
     std::string path_;
-    TerrainSource terrain_;
-    std::shared_ptr<const Field> field_;
-    std::unique_ptr<WorldEditor> editor_;
-    bool created_ = false, saved_ = false;
+    Session session_;
 };
 
 }  // namespace isoterra::app
