@@ -1,6 +1,6 @@
 // What the web page calls in its WebAssembly instances (embind). One build, two roles:
-// the page's own instance holds the terrain, the world file with the edit history, and the
-// World (with the owner's workers: it hands out jobs); each Web Worker's instance holds the
+// the page's own instance holds the library's Session: the terrain, the world file with the
+// edit history, and the World (with the owner's workers: it hands out jobs); each Web Worker's instance holds the
 // same terrain and a mirror of the edits, and runs the jobs. Errors come back as one line
 // of text, never as a C++ exception crossing into JavaScript.
 #include <emscripten/bind.h>
@@ -16,8 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isoterra/io.hpp"
-#include "isoterra/store.hpp"
-#include "isoterra/world.hpp"
+#include "isoterra/session.hpp"
 #include "mesh_bytes.hpp"
 
 namespace isoterra::web {
@@ -115,11 +114,9 @@ struct DrawnState {
 };
 
 struct Page {
-    TerrainSource terrain;
-    std::shared_ptr<const Field> field;
-    std::unique_ptr<WorldEditor> editor;
-    std::unique_ptr<World> world;
-    ShownChunks shown{true};  // what the World shows: meshes, water, visibility
+    // The open world file's terrain, edits and World; its shown() keeps the meshes (for
+    // drawing and for export).
+    std::unique_ptr<Session> session;
     std::unordered_map<ChunkCoord, DrawnState, ChunkKey> chunks;
     std::vector<DrawnArrays> drawn;  // from the last deliver()
     std::string file_bytes, glb_bytes;
@@ -171,25 +168,20 @@ std::string open_world(const std::string& terrain_text, const std::string& path)
     try {
         std::unique_ptr<TerrainSource> wanted;
         if (!terrain_text.empty()) wanted = std::make_unique<TerrainSource>(parse_terrain_source(terrain_text, "terrain"));
-        auto file = std::make_unique<WorldFile>(path, wanted.get());
-        TerrainSource terrain = file->terrain();
-        auto field = terrain.make_field();
-        auto editor = std::make_unique<WorldEditor>(field, std::move(file));
-        page.world.reset();
+        auto session = std::make_unique<Session>(std::make_unique<WorldFile>(path, wanted.get()));
+        session->keep_meshes(true);
         page.chunks.clear();
-        page.shown = ShownChunks(true);
-        page.editor = std::move(editor);
-        page.field = std::move(field);
-        page.terrain = std::move(terrain);
+        page.session = std::move(session);
+        const TerrainSource& terrain = page.session->terrain();
         nlohmann::json ops = nlohmann::json::array();
-        for (const EditOp& op : page.editor->history().ops()) ops.push_back(op_json(op));
-        return nlohmann::json{{"terrain", page.terrain.to_text()},
-                              {"name", page.terrain.name},
-                              {"seed", page.terrain.seed},
-                              {"graph", page.terrain.is_graph()},
-                              {"sea_level", page.terrain.sea_level_m()},
+        for (const EditOp& op : page.session->history().ops()) ops.push_back(op_json(op));
+        return nlohmann::json{{"terrain", terrain.to_text()},
+                              {"name", terrain.name},
+                              {"seed", terrain.seed},
+                              {"graph", terrain.is_graph()},
+                              {"sea_level", terrain.sea_level_m()},
                               {"ops", ops},
-                              {"applied", page.editor->history().applied()}}
+                              {"applied", page.session->history().applied()}}
             .dump();
     } catch (const std::exception& e) {
         return error_json(e.what());
@@ -198,7 +190,7 @@ std::string open_world(const std::string& terrain_text, const std::string& path)
 
 /// Starts a World over the open terrain and its edits; its jobs go to the page's workers.
 std::string start_world(double view_distance_m, int radius, const std::string& mesher_name) {
-    if (!page.editor) return error_json("no world is open");
+    if (!page.session) return error_json("no world is open");
     WorldSettings s;
     if (!parse_mesher(mesher_name, s.mesher)) return error_json("unknown mesher '" + mesher_name + "'");
     if (!(view_distance_m >= 32 && view_distance_m <= 65536)) return error_json("view distance must be from 32 to 65536 m");
@@ -206,27 +198,28 @@ std::string start_world(double view_distance_m, int radius, const std::string& m
     s.view_distance_m = view_distance_m;
     s.view_radius = radius;
     s.threads = -1;
-    page.world.reset();
     page.chunks.clear();
-    page.shown = ShownChunks(true);
-    page.world = std::make_unique<World>(page.field, s, std::make_shared<const ChunkDeltas>(page.editor->history().deltas()));
-    return nlohmann::json{{"levels", page.world->levels()}}.dump();
+    page.session->start(s);
+    return nlohmann::json{{"levels", page.session->world()->levels()}}.dump();
 }
 
+/// The open world's World, or null.
+World* page_world() { return page.session ? page.session->world() : nullptr; }
+
 void set_focus(double x, double y, double z) {
-    if (page.world) page.world->set_focus({x, y, z});
+    if (World* world = page_world()) world->set_focus({x, y, z});
 }
 
 val take_job() {
     WorldJob job;
-    if (!page.world || !page.world->take_job(job)) return val::null();
+    if (!page_world() || !page_world()->take_job(job)) return val::null();
     return val(to_js(job));
 }
 
 /// Hands back a worker's result; a chunk's mesh and water as pack_chunk bytes. False for
 /// bytes that are not that (the job then counts as built empty).
 bool finish_job(const JobJs& job, const ResultJs& r, const std::string& mesh_bytes) {
-    if (!page.world) return true;
+    if (!page_world()) return true;
     WorldJobResult result;
     result.bottom = r.bottom;
     result.top = r.top;
@@ -236,7 +229,7 @@ bool finish_job(const JobJs& job, const ResultJs& r, const std::string& mesh_byt
     if (r.built && !mesh_bytes.empty())
         ok = unpack_chunk(reinterpret_cast<const std::uint8_t*>(mesh_bytes.data()), mesh_bytes.size(), result.mesh, result.water);
     if (!ok) result.mesh.clear(), result.water.clear();
-    page.world->finish_job(from_js(job), std::move(result));
+    page_world()->finish_job(from_js(job), std::move(result));
     return ok;
 }
 
@@ -248,9 +241,9 @@ std::string chunk_key(const ChunkCoord& c) { return fmt::format("{},{},{},{}", c
 std::string deliver(double budget_ms) {
     nlohmann::json out = nlohmann::json::array();
     page.drawn.clear();
-    if (!page.world) return out.dump();
-    page.world->deliver(budget_ms, [&](const ChunkUpdate& u) {
-        page.shown.apply(u);
+    if (!page_world()) return out.dump();
+    const ShownChunks& shown = page.session->shown();
+    page.session->deliver(budget_ms, [&](const ChunkUpdate& u) {
         const std::string key = chunk_key(u.coord);
         if (u.dropped) {
             page.chunks.erase(u.coord);
@@ -262,12 +255,12 @@ std::string deliver(double budget_ms) {
         int draw = -1, water = -1;
         if (u.visible && (!s.drawn || !(s.neighbours == u.neighbours))) {
             page.drawn.emplace_back();
-            drawn_arrays(*page.shown.mesh(u.coord), u.neighbours, page.drawn.back());
+            drawn_arrays(*shown.mesh(u.coord), u.neighbours, page.drawn.back());
             s.drawn = true;
             s.neighbours = u.neighbours;
             draw = static_cast<int>(page.drawn.size()) - 1;
             // The page draws the chunk anew, its water with it.
-            if (const MeshBuffers* w = page.shown.water(u.coord); !w->indices.empty()) {
+            if (const MeshBuffers* w = shown.water(u.coord); !w->indices.empty()) {
                 page.drawn.emplace_back();
                 drawn_arrays(*w, Neighbourhood{}, page.drawn.back());
                 water = static_cast<int>(page.drawn.size()) - 1;
@@ -281,9 +274,9 @@ std::string deliver(double budget_ms) {
 /// What the page shows as a glb file (`isoterra mesh --around` writes the same bytes for the
 /// same focus and settings), plain or quantized and meshopt-compressed; null without a world.
 val shown_glb(bool compress) {
-    if (!page.world) return val::null();
+    if (!page_world()) return val::null();
     try {
-        page.glb_bytes = encode_gltf(shown_meshes(page.shown, false), true, false, compress);
+        page.glb_bytes = encode_gltf(shown_meshes(page.session->shown(), false), true, false, compress);
     } catch (const std::exception&) {
         return val::null();
     }
@@ -304,38 +297,41 @@ val drawn_array(int i, const std::string& which) {
 }
 
 std::string world_counts() {
-    if (!page.world) return "{}";
-    const WorldCounts c = page.world->counts();
+    const World* world = page_world();
+    if (!world) return "{}";
+    const WorldCounts c = world->counts();
+    const SessionTimes t = page.session->times();
     return nlohmann::json{{"loaded", c.loaded}, {"waiting", c.waiting}, {"building", c.building}, {"built", c.built},
                           {"skipped", c.skipped}, {"shown_per_level", c.shown_per_level},
-                          {"covered", page.world->covered()}, {"settled", page.world->settled()}}
+                          {"covered", world->covered()}, {"settled", world->settled()},
+                          {"first_picture_s", t.first_picture_s}, {"first_view_s", t.first_view_s}}
         .dump();
 }
 
 std::string set_mesher(const std::string& name) {
     Mesher m;
     if (!parse_mesher(name, m)) return "unknown mesher '" + name + "'";
-    if (page.world) page.world->set_mesher(m);
+    if (page.session) page.session->set_mesher(m);
     return "";
 }
 
 /// The field with edits at one point, double precision, as `isoterra sample` gives it.
 double sample(double x, double y, double z) {
-    if (!page.editor) return std::nan("");
+    if (!page.session) return std::nan("");
     const glm::dvec3 p{x, y, z};
     double v = 0.0;
-    sample_edited(*page.field, page.editor->history().deltas(), &p, 1, &v);
+    sample_edited(*page.session->field(), page.session->history().deltas(), &p, 1, &v);
     return v;
 }
 
 /// The first ground along a ray, or null.
 val cast_ray(double ox, double oy, double oz, double dx, double dy, double dz, double max_m) {
-    if (!page.editor) return val::null();
+    if (!page.session) return val::null();
     glm::dvec3 d{dx, dy, dz};
     const double n = std::sqrt(dx * dx + dy * dy + dz * dz);
     if (!(n > 0)) return val::null();
     glm::dvec3 hit;
-    if (!ray_cast(*page.field, page.editor->history().deltas(), {ox, oy, oz}, d / n, max_m, hit)) return val::null();
+    if (!ray_cast(*page.session->field(), page.session->history().deltas(), {ox, oy, oz}, d / n, max_m, hit)) return val::null();
     val out = val::array();
     out.call<void>("push", hit.x);
     out.call<void>("push", hit.y);
@@ -343,18 +339,19 @@ val cast_ray(double ox, double oy, double oz, double dx, double dy, double dz, d
     return out;
 }
 
-std::string edited(const Box& box) {
-    if (page.world) page.world->set_edits(std::make_shared<const ChunkDeltas>(page.editor->history().deltas()), box);
-    return nlohmann::json{{"applied", page.editor->history().applied()}, {"ops", page.editor->history().ops().size()}}.dump();
+/// Where the edit history stands: {"applied", "ops"}.
+std::string history_counts() {
+    return nlohmann::json{{"applied", page.session->history().applied()}, {"ops", page.session->history().ops().size()}}.dump();
 }
 
 /// Applies an edit (JSON, see parse_op) and saves it; {"applied", "ops"} or {"error"}.
 std::string edit(const std::string& op_text) {
-    if (!page.editor) return error_json("no world is open");
+    if (!page.session) return error_json("no world is open");
     EditOp op;
     if (const std::string bad = parse_op(op_text, op); !bad.empty()) return error_json(bad);
     try {
-        return edited(page.editor->apply(op));
+        page.session->apply(op);
+        return history_counts();
     } catch (const std::exception& e) {
         return error_json(e.what());
     }
@@ -362,12 +359,12 @@ std::string edit(const std::string& op_text) {
 
 /// Undoes (forward = false) or redoes the last edit; {"changed": false} when there was none.
 std::string walk(bool forward) {
-    if (!page.editor) return error_json("no world is open");
+    if (!page.session) return error_json("no world is open");
     try {
         Box box;
-        const bool changed = forward ? page.editor->redo(box) : page.editor->undo(box);
+        const bool changed = forward ? page.session->redo(box) : page.session->undo(box);
         if (!changed) return nlohmann::json{{"changed", false}}.dump();
-        nlohmann::json j = nlohmann::json::parse(edited(box));
+        nlohmann::json j = nlohmann::json::parse(history_counts());
         j["changed"] = true;
         return j.dump();
     } catch (const std::exception& e) {
@@ -379,21 +376,21 @@ std::string redo() { return walk(true); }
 
 /// The world's operation log as `isoterra history` describes it: {"ops": [...], "applied"}.
 std::string history() {
-    if (!page.editor) return error_json("no world is open");
+    if (!page.session) return error_json("no world is open");
     nlohmann::json ops = nlohmann::json::array();
-    for (const EditOp& op : page.editor->history().ops()) ops.push_back(describe_edit(op));
-    return nlohmann::json{{"ops", ops}, {"applied", page.editor->history().applied()}}.dump();
+    for (const EditOp& op : page.session->history().ops()) ops.push_back(describe_edit(op));
+    return nlohmann::json{{"ops", ops}, {"applied", page.session->history().applied()}}.dump();
 }
 
 /// The open world file's bytes (the log copied in first), or null.
 val world_file_bytes() {
-    if (!page.editor || !page.editor->file()) return val::null();
+    if (!page.session || !page.session->file()) return val::null();
     try {
-        page.editor->file()->checkpoint();
+        page.session->file()->checkpoint();
     } catch (const std::exception&) {
         return val::null();
     }
-    page.file_bytes = read_bytes(page.editor->file()->path());
+    page.file_bytes = read_bytes(page.session->file()->path());
     return val(emscripten::typed_memory_view(page.file_bytes.size(), reinterpret_cast<const std::uint8_t*>(page.file_bytes.data())));
 }
 

@@ -47,7 +47,7 @@ async function main() {
   const state = {
     key: '', name: '', seed: params.seed ?? kDefaults.seed, terrain: null,
     view: params.view ?? kDefaults.view, mesher: params.mesher ?? meshers[0].name,
-    firstPictureMs: null, firstViewMs: null, frameMs: 0, worldStarted: 0,
+    firstPictureMs: null, firstViewMs: null, frameMs: 0,
   };
 
   // ---- worlds: open, persist, import, export --------------------------------------------
@@ -113,7 +113,6 @@ async function main() {
     view.clear();
     view.setFog(state.view);
     checked(JSON.stringify(streamer.start(state.view, kDefaults.radius, state.mesher)));
-    state.worldStarted = performance.now();
     state.firstPictureMs = null;
     state.firstViewMs = null;
   }
@@ -353,10 +352,14 @@ async function main() {
     frameTimes.push(spent);
     if (frameTimes.length > 60) frameTimes.shift();
     state.frameMs = [...frameTimes].sort((a, b) => a - b)[frameTimes.length >> 1];
-    if (state.firstPictureMs === null && counts().covered) state.firstPictureMs = performance.now() - state.worldStarted;
-    if (state.firstViewMs === null && updates.length === 0 && settled()) {
-      state.firstViewMs = performance.now() - state.worldStarted;
-      dirty = true;
+    // The core's session notes both times as it delivers (seconds since the World started).
+    if (state.firstPictureMs === null || state.firstViewMs === null) {
+      const c = counts();
+      if (state.firstPictureMs === null && c.first_picture_s >= 0) state.firstPictureMs = c.first_picture_s * 1000;
+      if (state.firstViewMs === null && c.first_view_s >= 0) {
+        state.firstViewMs = c.first_view_s * 1000;
+        dirty = true;
+      }
     }
     if (frameTimes.length % 15 === 0) $('stats').textContent = statsLine();
   });
