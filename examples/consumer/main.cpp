@@ -1,11 +1,12 @@
 // A small use of the library: load a preset, ask the field about a few points, carve a
-// hole, mesh the chunk around it, and keep the edit in a world file.
+// hole, mesh the chunk around it, keep the edit in a world file and undo it in a session.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include <isoterra/edit.hpp>
 #include <isoterra/mesh.hpp>
+#include <isoterra/session.hpp>
 #include <isoterra/store.hpp>
 
 int main() {
@@ -44,8 +45,14 @@ int main() {
     }
     const isoterra::WorldFile file(path, nullptr);
     std::printf("%s: %zu operation, %zu delta chunks\n", path.c_str(), file.ops().size(), file.deltas().size());
+
+    // The file opened as a front end would (a Session: the terrain, its edits, a World), and
+    // the edit taken back.
+    isoterra::Session session(std::make_unique<isoterra::WorldFile>(path, nullptr));
+    const std::string undone = session.step_history(false);
+    std::printf("session: %s\n", undone.c_str());
     return std::fabs(centre - 5.0) < 1e-3 && mesh.triangle_count() > 100 && file.ops().size() == 1 &&
-                   file.deltas().same_as(history.deltas())
+                   file.deltas().same_as(history.deltas()) && undone == "undone (0 of 1 edits in effect)"
                ? 0
                : 1;
 }
