@@ -12,7 +12,7 @@ import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData.js';
 import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.js';
 import { Effect } from '@babylonjs/core/Materials/effect.js';
 import '@babylonjs/core/Culling/ray.js';  // scene.createPickingRay
-import terrainShading from '../../apps/isoterra/render/terrain_shading.glsl?raw';
+import terrainShading from '../../shaders/terrain_shading.glsl?raw';
 
 const kSky = [0.66, 0.74, 0.84];
 const kSun = new Vector3(-0.5, 0.45, 0.55).normalize();  // low, warm, from the south-west
@@ -42,7 +42,7 @@ void main() {
 }`;
 
 // What the ground's and the sea's fragment shaders share: the vertex shader's outputs, the
-// light and fog, and the native renderer's look (apps/isoterra/render/terrain_shading.glsl).
+// light and fog, and the native renderer's look (shaders/terrain_shading.glsl).
 const kFragmentPrologue = `
 precision highp float;
 varying vec3 vFromEye;
