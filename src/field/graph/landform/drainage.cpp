@@ -1,391 +1,23 @@
-// drainage: a river network computed locally, after Dendry (Gaillard et al., I3D 2019), and
-// the valleys it carves. Level k has one jittered point per square cell of cell_m / 2^k.
-// A level-0 point links to its lowest neighbour under `control` (the rivers' level); a
-// point of a finer level joins the nearest coarser channel (moved downstream by `junction`
-// of its distance, so tributaries meet at an angle), starting from the ground the coarser
-// levels made there, so water levels fall downstream at every level. The ground is the
-// lowest of `control + relief` and every channel's valley: its water level (a concave
-// profile for the finer levels) plus slope x distance beyond a floor, less a river bed.
-// A channel counts for a point when its source lies within two cells of the point's cell
-// at that level (the same rule everywhere), so every value is a pure function of the point.
-// Channels are built in tiles of 8 x 8 cells, kept in a cache shared by the node's users.
+// drainage, the node over a batch of lanes: the channels the batch sees (drainage_network.cpp
+// builds them), bounded over groups of nearby lanes and pruned to those that can matter; each
+// lane's lowest valley, its slope rounded by a soft minimum where valleys meet, its distance
+// to the nearest channel, its water and order; a batch spread too wide run cell by cell. And
+// the node's proven ranges.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <mutex>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
-#include "../landform_nodes.hpp"
+#include "drainage_parts.hpp"
 
-namespace isoterra::graph {
+namespace isoterra::graph::drainage {
 namespace {
-
-constexpr int kWindow = 2;     // a point sees the channels whose sources lie this many cells around its own
-constexpr double kFade = 1.0;  // ... lifted out of the way over the outer cell of that window,
-constexpr double kLift = 1.5;  // ... by up to this many times the level's slope times its cell
-constexpr double kReach = 1.5; // cells: a finer level's point joins no channel farther than this
-constexpr int kTile = 8;       // cells a side of a cached tile
-constexpr double kDry = -1e4;  // the water output where no river runs
-constexpr double kFar = 1e7;   // the distance output where no channel is seen
-constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
-
-// The node's settings, and what they give per level (worked out once: valleys are the
-// inner loop).
-struct Params {
-    double cell0, jitter, slope, slope_gain, floor0, bed_width0, bed_depth0;
-    int levels, water_levels;
-    double concavity, junction, sea_level, smooth;
-    struct Level {
-        double cell, slope, floor, bed_width, bed_depth;
-    };
-    Level level[8];
-
-    explicit Params(const Node& node) {
-        const std::vector<double>& p = node.number;
-        cell0 = p[0], jitter = p[1], slope = p[2], slope_gain = p[3], floor0 = p[4], bed_width0 = p[5], bed_depth0 = p[6];
-        water_levels = static_cast<int>(p[7]);
-        concavity = p[8], junction = p[9], sea_level = p[10], smooth = p[11];
-        levels = std::clamp(node.shape.octaves, 1, 8);
-        for (int k = 0; k < 8; ++k) {
-            const bool river = k < water_levels;
-            level[k] = {std::ldexp(cell0, -k), slope * std::pow(slope_gain, k), std::ldexp(floor0, -k),
-                        river ? std::ldexp(bed_width0, -k) : 0.0, river ? std::ldexp(bed_depth0, -k) : 0.0};
-        }
-    }
-    double cell(int k) const { return level[k].cell; }
-    double slope_at(int k) const { return level[k].slope; }
-    double floor_at(int k) const { return level[k].floor; }
-    double bed_width_at(int k) const { return level[k].bed_width; }
-    double bed_depth_at(int k) const { return level[k].bed_depth; }
-};
-
-// u^gamma, by multiplication for the whole exponents presets use.
-double power(double u, double gamma) {
-    switch (static_cast<int>(gamma)) {
-        case 1: if (gamma == 1.0) return u; break;
-        case 2: if (gamma == 2.0) return u * u; break;
-        case 3: if (gamma == 3.0) return u * u * u; break;
-        case 4: if (gamma == 4.0) { const double u2 = u * u; return u2 * u2; } break;
-        default: break;
-    }
-    return std::pow(u, gamma);
-}
-
-// The Node::in slots read here (x and z are slots 0 and 1, read through the grid).
-constexpr std::size_t kInControl = 2, kInRelief = 3;
-
-// How much a channel's valley is lifted at point `at`: 0 well inside the window of cells
-// around its source; over the window's outer cell it rises smoothly, past kLift x `rise` (the
-// level's slope times its cell) halfway, without bound at the edge; infinity outside. So the lowest valley a point sees does
-// not jump where a channel leaves its window: by then the channel lies above the valleys of
-// the channels nearer the point (whose sources' windows hold it well inside).
-double window_lift(std::int64_t ci, std::int64_t cj, double cell, double rise, const glm::dvec2& at, glm::dvec2* gradient = nullptr) {
-    // Along each axis, how far inside the fade it lies (eased: smooth across the fade's inner
-    // edge); their product, so corners turn smoothly too.
-    const double x0 = static_cast<double>(ci - kWindow) * cell, x1 = static_cast<double>(ci + kWindow + 1) * cell;
-    const double z0 = static_cast<double>(cj - kWindow) * cell, z1 = static_cast<double>(cj + kWindow + 1) * cell;
-    const double fade = kFade * cell;
-    const auto axis = [&](double v, double lo, double hi, double* slope) {
-        const bool low = v - lo < hi - v;
-        const double e = (low ? v - lo : hi - v) / fade;
-        if (e >= 1.0) return *slope = 0.0, 1.0;
-        if (!(e > 0.0)) return *slope = 0.0, 0.0;
-        *slope = 6.0 * e * (1.0 - e) / fade * (low ? 1.0 : -1.0);
-        return e * e * (3.0 - 2.0 * e);
-    };
-    double sx = 0.0, sz = 0.0;
-    const double fx = axis(at.x, x0, x1, &sx), fz = axis(at.y, z0, z1, &sz);
-    if (gradient) *gradient = glm::dvec2(0.0);
-    if (fx == 1.0 && fz == 1.0) return 0.0;
-    if (fx == 0.0 || fz == 0.0) return INFINITY;
-    // kLift rise (1 - F)^2 / F: 0 with a level slope where F reaches 1, without bound at the
-    // window's edge (F = 0), so a channel is out of the way, whatever its valley, before it goes.
-    const double inside = fx * fz;
-    const double lift = kLift * rise * (1.0 - inside) * (1.0 - inside) / inside;
-    if (gradient) *gradient = kLift * rise * (1.0 - 1.0 / (inside * inside)) * glm::dvec2(sx * fz, fx * sz);
-    return lift;
-}
-
-// A channel: from its source q down to r, water levels zq >= zr, the level falling as
-// zr + (zq - zr) u^gamma with u the share of the way still to go (1 at the source).
-struct Channel {
-    glm::dvec2 q{0.0}, r{0.0};
-    double zq = 0.0, zr = 0.0;
-    double gamma = 1.0;
-    double inv_len2 = 0.0;
-    std::int64_t ci = 0, cj = 0;  // the source's cell at its level
-    int level = 0;
-    bool taper = false;  // the bed grows from nothing at the source (a channel's head)
-};
-
-struct Tile {
-    std::vector<Channel> channels;  // those whose sources lie in the tile's cells
-};
-
-struct TileKey {
-    std::uint32_t seed;
-    int level;
-    std::int64_t tx, tz;
-    bool operator==(const TileKey&) const = default;
-};
-struct TileKeyHash {
-    std::size_t operator()(const TileKey& k) const {
-        return static_cast<std::size_t>(cell_hash(k.seed, k.tx, k.tz, static_cast<std::uint32_t>(k.level)));
-    }
-};
-
-class DrainageCache final : public NodeCache {
-public:
-    std::shared_ptr<const Tile> find(const TileKey& key) {
-        std::lock_guard<std::mutex> lock(mu_);
-        const auto it = tiles_.find(key);
-        return it == tiles_.end() ? nullptr : it->second;
-    }
-    // Two threads may build the same tile; both are the same, the first one stays.
-    std::shared_ptr<const Tile> keep(const TileKey& key, std::shared_ptr<const Tile> tile) {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (tiles_.size() >= kMostTiles) tiles_.clear();  // a bound, not a policy: values never depend on it
-        return tiles_.emplace(key, std::move(tile)).first->second;
-    }
-
-private:
-    std::mutex mu_;
-    std::unordered_map<TileKey, std::shared_ptr<const Tile>, TileKeyHash> tiles_;
-};
-
-std::int64_t cell_of(double v, double cell) {
-    return static_cast<std::int64_t>(std::floor(std::clamp(v / cell, -1e15, 1e15)));
-}
-std::int64_t tile_of(std::int64_t c) { return c >= 0 ? c / kTile : -((-c + kTile - 1) / kTile); }
-
-// What one channel makes at a point: the closest point's water level, the distance, and the
-// valley's ground there (with its gradient, when asked).
-struct Valley {
-    double ground = 0.0, water = 0.0, distance = 0.0;
-    glm::dvec2 gradient{0.0};
-};
-
-class Network {
-public:
-    Network(const Node& node, const Program& program, const NoiseSet& noise) : node_(node), p_(node), program_(program), noise_(noise) {
-        cache_ = static_cast<DrainageCache*>(node.cache.get());
-    }
-    const Params& params() const { return p_; }
-
-    glm::dvec2 point(int level, std::int64_t i, std::int64_t j) const {
-        const std::uint64_t h = cell_hash(noise_.seed, i, j, 0x64726e00u + static_cast<std::uint32_t>(level));
-        const double c = p_.cell(level);
-        return {(static_cast<double>(i) + 0.5 + p_.jitter * (cell_random(h, 0) - 0.5)) * c,
-                (static_cast<double>(j) + 0.5 + p_.jitter * (cell_random(h, 1) - 0.5)) * c};
-    }
-
-    std::shared_ptr<const Tile> tile(int level, std::int64_t tx, std::int64_t tz) {
-        const TileKey key{noise_.seed, level, tx, tz};
-        if (auto found = cache_->find(key)) return found;
-        auto built = std::make_shared<Tile>(level == 0 ? trunks(tx, tz) : tributaries(level, tx, tz));
-        return cache_->keep(key, std::move(built));
-    }
-
-    // The valley of channel `c` at point `at`, with its gradient when `slope` is set (the
-    // derivative of each term: the water level along the channel, the sides, the bed).
-    Valley valley(const Channel& c, const glm::dvec2& at, bool slope = false, bool smooth_ends = false) const {
-        const glm::dvec2 qr = c.r - c.q;
-        const double along = glm::dot(at - c.q, qr) * c.inv_len2;
-        const double t = std::clamp(along, 0.0, 1.0);
-        const glm::dvec2 closest = c.q + t * qr;
-        const glm::dvec2 off = at - closest;
-        const double d = glm::length(off);
-        const double u = 1.0 - t;
-        // A river runs down to the sea, not along its floor: below the sea level its valley
-        // lies at the sea level, and the sea floor (the control) is lower than it there.
-        const double level = c.zr + (c.zq - c.zr) * power(u, c.gamma);
-        const double water = std::max(level, p_.sea_level);
-        // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
-        const Params::Level& lv = p_.level[c.level];
-        const double f = lv.floor;
-        const double beyond = d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f;
-        double ground = water + lv.slope * beyond;
-        const double taper = c.taper ? std::min(1.0, 4.0 * t) : 1.0;
-        // The bed's cross-section, (1 - (d / w)^2)^2: level with the banks at its edge.
-        const double b = d < lv.bed_width ? 1.0 - (d / lv.bed_width) * (d / lv.bed_width) : 0.0;
-        const double across = b * b;
-        ground -= lv.bed_depth * taper * across;
-        Valley v{ground, water, d};
-        if (slope) {
-            const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
-            const glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
-            const double dwater = level >= p_.sea_level ? -(c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
-            const double drise = d <= f ? 0.0 : d < 2.0 * f ? (d - f) / f : 1.0;
-            const double dacross = d < lv.bed_width ? -4.0 * b * d / (lv.bed_width * lv.bed_width) : 0.0;
-            const double dtaper = c.taper && 4.0 * t < 1.0 ? 4.0 : 0.0;
-            v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dtaper * across * dt);
-            if (smooth_ends) {
-                // For the slope a later node follows: the fall along the channel eased in and
-                // out over the first and last 5 % beyond its ends, where the exact slope turns
-                // at once to the cone around the end point's.
-                const double ease = smoothstep(-0.05, 0.05, along) * (1.0 - smoothstep(0.95, 1.05, along));
-                const glm::dvec2 axis = qr * std::sqrt(c.inv_len2);
-                const double fall = dwater * std::sqrt(c.inv_len2);
-                v.gradient = v.gradient - dwater * dt + ease * fall * axis;
-            }
-        }
-        return v;
-    }
-
-    // The lowest valley at `at` of the channels of levels below `below` that it sees, or
-    // `ceiling` when none is lower; `best` gets the channel (null: none).
-    double lowest_valley(const glm::dvec2& at, int below, double ceiling, const Channel** best) {
-        double lowest = ceiling;
-        if (best) *best = nullptr;
-        for (int k = 0; k < below; ++k) {
-            const double c = p_.cell(k);
-            const std::int64_t ci = cell_of(at.x, c), cj = cell_of(at.y, c);
-            for_each_seen(k, ci, cj, ci, cj, [&](const Channel& ch) {
-                const double g = valley(ch, at).ground + window_lift(ch.ci, ch.cj, c, p_.slope_at(k) * c, at);
-                if (g < lowest) {
-                    lowest = g;
-                    if (best) *best = &ch;
-                }
-            });
-        }
-        return lowest;
-    }
-
-    // Calls f for every channel of `level` whose source cell lies within kWindow of a cell
-    // in [i0, i1] x [j0, j1], tile by tile in a fixed order.
-    template <class F>
-    void for_each_seen(int level, std::int64_t i0, std::int64_t j0, std::int64_t i1, std::int64_t j1, F&& f) {
-        const std::int64_t a0 = i0 - kWindow, a1 = i1 + kWindow, b0 = j0 - kWindow, b1 = j1 + kWindow;
-        for (std::int64_t tz = tile_of(b0); tz <= tile_of(b1); ++tz)
-            for (std::int64_t tx = tile_of(a0); tx <= tile_of(a1); ++tx) {
-                held_.push_back(tile(level, tx, tz));  // kept alive while the caller holds references
-                for (const Channel& ch : held_.back()->channels)
-                    if (ch.ci >= a0 && ch.ci <= a1 && ch.cj >= b0 && ch.cj <= b1) f(ch);
-            }
-    }
-
-    // The control (or relief) at points, evaluated by the graph.
-    void read(std::size_t slot, const std::vector<glm::dvec2>& at, std::vector<double>& out) const {
-        std::vector<double> xs(at.size()), zs(at.size());
-        for (std::size_t i = 0; i < at.size(); ++i) xs[i] = at[i].x, zs[i] = at[i].y;
-        out.resize(at.size());
-        run_columns(program_, noise_, xs.data(), zs.data(), at.size(), node_.in[slot], out.data());
-    }
-
-private:
-    Tile trunks(std::int64_t tx, std::int64_t tz) const;
-    Tile tributaries(int level, std::int64_t tx, std::int64_t tz);
-
-    const Node& node_;
-    Params p_;
-    const Program& program_;
-    const NoiseSet& noise_;
-    DrainageCache* cache_;
-    std::vector<std::shared_ptr<const Tile>> held_;
-};
-
-// Level 0: each land point links to the lowest of its eight neighbours under the control,
-// when that one is lower. A point no neighbour drains into is a river's head.
-Tile Network::trunks(std::int64_t tx, std::int64_t tz) const {
-    constexpr int kRing = 2, kSide = kTile + 2 * kRing;
-    const std::int64_t i0 = tx * kTile - kRing, j0 = tz * kTile - kRing;
-    std::vector<glm::dvec2> pts(kSide * kSide);
-    for (int b = 0; b < kSide; ++b)
-        for (int a = 0; a < kSide; ++a) pts[b * kSide + a] = point(0, i0 + a, j0 + b);
-    std::vector<double> z;
-    read(kInControl, pts, z);
-    // The link of every point but the outer ring: -1 none, else the neighbour's index.
-    std::vector<int> link(pts.size(), -1);
-    for (int b = 1; b < kSide - 1; ++b)
-        for (int a = 1; a < kSide - 1; ++a) {
-            const int at = b * kSide + a;
-            if (!(z[at] >= p_.sea_level)) continue;  // the sea (or NaN): an outlet
-            double lowest = z[at];
-            for (int db = -1; db <= 1; ++db)
-                for (int da = -1; da <= 1; ++da) {
-                    const int n = (b + db) * kSide + a + da;
-                    if (n != at && z[n] < lowest) lowest = z[n], link[at] = n;
-                }
-        }
-    Tile tile;
-    for (int b = kRing; b < kRing + kTile; ++b)
-        for (int a = kRing; a < kRing + kTile; ++a) {
-            const int at = b * kSide + a;
-            if (link[at] < 0) continue;
-            bool upstream = false;
-            for (int db = -1; db <= 1; ++db)
-                for (int da = -1; da <= 1; ++da) upstream |= link[(b + db) * kSide + a + da] == at;
-            Channel c;
-            c.q = pts[at], c.r = pts[link[at]];
-            c.zq = z[at], c.zr = z[link[at]];
-            c.inv_len2 = 1.0 / glm::dot(c.r - c.q, c.r - c.q);
-            c.ci = i0 + a, c.cj = j0 + b;
-            c.level = 0;
-            c.taper = !upstream;
-            tile.channels.push_back(c);
-        }
-    return tile;
-}
-
-// A finer level: each land point joins the nearest channel of the coarser levels it sees,
-// from the ground those levels make at the point down to the junction.
-Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
-    std::vector<glm::dvec2> pts;
-    std::vector<std::pair<std::int64_t, std::int64_t>> cells;
-    for (std::int64_t j = tz * kTile; j < (tz + 1) * kTile; ++j)
-        for (std::int64_t i = tx * kTile; i < (tx + 1) * kTile; ++i) {
-            pts.push_back(point(level, i, j));
-            cells.emplace_back(i, j);
-        }
-    std::vector<double> control, relief;
-    read(kInControl, pts, control);
-    read(kInRelief, pts, relief);
-    Tile tile;
-    for (std::size_t n = 0; n < pts.size(); ++n) {
-        if (!(control[n] >= p_.sea_level)) continue;
-        const glm::dvec2 q = pts[n];
-        // The nearest coarser channel (ties: the first met, in a fixed order).
-        const Channel* nearest = nullptr;
-        double best = INFINITY, best_t = 0.0;
-        for (int k = 0; k < level; ++k) {
-            const double c = p_.cell(k);
-            const std::int64_t ci = cell_of(q.x, c), cj = cell_of(q.y, c);
-            for_each_seen(k, ci, cj, ci, cj, [&](const Channel& ch) {
-                if (window_lift(ch.ci, ch.cj, c, 1.0, q) > 0.0) return;  // only channels it sees whole
-                const glm::dvec2 qr = ch.r - ch.q;
-                const double t = std::clamp(glm::dot(q - ch.q, qr) * ch.inv_len2, 0.0, 1.0);
-                const double d = glm::length(q - (ch.q + t * qr));
-                if (d < best) best = d, nearest = &ch, best_t = t;
-            });
-        }
-        // A channel stays within its window (kReach cells of its source, the window reaching
-        // kWindow), so the points near its whole length see it.
-        const double reach = kReach * p_.cell(level) / std::sqrt(1.0 + p_.junction * p_.junction);
-        if (!nearest || !(best > 1e-6 * p_.cell(level)) || best > reach) continue;
-        // The junction, moved downstream so the tributary meets at an angle.
-        const double t = std::min(1.0, best_t + p_.junction * best * std::sqrt(nearest->inv_len2));
-        const glm::dvec2 r = nearest->q + t * (nearest->r - nearest->q);
-        const double zr = valley(*nearest, r).water;
-        const double ground = lowest_valley(q, level, control[n] + relief[n], nullptr);
-        Channel ch;
-        ch.q = q, ch.r = r;
-        ch.zq = std::max(ground, zr), ch.zr = zr;
-        ch.gamma = p_.concavity;
-        const double len2 = glm::dot(r - q, r - q);
-        if (!(len2 > 0.0)) continue;
-        ch.inv_len2 = 1.0 / len2;
-        ch.ci = cells[n].first, ch.cj = cells[n].second;
-        ch.level = level;
-        ch.taper = true;
-        tile.channels.push_back(ch);
-    }
-    return tile;
-}
 
 // The distance from a segment to a rectangle (0 where they meet), and the farthest a point
 // of the rectangle lies from the segment (at a corner: the distance to a segment is convex).
@@ -439,30 +71,6 @@ bool earlier(const Channel& a, const Channel& b) {
 }
 
 double held_coordinate(double v) { return std::isfinite(v) ? std::clamp(v, -1e12, 1e12) : 0.0; }
-
-}  // namespace
-
-std::shared_ptr<NodeCache> make_drainage_cache() { return std::make_shared<DrainageCache>(); }
-
-std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseSet& noise, const Node& node, const glm::dvec2& lo,
-                                            const glm::dvec2& hi) {
-    Network net(node, program, noise);
-    const Params& p = net.params();
-    std::vector<GraphChannel> out;
-    for (int k = 0; k < p.levels; ++k) {
-        const double c = p.cell(k);
-        // Tiles over the rectangle's cells (the window reaches no further than kWindow).
-        const std::int64_t i0 = cell_of(lo.x, c), i1 = cell_of(hi.x, c), j0 = cell_of(lo.y, c), j1 = cell_of(hi.y, c);
-        for (std::int64_t tz = tile_of(j0); tz <= tile_of(j1); ++tz)
-            for (std::int64_t tx = tile_of(i0); tx <= tile_of(i1); ++tx)
-                for (const Channel& ch : net.tile(k, tx, tz)->channels)
-                    if (ch.q.x >= lo.x && ch.q.x <= hi.x && ch.q.y >= lo.y && ch.q.y <= hi.y)
-                        out.push_back({ch.q, ch.r, std::max(ch.zq, p.sea_level), std::max(ch.zr, p.sea_level), k, p.levels - k});
-    }
-    return out;
-}
-
-namespace {
 
 // What a group of nearby lanes may need: the candidates among the channels the batch sees,
 // bounded over the group's rectangle, pruned to those that can matter and sorted (valleys by
@@ -541,9 +149,101 @@ void run_drainage_apart(const Node& node, const Lanes& l, const std::vector<glm:
     }
 }
 
+// How much a candidate's valley is lifted at `point` (its window's fade), with the lift's
+// gradient.
+double lift_at(const Params& p, const Candidate& c, const glm::dvec2& point, glm::dvec2* gradient) {
+    if (c.unlifted) return *gradient = glm::dvec2(0.0), 0.0;
+    const double cell = p.cell(c.channel->level);
+    return window_lift(c.channel->ci, c.channel->cj, cell, p.slope_at(c.channel->level) * cell, point, gradient);
+}
+
+// What a lane's valleys make of it: the lowest ground (the envelope where no valley is
+// lower), its slope, and the channel whose valley it is (null: none) with that valley.
+struct LaneGround {
+    double ground = 0.0;
+    glm::dvec2 gradient{0.0};
+    const Channel* best = nullptr;
+    Valley best_valley;
+};
+
+// The lowest valley at `at` and, with a soft minimum's width k, the slope rounded where
+// valleys meet: the weights of -k ln sum exp(-g / k) over the valleys near the lowest and the
+// envelope (whose slope counts as 0), so that the slope turns smoothly over a crease (what the
+// erosion filter follows) while the ground keeps its sharp crease and drains. One pass over
+// the candidates (sorted by their lower bounds) keeps each valley within reach of the lowest
+// so far in `near_valleys`; the weights come once the lowest is known.
+LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec2& at, double envelope, bool want_slope, double k,
+                         double band, std::vector<std::pair<const Channel*, Valley>>& near_valleys) {
+    LaneGround out;
+    double& ground = out.ground;
+    ground = envelope;
+    near_valleys.clear();
+    for (const Candidate& c : group.valleys) {
+        if (c.lowest > ground + band) break;  // sorted: no later one can be lower or weigh
+        glm::dvec2 lift_gradient;
+        const double lifted = lift_at(net.params(), c, at, &lift_gradient);
+        if (lifted == INFINITY) continue;
+        Valley v = net.valley(*c.channel, at, want_slope, k > 0.0);
+        v.ground += lifted;
+        if (v.ground > ground + band) continue;
+        v.gradient += lift_gradient;
+        near_valleys.push_back({c.channel, v});
+        // Ties go to the lower level, then the lower source cell: the same in any group.
+        if (v.ground < ground || (v.ground == ground && out.best && earlier(*c.channel, *out.best)))
+            ground = v.ground, out.best = c.channel, out.best_valley = v;
+    }
+    out.gradient = out.best ? out.best_valley.gradient : glm::dvec2(0.0);
+    if (k > 0.0 && std::isfinite(ground)) {
+        const auto weight = [&](double g) {
+            const double x = (g - ground) / k;
+            return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
+        };
+        double weights = weight(envelope);
+        glm::dvec2 weighted(0.0);
+        for (const auto& [channel, v] : near_valleys) {
+            const double w = weight(v.ground);
+            weights += w;
+            weighted += w * v.gradient;
+        }
+        out.gradient = weighted / weights;
+    }
+    return out;
+}
+
+// The distance from `at` to the nearest channel of the group's, lifted over the window's
+// fade by up to kLift cells as the valleys are; kFar where none is seen.
+double nearest_distance(const Params& p, const Group& group, const glm::dvec2& at) {
+    double distance = kFar;
+    for (const Candidate& c : group.nearest) {
+        if (c.near > distance) break;
+        const double cell = p.cell(c.channel->level);
+        const double lifted = c.unlifted ? 0.0 : window_lift(c.channel->ci, c.channel->cj, cell, cell, at);
+        if (lifted == INFINITY) continue;
+        distance = std::min(distance, point_segment(at, c.channel->q, c.channel->r) + lifted);
+    }
+    return distance;
+}
+
+// The lanes in groups of nearby ones: a grid over the lanes' rectangle lo..hi.
+std::vector<std::vector<std::size_t>> lane_groups(const std::vector<glm::dvec2>& at, const glm::dvec2& lo, const glm::dvec2& hi) {
+    const std::size_t n = at.size();
+    const int side = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n) / kGroupLanes))));
+    const glm::dvec2 span = glm::max(hi - lo, glm::dvec2(1e-300));
+    std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(side) * side);
+    for (std::size_t i = 0; i < n; ++i) {
+        const glm::ivec2 g = glm::clamp(glm::ivec2((at[i] - lo) / span * static_cast<double>(side)), 0, side - 1);
+        groups[static_cast<std::size_t>(g.y) * side + g.x].push_back(i);
+    }
+    return groups;
+}
+
 }  // namespace
+}  // namespace isoterra::graph::drainage
+
+namespace isoterra::graph {
 
 void run_drainage(const Node& node, const Lanes& l) {
+    using namespace drainage;
     const std::size_t n = l.count;
     if (n == 0) return;
     Network net(node, *l.program, *l.noise);
@@ -584,27 +284,13 @@ void run_drainage(const Node& node, const Lanes& l) {
             for (const Candidate& c : all.valleys) seen.push_back(c.channel);
         }
     }
-    // The lanes in groups of nearby ones: a grid over the lanes' rectangle.
-    const int side = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n) / kGroupLanes))));
-    const glm::dvec2 span = glm::max(hi - lo, glm::dvec2(1e-300));
-    std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(side) * side);
-    for (std::size_t i = 0; i < n; ++i) {
-        const glm::ivec2 g = glm::clamp(glm::ivec2((at[i] - lo) / span * static_cast<double>(side)), 0, side - 1);
-        groups[static_cast<std::size_t>(g.y) * side + g.x].push_back(i);
-    }
-
-    const auto lift = [&](const Candidate& c, const glm::dvec2& point, glm::dvec2* gradient) {
-        if (c.unlifted) return *gradient = glm::dvec2(0.0), 0.0;
-        const double cell = p.cell(c.channel->level);
-        return window_lift(c.channel->ci, c.channel->cj, cell, p.slope_at(c.channel->level) * cell, point, gradient);
-    };
     // What is read of it: the slope (ports 1, 2) and the distance (port 3) cost the most.
     const bool want_slope = (l.ports_read & 6u) != 0, want_distance = (l.ports_read & 8u) != 0;
     const double k = want_slope ? p.smooth : 0.0;
     const double band = k > 0.0 ? kSoftBand * k : 0.0;
     Group group;
     std::vector<std::pair<const Channel*, Valley>> near_valleys;
-    for (const std::vector<std::size_t>& lanes : groups) {
+    for (const std::vector<std::size_t>& lanes : lane_groups(at, lo, hi)) {
         if (lanes.empty()) continue;
         glm::dvec2 glo(INFINITY), ghi(-INFINITY);
         double ceiling = -INFINITY;  // no lane's ground is above this
@@ -615,68 +301,20 @@ void run_drainage(const Node& node, const Lanes& l) {
         }
         prepare(net, seen, glo, ghi, ceiling, band, want_distance, group);
         for (const std::size_t i : lanes) {
-            const double envelope = control[i] + relief[i];
-            double ground = envelope;
-            const Channel* best = nullptr;
-            Valley best_valley;
-            // The lowest valley and, with a soft minimum's width k, the slope rounded where
-            // valleys meet: the weights of -k ln sum exp(-g / k) over the valleys near the
-            // lowest and the envelope (whose slope counts as 0), so that the slope turns
-            // smoothly over a crease (what the erosion filter follows) while the ground keeps
-            // its sharp crease and drains. One pass over the candidates (sorted by their lower
-            // bounds) keeps each valley within reach of the lowest so far; the weights come
-            // once the lowest is known.
-            near_valleys.clear();
-            for (const Candidate& c : group.valleys) {
-                if (c.lowest > ground + band) break;  // sorted: no later one can be lower or weigh
-                glm::dvec2 lift_gradient;
-                const double lifted = lift(c, at[i], &lift_gradient);
-                if (lifted == INFINITY) continue;
-                Valley v = net.valley(*c.channel, at[i], want_slope, k > 0.0);
-                v.ground += lifted;
-                if (v.ground > ground + band) continue;
-                v.gradient += lift_gradient;
-                near_valleys.push_back({c.channel, v});
-                // Ties go to the lower level, then the lower source cell: the same in any group.
-                if (v.ground < ground || (v.ground == ground && best && earlier(*c.channel, *best)))
-                    ground = v.ground, best = c.channel, best_valley = v;
-            }
-            glm::dvec2 gradient = best ? best_valley.gradient : glm::dvec2(0.0);
-            if (k > 0.0 && std::isfinite(ground)) {
-                const auto weight = [&](double g) {
-                    const double x = (g - ground) / k;
-                    return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
-                };
-                double weights = weight(envelope);
-                glm::dvec2 weighted(0.0);
-                for (const auto& [channel, v] : near_valleys) {
-                    const double w = weight(v.ground);
-                    weights += w;
-                    weighted += w * v.gradient;
-                }
-                gradient = weighted / weights;
-            }
-            double distance = kFar;
-            for (const Candidate& c : group.nearest) {
-                if (c.near > distance) break;
-                // Lifted over the window's fade by up to kLift cells, as the valleys are.
-                const double cell = p.cell(c.channel->level);
-                const double lifted = c.unlifted ? 0.0 : window_lift(c.channel->ci, c.channel->cj, cell, cell, at[i]);
-                if (lifted == INFINITY) continue;
-                distance = std::min(distance, point_segment(at[i], c.channel->q, c.channel->r) + lifted);
-            }
-            l.out[0][i] = ground;
-            l.out[1][i] = gradient.x;
-            l.out[2][i] = gradient.y;
-            l.out[3][i] = distance;
-            const bool river = best && best->level < p.water_levels && best_valley.distance < p.bed_width_at(best->level);
-            l.out[4][i] = river ? best_valley.water : kDry;
-            l.out[5][i] = best ? static_cast<double>(p.levels - best->level) : 0.0;
+            const LaneGround g = lowest_ground(net, group, at[i], control[i] + relief[i], want_slope, k, band, near_valleys);
+            l.out[0][i] = g.ground;
+            l.out[1][i] = g.gradient.x;
+            l.out[2][i] = g.gradient.y;
+            l.out[3][i] = nearest_distance(p, group, at[i]);
+            const bool river = g.best && g.best->level < p.water_levels && g.best_valley.distance < p.bed_width_at(g.best->level);
+            l.out[4][i] = river ? g.best_valley.water : kDry;
+            l.out[5][i] = g.best ? static_cast<double>(p.levels - g.best->level) : 0.0;
         }
     }
 }
 
 NodeRanges drainage_ranges(const Node& node, const RangeContext& c) {
+    using namespace drainage;
     const Params p(node);
     NodeRanges out{};
     // Every water level is a control value or a ground made of them, read at points within

@@ -1,0 +1,226 @@
+// The drainage node's parts (internal to landform/): its settings per level, the windows
+// through which a point sees channels, a channel and the valley it carves, and the network
+// whose channels are built in cached tiles. drainage_network.cpp builds the network,
+// drainage.cpp runs the node over a batch of lanes with it; what both read stays here, the
+// valley inline (it is the inner loop of both).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
+#include "../landform_nodes.hpp"
+
+namespace isoterra::graph::drainage {
+
+constexpr int kWindow = 2;     // a point sees the channels whose sources lie this many cells around its own
+constexpr double kFade = 1.0;  // ... lifted out of the way over the outer cell of that window,
+constexpr double kLift = 1.5;  // ... by up to this many times the level's slope times its cell
+constexpr double kReach = 1.5; // cells: a finer level's point joins no channel farther than this
+constexpr int kTile = 8;       // cells a side of a cached tile
+constexpr double kDry = -1e4;  // the water output where no river runs
+constexpr double kFar = 1e7;   // the distance output where no channel is seen
+constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
+
+// The node's settings, and what they give per level (worked out once: valleys are the
+// inner loop).
+struct Params {
+    double cell0, jitter, slope, slope_gain, floor0, bed_width0, bed_depth0;
+    int levels, water_levels;
+    double concavity, junction, sea_level, smooth;
+    struct Level {
+        double cell, slope, floor, bed_width, bed_depth;
+    };
+    Level level[8];
+
+    explicit Params(const Node& node) {
+        const std::vector<double>& p = node.number;
+        cell0 = p[0], jitter = p[1], slope = p[2], slope_gain = p[3], floor0 = p[4], bed_width0 = p[5], bed_depth0 = p[6];
+        water_levels = static_cast<int>(p[7]);
+        concavity = p[8], junction = p[9], sea_level = p[10], smooth = p[11];
+        levels = std::clamp(node.shape.octaves, 1, 8);
+        for (int k = 0; k < 8; ++k) {
+            const bool river = k < water_levels;
+            level[k] = {std::ldexp(cell0, -k), slope * std::pow(slope_gain, k), std::ldexp(floor0, -k),
+                        river ? std::ldexp(bed_width0, -k) : 0.0, river ? std::ldexp(bed_depth0, -k) : 0.0};
+        }
+    }
+    double cell(int k) const { return level[k].cell; }
+    double slope_at(int k) const { return level[k].slope; }
+    double floor_at(int k) const { return level[k].floor; }
+    double bed_width_at(int k) const { return level[k].bed_width; }
+    double bed_depth_at(int k) const { return level[k].bed_depth; }
+};
+
+// u^gamma, by multiplication for the whole exponents presets use.
+inline double power(double u, double gamma) {
+    switch (static_cast<int>(gamma)) {
+        case 1: if (gamma == 1.0) return u; break;
+        case 2: if (gamma == 2.0) return u * u; break;
+        case 3: if (gamma == 3.0) return u * u * u; break;
+        case 4: if (gamma == 4.0) { const double u2 = u * u; return u2 * u2; } break;
+        default: break;
+    }
+    return std::pow(u, gamma);
+}
+
+// The Node::in slots read here (x and z are slots 0 and 1, read through the grid).
+constexpr std::size_t kInControl = 2, kInRelief = 3;
+
+// How much a channel's valley is lifted at point `at`: 0 well inside the window of cells
+// around its source; over the window's outer cell it rises smoothly, past kLift x `rise` (the
+// level's slope times its cell) halfway, without bound at the edge; infinity outside. So the lowest valley a point sees does
+// not jump where a channel leaves its window: by then the channel lies above the valleys of
+// the channels nearer the point (whose sources' windows hold it well inside).
+inline double window_lift(std::int64_t ci, std::int64_t cj, double cell, double rise, const glm::dvec2& at, glm::dvec2* gradient = nullptr) {
+    // Along each axis, how far inside the fade it lies (eased: smooth across the fade's inner
+    // edge); their product, so corners turn smoothly too.
+    const double x0 = static_cast<double>(ci - kWindow) * cell, x1 = static_cast<double>(ci + kWindow + 1) * cell;
+    const double z0 = static_cast<double>(cj - kWindow) * cell, z1 = static_cast<double>(cj + kWindow + 1) * cell;
+    const double fade = kFade * cell;
+    const auto axis = [&](double v, double lo, double hi, double* slope) {
+        const bool low = v - lo < hi - v;
+        const double e = (low ? v - lo : hi - v) / fade;
+        if (e >= 1.0) return *slope = 0.0, 1.0;
+        if (!(e > 0.0)) return *slope = 0.0, 0.0;
+        *slope = 6.0 * e * (1.0 - e) / fade * (low ? 1.0 : -1.0);
+        return e * e * (3.0 - 2.0 * e);
+    };
+    double sx = 0.0, sz = 0.0;
+    const double fx = axis(at.x, x0, x1, &sx), fz = axis(at.y, z0, z1, &sz);
+    if (gradient) *gradient = glm::dvec2(0.0);
+    if (fx == 1.0 && fz == 1.0) return 0.0;
+    if (fx == 0.0 || fz == 0.0) return INFINITY;
+    // kLift rise (1 - F)^2 / F: 0 with a level slope where F reaches 1, without bound at the
+    // window's edge (F = 0), so a channel is out of the way, whatever its valley, before it goes.
+    const double inside = fx * fz;
+    const double lift = kLift * rise * (1.0 - inside) * (1.0 - inside) / inside;
+    if (gradient) *gradient = kLift * rise * (1.0 - 1.0 / (inside * inside)) * glm::dvec2(sx * fz, fx * sz);
+    return lift;
+}
+
+// A channel: from its source q down to r, water levels zq >= zr, the level falling as
+// zr + (zq - zr) u^gamma with u the share of the way still to go (1 at the source).
+struct Channel {
+    glm::dvec2 q{0.0}, r{0.0};
+    double zq = 0.0, zr = 0.0;
+    double gamma = 1.0;
+    double inv_len2 = 0.0;
+    std::int64_t ci = 0, cj = 0;  // the source's cell at its level
+    int level = 0;
+    bool taper = false;  // the bed grows from nothing at the source (a channel's head)
+};
+
+struct Tile {
+    std::vector<Channel> channels;  // those whose sources lie in the tile's cells
+};
+
+inline std::int64_t cell_of(double v, double cell) {
+    return static_cast<std::int64_t>(std::floor(std::clamp(v / cell, -1e15, 1e15)));
+}
+inline std::int64_t tile_of(std::int64_t c) { return c >= 0 ? c / kTile : -((-c + kTile - 1) / kTile); }
+
+// What one channel makes at a point: the closest point's water level, the distance, and the
+// valley's ground there (with its gradient, when asked).
+struct Valley {
+    double ground = 0.0, water = 0.0, distance = 0.0;
+    glm::dvec2 gradient{0.0};
+};
+
+class DrainageCache;  // drainage_network.cpp
+
+// The channels of a drainage node, built tile by tile (and kept in its cache) on demand.
+class Network {
+public:
+    Network(const Node& node, const Program& program, const NoiseSet& noise);
+    const Params& params() const { return p_; }
+
+    // A level's jittered point of cell (i, j).
+    glm::dvec2 point(int level, std::int64_t i, std::int64_t j) const;
+    // The channels whose sources lie in tile (tx, tz) of `level`: cached, else built.
+    std::shared_ptr<const Tile> tile(int level, std::int64_t tx, std::int64_t tz);
+
+    // The valley of channel `c` at point `at`, with its gradient when `slope` is set (the
+    // derivative of each term: the water level along the channel, the sides, the bed).
+    Valley valley(const Channel& c, const glm::dvec2& at, bool slope = false, bool smooth_ends = false) const {
+        const glm::dvec2 qr = c.r - c.q;
+        const double along = glm::dot(at - c.q, qr) * c.inv_len2;
+        const double t = std::clamp(along, 0.0, 1.0);
+        const glm::dvec2 closest = c.q + t * qr;
+        const glm::dvec2 off = at - closest;
+        const double d = glm::length(off);
+        const double u = 1.0 - t;
+        // A river runs down to the sea, not along its floor: below the sea level its valley
+        // lies at the sea level, and the sea floor (the control) is lower than it there.
+        const double level = c.zr + (c.zq - c.zr) * power(u, c.gamma);
+        const double water = std::max(level, p_.sea_level);
+        // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
+        const Params::Level& lv = p_.level[c.level];
+        const double f = lv.floor;
+        const double beyond = d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f;
+        double ground = water + lv.slope * beyond;
+        const double taper = c.taper ? std::min(1.0, 4.0 * t) : 1.0;
+        // The bed's cross-section, (1 - (d / w)^2)^2: level with the banks at its edge.
+        const double b = d < lv.bed_width ? 1.0 - (d / lv.bed_width) * (d / lv.bed_width) : 0.0;
+        const double across = b * b;
+        ground -= lv.bed_depth * taper * across;
+        Valley v{ground, water, d};
+        if (slope) {
+            const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
+            const glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
+            const double dwater = level >= p_.sea_level ? -(c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
+            const double drise = d <= f ? 0.0 : d < 2.0 * f ? (d - f) / f : 1.0;
+            const double dacross = d < lv.bed_width ? -4.0 * b * d / (lv.bed_width * lv.bed_width) : 0.0;
+            const double dtaper = c.taper && 4.0 * t < 1.0 ? 4.0 : 0.0;
+            v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dtaper * across * dt);
+            if (smooth_ends) {
+                // For the slope a later node follows: the fall along the channel eased in and
+                // out over the first and last 5 % beyond its ends, where the exact slope turns
+                // at once to the cone around the end point's.
+                const double ease = smoothstep(-0.05, 0.05, along) * (1.0 - smoothstep(0.95, 1.05, along));
+                const glm::dvec2 axis = qr * std::sqrt(c.inv_len2);
+                const double fall = dwater * std::sqrt(c.inv_len2);
+                v.gradient = v.gradient - dwater * dt + ease * fall * axis;
+            }
+        }
+        return v;
+    }
+
+    // The lowest valley at `at` of the channels of levels below `below` that it sees, or
+    // `ceiling` when none is lower; `best` gets the channel (null: none).
+    double lowest_valley(const glm::dvec2& at, int below, double ceiling, const Channel** best);
+
+    // Calls f for every channel of `level` whose source cell lies within kWindow of a cell
+    // in [i0, i1] x [j0, j1], tile by tile in a fixed order.
+    template <class F>
+    void for_each_seen(int level, std::int64_t i0, std::int64_t j0, std::int64_t i1, std::int64_t j1, F&& f) {
+        const std::int64_t a0 = i0 - kWindow, a1 = i1 + kWindow, b0 = j0 - kWindow, b1 = j1 + kWindow;
+        for (std::int64_t tz = tile_of(b0); tz <= tile_of(b1); ++tz)
+            for (std::int64_t tx = tile_of(a0); tx <= tile_of(a1); ++tx) {
+                held_.push_back(tile(level, tx, tz));  // kept alive while the caller holds references
+                for (const Channel& ch : held_.back()->channels)
+                    if (ch.ci >= a0 && ch.ci <= a1 && ch.cj >= b0 && ch.cj <= b1) f(ch);
+            }
+    }
+
+    // The control (or relief) at points, evaluated by the graph.
+    void read(std::size_t slot, const std::vector<glm::dvec2>& at, std::vector<double>& out) const;
+
+private:
+    Tile trunks(std::int64_t tx, std::int64_t tz) const;
+    Tile tributaries(int level, std::int64_t tx, std::int64_t tz);
+
+    const Node& node_;
+    Params p_;
+    const Program& program_;
+    const NoiseSet& noise_;
+    DrainageCache* cache_;
+    std::vector<std::shared_ptr<const Tile>> held_;
+};
+
+}  // namespace isoterra::graph::drainage
