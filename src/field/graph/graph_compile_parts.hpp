@@ -1,0 +1,83 @@
+// The graph compiler's parts (internal to field/graph/): a node as read from the file with
+// its references still to resolve, and the compiler that holds a file's nodes while they are
+// read (graph_read_nodes.cpp), then resolved and put in order (graph_compile.cpp); the
+// passes over the compiled program (graph_compile_passes.cpp).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../preset_parts.hpp"
+#include "graph_nodes.hpp"
+#include "graph_program.hpp"
+#include "isoterra/graph.hpp"
+
+namespace isoterra::graph::compiler {
+
+// An input as written: a number, or a reference "id" / "id.port" still to resolve.
+struct RawOperand {
+    bool is_reference = false;
+    std::string reference;
+    double constant = 0.0;
+    int line = 0;
+    std::string input;  // the input's name, for messages
+};
+
+struct RawNode {
+    Node node;
+    std::vector<RawOperand> in;  // parallel to node.in
+};
+
+[[noreturn]] inline void fail(const std::string& at, const std::string& id, const std::string& what) {
+    throw GraphError(fmt::format("{}: node '{}': {}", at, id, what));
+}
+
+inline std::string at_line(const std::string& source, int line) { return line > 0 ? fmt::format("{}:{}", source, line) : source; }
+
+// Reads a graph file's nodes, resolves their references and orders them.
+class Compiler {
+public:
+    Compiler(const std::string& source, const std::string& directory) : source_(source), directory_(directory) {}
+
+    Program compile(const toml::table& root);
+
+private:
+    // Reading (graph_read_nodes.cpp).
+    void read_header(const toml::table& root, Program& program);
+    RawNode read_node(const std::string& id, const toml::node& entry);
+    void read_input(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id);
+    void read_operand(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id);
+    void read_knot_values(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id);
+    void read_knots(const InputSpec& spec, const toml::node* value, Node& node, const std::string& at, const std::string& id);
+    void read_raster(const toml::table& table, Node& node, const std::string& at);
+    // Resolving and ordering (graph_compile.cpp).
+    Operand resolve(const RawOperand& raw, const std::string& who);
+    Operand read_output(const toml::table& output, const char* name, bool required);
+    void order(const std::string& root);
+    std::string node_of(const std::string& reference) const;
+
+    std::string source_;
+    std::string directory_;
+    std::map<std::string, RawNode> raw_;
+    std::vector<std::string> file_order_;
+    std::map<std::string, int> index_;       // id -> position in program.nodes
+    std::map<std::string, int> state_;       // 1: on the path, 2: done
+    std::vector<std::string> ordered_;
+    bool fast_noise_ = false;  // the file's `noise`, for noise nodes that do not say
+};
+
+// The passes over a compiled program, in the order compile_graph runs them
+// (graph_compile_passes.cpp): what each node depends on; the column outputs, the inputs read
+// at other points and the nodes on a grid checked to be functions of x and z; constant nodes
+// folded; the outputs each node has read.
+void find_axes(Program& program);
+void check_column_outputs(const Program& program);
+void check_field_inputs(const Program& program);
+void check_grids(const Program& program);
+void fold_constants(Program& program);
+void find_ports_read(Program& program);
+
+}  // namespace isoterra::graph::compiler
