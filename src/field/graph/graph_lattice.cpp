@@ -1,0 +1,270 @@
+// The lattice path of a graph program: the column part once per (x, z) column (kept for a
+// World column's chunks), then per z-slab the per-sample nodes with the columns' values
+// spread along y, 3D noises of the raw position on the lattice kernel, gated noises skipped
+// where they cannot matter; the column outputs handed to their sinks.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "graph_eval_parts.hpp"
+#include "graph_gates.hpp"
+#include "graph_intervals.hpp"
+
+namespace isoterra::graph {
+namespace {
+
+// The sdf's nodes a lattice runs once per column (`column` true) or per sample, in order.
+std::vector<int> sdf_nodes(const Program& program, bool column) {
+    std::vector<int> nodes;
+    for (const int n : eval::needed_by(program, program.sdf))
+        if (eval::is_column(program.nodes[static_cast<std::size_t>(n)]) == column) nodes.push_back(n);
+    return nodes;
+}
+
+// The column outputs a graph has (ground, water, snow line, scree).
+std::vector<Operand> column_outputs(const Program& program) {
+    std::vector<Operand> out;
+    for (const Operand* o : {&program.ground, &program.water, &program.snow_line, &program.scree})
+        if (!o->is_constant() || !std::isnan(o->constant)) out.push_back(*o);
+    return out;
+}
+
+// The nodes whose values the per-sample nodes `samples` read at every sample: their inputs,
+// the gates' deciding sides, and the sdf itself.
+std::vector<bool> read_per_sample(const Program& program, const std::vector<int>& samples) {
+    std::vector<bool> read(program.nodes.size(), false);
+    for (const int n : samples)
+        for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
+            if (!in.is_constant()) read[static_cast<std::size_t>(in.node)] = true;
+    for (const Gate& g : program.gates) {
+        const Operand& other = program.nodes[static_cast<std::size_t>(g.guard)].in[static_cast<std::size_t>(1 - g.side)];
+        read[static_cast<std::size_t>(other.node)] = true;
+    }
+    if (!program.sdf.is_constant()) read[static_cast<std::size_t>(program.sdf.node)] = true;
+    return read;
+}
+
+}  // namespace
+
+const double* ColumnValues::get(int node, int port) const {
+    const int s = slot[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
+    return s < 0 ? nullptr : buffers[static_cast<std::size_t>(s)].data();
+}
+
+bool ColumnValues::fits(const Lattice& other) const {
+    return origin.x == other.origin.x && origin.y == other.origin.z && size.x == other.size.x && size.y == other.size.z &&
+           spacing_m == other.spacing_m;
+}
+
+ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice) {
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), nz = static_cast<std::size_t>(lattice.size.z);
+    ColumnValues cv;
+    cv.origin = {lattice.origin.x, lattice.origin.z};
+    cv.size = {lattice.size.x, lattice.size.z};
+    cv.spacing_m = lattice.spacing_m;
+    cv.count = nx * nz;
+    std::vector<double> cx(cv.count), cz(cv.count);
+    for (std::size_t k = 0; k < nz; ++k)
+        for (std::size_t i = 0; i < nx; ++i) {
+            const glm::dvec3 p = lattice.position(static_cast<int>(i), 0, static_cast<int>(k));
+            cx[k * nx + i] = p.x, cz[k * nx + i] = p.z;
+        }
+    // Every column node the sdf or a column output needs, run once per column.
+    std::vector<int> columns = sdf_nodes(program, true);
+    const std::vector<Operand> outputs = column_outputs(program);
+    for (const Operand& output : outputs)
+        for (const int n : eval::needed_by(program, output)) columns.push_back(n);
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    eval::Workspace work(program, cv.count);
+    for (const int n : columns) work.run(n, noise, cx.data(), nullptr, cz.data(), cv.count, true);
+    // Kept: what the samples read (their column inputs, the gates' deciding sides, the sdf
+    // itself when it is a column node) and the column outputs.
+    std::vector<bool> keep = read_per_sample(program, sdf_nodes(program, false));
+    for (const Operand& output : outputs)
+        if (!output.is_constant()) keep[static_cast<std::size_t>(output.node)] = true;
+    cv.slot.assign(program.nodes.size() * kMaxPorts, -1);
+    for (const int n : columns) {
+        if (!keep[static_cast<std::size_t>(n)]) continue;
+        for (int port = 0; port < program.nodes[static_cast<std::size_t>(n)].ports; ++port) {
+            const double* b = work.buffer(n, port);
+            cv.slot[static_cast<std::size_t>(n) * kMaxPorts + static_cast<std::size_t>(port)] = static_cast<int>(cv.buffers.size());
+            cv.buffers.emplace_back(b, b + cv.count);
+        }
+    }
+    return cv;
+}
+
+// A lattice noise node (is_lattice_noise) over a lattice: the seed flavour's kernel (which
+// may skip gated points), or the fast flavour's noise or fBm (which computes every point).
+void lattice_noise_values(const Node& node, const NoiseSet& noise, const NoiseLattice& lattice, float* out) {
+    if (!node.fast_noise) return noise.noise3.lattice_fast(lattice, out);
+    const FastSimplex3 fast(noise.seed);
+    if (node.op == Op::fbm3) return fast.fbm_lattice(lattice, node.shape, out);
+    fast.lattice(lattice, out);
+}
+
+namespace {
+
+// The column outputs `sinks` wants, each from the column part (or the output's number).
+void put_column_outputs(const Program& program, const ColumnValues& column_work, std::size_t ncol, const ColumnSinks& sinks) {
+    const auto put = [&](const Operand& output, float* to) {
+        if (!to || (output.is_constant() && std::isnan(output.constant))) return;
+        const double* g = output.is_constant() ? nullptr : column_work.get(output.node, output.port);
+        for (std::size_t c = 0; c < ncol; ++c) to[c] = static_cast<float>(g ? g[c] : output.constant);
+    };
+    put(program.ground, sinks.ground);
+    if (ColumnLooks* looks = sinks.looks) {
+        looks->clear();
+        const auto look = [&](const Operand& output, std::vector<float>& v) {
+            if (output.is_constant() && std::isnan(output.constant)) return;
+            v.resize(ncol);
+            put(output, v.data());
+        };
+        look(program.water, looks->water);
+        look(program.snow_line, looks->snow_line);
+        look(program.scree, looks->scree);
+    }
+}
+
+// The gates active over a lattice (graph_gates.hpp): per gate its threshold from the ranges
+// over the lattice (NaN: inactive), and per node the gate of the noise it is (-1: none).
+struct LatticeGates {
+    std::vector<int> gate_of;
+    std::vector<double> thresholds;
+};
+
+// The active gates; the per-sample nodes that read a gated noise are moved after the rest of
+// `samples`, so the deciding sides are there when they run.
+LatticeGates active_gates(const Program& program, const NoiseSet& noise, const Lattice& lattice, std::vector<int>& samples) {
+    LatticeGates gates;
+    gates.gate_of.assign(program.nodes.size(), -1);
+    if (program.gates.empty()) return gates;
+    const auto ranges = node_intervals(program, noise, lattice.bounds());
+    std::vector<Gate> active;
+    for (std::size_t g = 0; g < program.gates.size(); ++g) {
+        gates.thresholds.push_back(gate_threshold(program, program.gates[g], ranges));
+        if (std::isnan(gates.thresholds.back())) continue;
+        gates.gate_of[static_cast<std::size_t>(program.gates[g].noise)] = static_cast<int>(g);
+        active.push_back(program.gates[g]);
+    }
+    const std::vector<bool> late = reads_gated(program, active);
+    std::stable_partition(samples.begin(), samples.end(), [&](int n) { return !late[static_cast<std::size_t>(n)]; });
+    return gates;
+}
+
+// A lattice noise node's lattice: the lattice in its noise's units.
+NoiseLattice noise_lattice_of(const Lattice& lattice, const Node& node) {
+    return NoiseLattice{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(node.number[0], node.number[1], node.number[0]),
+                        glm::dvec3(node.number[2], node.number[3], node.number[4])};
+}
+
+// 3D noises of the raw position, ungated: the whole lattice at once on the lattice kernel.
+// Returns per node its values (null: not such a noise), held per thread until the next call:
+// a chunk a call, and 144 KB a noise is more than malloc reuses.
+std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet& noise, const Lattice& lattice,
+                                         const std::vector<int>& samples, const std::vector<int>& gate_of) {
+    thread_local std::vector<float> noise_store;
+    std::vector<float*> lattice_noise(program.nodes.size(), nullptr);
+    const auto whole_lattice = [&](int n) {
+        return is_lattice_noise(program.nodes[static_cast<std::size_t>(n)]) && gate_of[static_cast<std::size_t>(n)] < 0;
+    };
+    const std::size_t stored = static_cast<std::size_t>(std::count_if(samples.begin(), samples.end(), whole_lattice));
+    if (noise_store.size() < stored * lattice.count()) noise_store.resize(stored * lattice.count());
+    float* next_store = noise_store.data();
+    for (const int n : samples) {
+        if (!whole_lattice(n)) continue;
+        lattice_noise[static_cast<std::size_t>(n)] = next_store;
+        next_store += lattice.count();
+        lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]),
+                             lattice_noise[static_cast<std::size_t>(n)]);
+    }
+    return lattice_noise;
+}
+
+// Gated noise node `n` (gate `g`) over slab `k` of the lattice into its buffer, skipped where
+// the guard's other side decides alone; `gate` and `gated_noise` hold a slab each.
+void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, int g, double threshold,
+                     std::size_t k, eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise,
+                     LatticeStats* stats) {
+    const std::size_t slab = gate.size();
+    const Gate& gt = program.gates[static_cast<std::size_t>(g)];
+    const Operand& other = program.nodes[static_cast<std::size_t>(gt.guard)].in[static_cast<std::size_t>(1 - gt.side)];
+    gate_values(program, gt, threshold, work.buffer(other.node, other.port), gate.data(), slab);
+    NoiseLattice nl = noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]);
+    nl.origin.z += static_cast<std::int64_t>(k);
+    nl.size.z = 1;
+    nl.gate = gate.data();
+    nl.gate_below = 0.0f;
+    lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, nl, gated_noise.data());
+    double* out = work.buffer(n, 0);
+    for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(gated_noise[i]);
+    if (stats) {
+        stats->gated_samples += slab;
+        for (std::size_t i = 0; i < slab; ++i) stats->skipped_samples += gate[i] < 0.0f;
+    }
+}
+
+}  // namespace
+
+void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
+                 LatticeStats* stats, const ColumnValues* given) {
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
+    const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
+    const std::size_t ncol = nx * nz, slab = nx * ny;
+    // The column part, once per column (or as a World column's survey worked it out).
+    ColumnValues made;
+    if (!given || !given->fits(lattice)) given = &(made = column_values(program, noise, lattice));
+    const ColumnValues& column_work = *given;
+    std::vector<int> samples = sdf_nodes(program, false);
+    const std::vector<int> columns = sdf_nodes(program, true);
+    put_column_outputs(program, column_work, ncol, sinks);
+    const LatticeGates gates = active_gates(program, noise, lattice, samples);
+    const std::vector<float*> lattice_noise = whole_lattice_noises(program, noise, lattice, samples, gates.gate_of);
+    // The rest per z-slab: y rows of x, the columns' values repeated along y.
+    eval::Workspace work(program, slab);
+    std::vector<double> sx(slab), sy(slab), sz(slab);
+    std::vector<float> gate(slab), gated_noise(slab);
+    // The column values the per-sample nodes read (or that are the sdf), repeated along y.
+    const std::vector<bool> read = read_per_sample(program, samples);
+    std::vector<int> spread_columns;
+    for (const int n : columns)
+        if (read[static_cast<std::size_t>(n)]) spread_columns.push_back(n);
+    // x and y are the same in every slab (a position's coordinates are computed apart).
+    for (std::size_t j = 0; j < ny; ++j)
+        for (std::size_t i = 0; i < nx; ++i) {
+            const glm::dvec3 p = lattice.position(static_cast<int>(i), static_cast<int>(j), 0);
+            sx[j * nx + i] = p.x, sy[j * nx + i] = p.y;
+        }
+    for (std::size_t k = 0; k < nz; ++k) {
+        work.begin_pass();
+        std::fill(sz.begin(), sz.end(), lattice.position(0, 0, static_cast<int>(k)).z);
+        for (const int n : spread_columns) {
+            const Node& node = program.nodes[static_cast<std::size_t>(n)];
+            for (int port = 0; port < node.ports; ++port) {
+                const double* c = column_work.get(n, port) + k * nx;
+                double* spread = work.buffer(n, port);
+                for (std::size_t j = 0; j < ny; ++j) std::copy(c, c + nx, spread + j * nx);
+            }
+        }
+        for (const int n : samples) {
+            if (lattice_noise[static_cast<std::size_t>(n)]) {
+                const float* f = lattice_noise[static_cast<std::size_t>(n)] + k * slab;
+                double* out = work.buffer(n, 0);
+                for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(f[i]);
+                continue;
+            }
+            if (const int g = gates.gate_of[static_cast<std::size_t>(n)]; g >= 0) {
+                run_gated_noise(program, noise, lattice, n, g, gates.thresholds[static_cast<std::size_t>(g)], k, work, gate, gated_noise, stats);
+                continue;
+            }
+            work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);
+        }
+        const double* result = program.sdf.is_constant() ? nullptr : work.buffer(program.sdf.node, program.sdf.port);
+        float* out = values + k * slab;
+        for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<float>(result ? result[i] : program.sdf.constant);
+    }
+}
+
+}  // namespace isoterra::graph
