@@ -124,8 +124,9 @@ TEST(ExtremePresets, everything_at_once_streams_into_a_world_of_finite_meshes) {
             expect_finite_meshes(*field, 10.0, 10.0, scales + sign);
             ++fields;
             for (const Mesher mesher : {Mesher::marching_cubes, Mesher::surface_nets}) {
-                // A slow (sanitizer) build streams each field with one of the two meshers, in turn.
-                if (test::slow_build() && (fields + static_cast<int>(mesher)) % 2) continue;
+                // A slow (sanitizer) build streams two of the fields, one with each mesher (the
+                // smallest scales with heights up, the largest with heights down).
+                if (test::slow_build() && ((fields + static_cast<int>(mesher)) % 2 || fields == 2 || fields == 3)) continue;
                 WorldSettings s = test::settings(2, 400.0);
                 s.mesher = mesher;
                 World w(field, s);

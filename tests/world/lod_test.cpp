@@ -214,7 +214,9 @@ TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {
         ++checks;
         std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>(checks * 16667)));
     }
-    EXPECT_GT(checks, 100);
+    // 8 s at 60 deliveries a second; a sanitizer build on a busy machine checks each one
+    // several times slower (49 checks were seen beside other builds).
+    EXPECT_GT(checks, test::slow_build() ? 20 : 100);
     EXPECT_GT(swaps, test::slow_build() ? 0 : 5);  // the levels did move with the camera
     std::printf("%d deliveries checked, %d changed what was shown\n", checks, swaps);
 }
