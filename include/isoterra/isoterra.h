@@ -91,6 +91,8 @@ ISOTERRA_API const char* isoterra_material_name(int m);
 /* The name of mesher `i` as the `mesher` arguments spell it ("marching-cubes"), in the
  * library's menu order (0 is the default), or NULL past the last. */
 ISOTERRA_API const char* isoterra_mesher_name(int i);
+/* Mesher `i`'s name for menus ("marching cubes"), or NULL past the last. */
+ISOTERRA_API const char* isoterra_mesher_label(int i);
 
 /* Bytes the library allocated (a glb file), freed with isoterra_bytes_free. */
 typedef struct isoterra_bytes {

@@ -222,10 +222,15 @@ const char* isoterra_material_name(int m) {
     return m >= 0 && m < isoterra::kMaterialCount ? isoterra::material_name(static_cast<isoterra::Material>(m)) : nullptr;
 }
 
-const char* isoterra_mesher_name(int i) {
+namespace {
+const isoterra::MesherInfo* mesher_at(int i) {
     const auto& all = isoterra::meshers();
-    return i >= 0 && static_cast<std::size_t>(i) < all.size() ? all[static_cast<std::size_t>(i)].name : nullptr;
+    return i >= 0 && static_cast<std::size_t>(i) < all.size() ? &all[static_cast<std::size_t>(i)] : nullptr;
 }
+}  // namespace
+
+const char* isoterra_mesher_name(int i) { return mesher_at(i) ? mesher_at(i)->name : nullptr; }
+const char* isoterra_mesher_label(int i) { return mesher_at(i) ? mesher_at(i)->label : nullptr; }
 
 int isoterra_mesh_glb(const isoterra_mesh* mesh, int compress, isoterra_bytes* out) {
     return guarded(-1, [&] {

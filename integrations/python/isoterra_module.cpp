@@ -349,9 +349,10 @@ PYBIND11_MODULE(isoterra, m) {
     static py::exception<std::runtime_error> error(m, "Error", PyExc_ValueError);
     error.doc() = "Bad input or a failure, with the isoterra program's one-line message.";
     error_type = error.ptr();
-    py::list meshers;
-    for (int i = 0; isoterra_mesher_name(i); ++i) meshers.append(isoterra_mesher_name(i));
+    py::list meshers, labels;
+    for (int i = 0; isoterra_mesher_name(i); ++i) meshers.append(isoterra_mesher_name(i)), labels.append(isoterra_mesher_label(i));
     m.attr("MESHERS") = py::tuple(meshers);
+    m.attr("MESHER_LABELS") = py::tuple(labels);
     py::list materials;
     for (int i = 0; isoterra_material_name(i); ++i) materials.append(isoterra_material_name(i));
     m.attr("MATERIALS") = py::tuple(materials);

@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
     CHECK(strcmp(isoterra_mesher_name(0), "marching-cubes") == 0);
     CHECK(strcmp(isoterra_mesher_name(2), "blocks") == 0);
     CHECK(isoterra_mesher_name(3) == NULL && isoterra_mesher_name(-1) == NULL);
+    CHECK(strcmp(isoterra_mesher_label(1), "surface nets") == 0);
+    CHECK(isoterra_mesher_label(3) == NULL && isoterra_mesher_label(-1) == NULL);
 
     /* A field, and the values at lattice points through both paths. */
     isoterra_field* f = isoterra_field_new("tutorial", -1);

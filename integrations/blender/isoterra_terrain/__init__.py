@@ -26,11 +26,6 @@ import bpy
 import numpy as np
 from bpy.props import EnumProperty, FloatProperty, IntProperty, StringProperty
 
-MESHERS = [
-    ("marching-cubes", "Marching cubes", "Smooth triangles (Lorensen and Cline)"),
-    ("surface-nets", "Surface nets", "Smooth quads, one vertex per cell"),
-    ("blocks", "Blocks", "Cubes, greedy merged"),
-]
 # isoterra's materials in its palette order, with the linear colours of `isoterra mesh`.
 MATERIAL_NAMES = ("grass", "soil", "rock", "snow", "sand", "scree")
 SETTINGS = ("preset", "seed", "size_m", "centre_x", "centre_z", "mesher", "lod", "world_file")
@@ -53,6 +48,21 @@ def import_isoterra():
             "the isoterra Python module was not found: install it (cmake --install build) or set its folder "
             "(build/python) in the add-on's preferences") from e
     return isoterra
+
+
+_mesher_items = []  # Blender reads the strings of a dynamic enum after the call: keep them
+
+
+def mesher_items(_self, _context):
+    """The library's meshers in its menu order (the first is the default): isoterra.MESHERS."""
+    if not _mesher_items:
+        try:
+            isoterra = import_isoterra()
+        except RuntimeError:
+            return []  # the Add operator then says why the module is missing
+        _mesher_items.extend((name, label.capitalize(), f"isoterra's {label} ({name})")
+                             for name, label in zip(isoterra.MESHERS, isoterra.MESHER_LABELS))
+    return _mesher_items
 
 
 def terrain_field(isoterra, settings):
@@ -151,7 +161,7 @@ class IsoterraTerrainSettings:
                           description="The side of the square meshed, metres")
     centre_x: FloatProperty(name="Centre X", default=0.0, description="The square's centre, isoterra x (Blender X)")
     centre_z: FloatProperty(name="Centre Z", default=0.0, description="The square's centre, isoterra z (Blender -Y)")
-    mesher: EnumProperty(name="Mesher", items=MESHERS, default="marching-cubes")
+    mesher: EnumProperty(name="Mesher", items=mesher_items, default=0)
     lod: IntProperty(name="Level of detail", default=0, min=0, max=6,
                      description="Samples 2^lod metres apart: 0 is the finest")
     world_file: StringProperty(name="World file", default="", subtype="FILE_PATH",

@@ -24,6 +24,11 @@ bpy.ops.preferences.addon_install(filepath=addon)
 bpy.ops.preferences.addon_enable(module="isoterra_terrain")
 assert hasattr(bpy.types, "MESH_OT_isoterra_terrain_add"), "the operator is registered"
 assert any(f.__module__ == "isoterra_terrain" for f in bpy.types.VIEW3D_MT_mesh_add.draw._draw_funcs), "Add > Mesh has the entry"
+# The mesher menu is the library's registry, in its order.
+import isoterra_terrain  # noqa: E402 - installed just above
+import isoterra  # noqa: E402 - the module the add-on found
+meshers = [item[0] for item in isoterra_terrain.mesher_items(None, bpy.context)]
+assert meshers == list(isoterra.MESHERS) and meshers[0] == "marching-cubes", meshers
 
 
 def program_mesh(lo, hi, mesher, *flags):
