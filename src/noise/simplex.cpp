@@ -5,13 +5,12 @@
 #include <cstdint>
 
 #include "isoterra/noise.hpp"
+#include "simplex2_cell.hpp"
 
 namespace isoterra {
 namespace {
 
-const double kSqrt3 = std::sqrt(3.0);
-const double kF2 = 0.5 * (kSqrt3 - 1.0);
-const double kG2 = (3.0 - kSqrt3) / 6.0;
+using simplex2::js_floor;
 constexpr double kF3 = 1.0 / 3.0;
 constexpr double kG3 = 1.0 / 6.0;
 
@@ -38,10 +37,6 @@ std::array<std::uint8_t, 512> shuffled_table(Mulberry32& random) {
     return p;
 }
 
-// Math.floor(v) | 0 of JavaScript: the floor, wrapped to int32.
-inline std::int32_t js_floor(double v) {
-    return static_cast<std::int32_t>(static_cast<std::int64_t>(std::floor(v)));
-}
 
 }  // namespace
 
@@ -54,20 +49,7 @@ Simplex2::Simplex2(Mulberry32& random) : perm_(shuffled_table(random)) {
 }
 
 double Simplex2::operator()(double x, double y) const {
-    const double s = (x + y) * kF2;
-    const std::int32_t i = js_floor(x + s);
-    const std::int32_t j = js_floor(y + s);
-    const double t = (static_cast<double>(i) + static_cast<double>(j)) * kG2;
-    const double x0 = x - (i - t);
-    const double y0 = y - (j - t);
-    const int i1 = x0 > y0 ? 1 : 0;
-    const int j1 = 1 - i1;
-    const double x1 = x0 - i1 + kG2;
-    const double y1 = y0 - j1 + kG2;
-    const double x2 = x0 - 1.0 + 2.0 * kG2;
-    const double y2 = y0 - 1.0 + 2.0 * kG2;
-    const int ii = i & 255;
-    const int jj = j & 255;
+    const auto [x0, y0, x1, y1, x2, y2, i1, j1, ii, jj] = simplex2::cell_of(x, y);
 
     double n0 = 0, n1 = 0, n2 = 0;
     double t0 = 0.5 - x0 * x0 - y0 * y0;

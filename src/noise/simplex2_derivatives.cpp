@@ -11,6 +11,7 @@
 
 #include "simd/target_clones.hpp"
 #include "isoterra/noise.hpp"
+#include "simplex2_cell.hpp"
 
 // The vector helpers are always inlined: one left out of line would be called across target
 // clones with different vector ABIs (what -Wpsabi warns about).
@@ -19,11 +20,8 @@
 namespace isoterra {
 namespace {
 
-const double kF2 = 0.5 * (std::sqrt(3.0) - 1.0);
-const double kG2 = (3.0 - std::sqrt(3.0)) / 6.0;
-
-// Math.floor(v) | 0, as operator() computes the cell.
-inline std::int32_t cell_of(double v) { return static_cast<std::int32_t>(static_cast<std::int64_t>(std::floor(v))); }
+using simplex2::kF2;
+using simplex2::kG2;
 
 // One corner's term and its derivatives, added to `sum` (before the factor 70). Without a
 // branch: a corner out of reach has t = 0, and every term of it is then 0 (an unpredictable
@@ -46,20 +44,7 @@ inline void add_corner(double t_raw, double x, double y, double gx, double gy, S
 }  // namespace
 
 Simplex2::Derivatives Simplex2::derivatives(double x, double y) const {
-    const double s = (x + y) * kF2;
-    const std::int32_t i = cell_of(x + s);
-    const std::int32_t j = cell_of(y + s);
-    const double t = (static_cast<double>(i) + static_cast<double>(j)) * kG2;
-    const double x0 = x - (i - t);
-    const double y0 = y - (j - t);
-    const int i1 = x0 > y0 ? 1 : 0;
-    const int j1 = 1 - i1;
-    const double x1 = x0 - i1 + kG2;
-    const double y1 = y0 - j1 + kG2;
-    const double x2 = x0 - 1.0 + 2.0 * kG2;
-    const double y2 = y0 - 1.0 + 2.0 * kG2;
-    const int ii = i & 255;
-    const int jj = j & 255;
+    const auto [x0, y0, x1, y1, x2, y2, i1, j1, ii, jj] = simplex2::cell_of(x, y);
     const int g0 = ii + perm_[jj];
     const int g1 = ii + i1 + perm_[jj + j1];
     const int g2 = ii + 1 + perm_[jj + 1];
