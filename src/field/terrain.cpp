@@ -59,6 +59,19 @@ void combine_row(const CombineTerms& t, const double* height, const double* bend
     else combine_loop<CaveMode::hard>(t, height, bend_m, y, bend, cave_a, cave_b, out, count);
 }
 
+// The x of each column of `lattice` (x fastest), then the z of each: a batch for columns().
+std::vector<double> lattice_column_xz(const Lattice& lattice) {
+    const std::size_t n = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
+    std::vector<double> xz(2 * n);
+    for (int k = 0; k < lattice.size.z; ++k)
+        for (int i = 0; i < lattice.size.x; ++i) {
+            const glm::dvec3 p = lattice.position(i, 0, k);
+            xz[static_cast<std::size_t>(k) * lattice.size.x + i] = p.x;
+            xz[n + static_cast<std::size_t>(k) * lattice.size.x + i] = p.z;
+        }
+    return xz;
+}
+
 }  // namespace
 
 TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed)
@@ -221,13 +234,7 @@ std::shared_ptr<const LatticeColumns> TerrainField::columns_of(const Lattice& la
     out->size = {lattice.size.x, lattice.size.z};
     out->spacing_m = lattice.spacing_m;
     const std::size_t ncol = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
-    std::vector<double> column_xz(2 * ncol);
-    for (int k = 0; k < lattice.size.z; ++k)
-        for (int i = 0; i < lattice.size.x; ++i) {
-            const glm::dvec3 base = lattice.position(i, 0, k);
-            column_xz[static_cast<std::size_t>(k) * lattice.size.x + i] = base.x;
-            column_xz[ncol + static_cast<std::size_t>(k) * lattice.size.x + i] = base.z;
-        }
+    const std::vector<double> column_xz = lattice_column_xz(lattice);
     std::vector<Column> columns(ncol);
     this->columns(column_xz.data(), column_xz.data() + ncol, ncol, columns.data());
     // Per column: the ground height and the overhang strength, as rows for the vector loops.
@@ -328,13 +335,7 @@ double TerrainField::surface_height(double x, double z) const { return column(x,
 bool TerrainField::ground_heights(const Lattice& lattice, float* out) const {
     // The columns as a vector batch: the same bits as column() one at a time.
     const std::size_t n = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
-    std::vector<double> xz(2 * n);
-    for (int k = 0; k < lattice.size.z; ++k)
-        for (int i = 0; i < lattice.size.x; ++i) {
-            const glm::dvec3 p = lattice.position(i, 0, k);
-            xz[static_cast<std::size_t>(k) * lattice.size.x + i] = p.x;
-            xz[n + static_cast<std::size_t>(k) * lattice.size.x + i] = p.z;
-        }
+    const std::vector<double> xz = lattice_column_xz(lattice);
     std::vector<Column> result(n);
     columns(xz.data(), xz.data() + n, n, result.data());
     for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<float>(result[c].height);

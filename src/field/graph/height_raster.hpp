@@ -47,6 +47,14 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
 /// file, the sidecars beside it, a VRT's sources (nested too); and refuses a VRT's raw bands
 /// (height_raster_gdal_files.cpp).
 void check_gdal_raster_files(const std::string& path);
+/// While it lives: GDAL registered (once) and its messages kept off stderr (they come back in
+/// ours). Defined where GDAL is (ISOTERRA_HAS_GDAL).
+struct QuietGdal {
+    QuietGdal();
+    ~QuietGdal();
+    QuietGdal(const QuietGdal&) = delete;
+    QuietGdal& operator=(const QuietGdal&) = delete;
+};
 
 /// The most pixels a raster may have (a 16384 x 16384 one: 1 GiB of heights).
 constexpr std::size_t kMaxRasterPixels = std::size_t{1} << 28;

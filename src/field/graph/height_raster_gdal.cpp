@@ -18,6 +18,14 @@
 namespace isoterra::graph {
 
 #ifdef ISOTERRA_HAS_GDAL
+QuietGdal::QuietGdal() {
+    static std::once_flag registered;
+    std::call_once(registered, [] { GDALAllRegister(); });
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+}
+
+QuietGdal::~QuietGdal() { CPLPopErrorHandler(); }
+
 namespace {
 
 std::string last_gdal_error() {
@@ -28,13 +36,7 @@ std::string last_gdal_error() {
 }  // namespace
 
 void read_gdal_raster(const std::string& path, const RasterPlacement& placement, HeightRaster& raster) {
-    static std::once_flag registered;
-    std::call_once(registered, [] { GDALAllRegister(); });
-    // GDAL's messages come back in ours, not on stderr.
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    struct Pop {
-        ~Pop() { CPLPopErrorHandler(); }
-    } pop;
+    const QuietGdal quiet;
     CPLErrorReset();
     check_gdal_raster_files(path);
     GDALDatasetH dataset = GDALOpen(path.c_str(), GA_ReadOnly);

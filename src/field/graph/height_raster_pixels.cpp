@@ -28,12 +28,7 @@ bool is_png(const std::string& path) {
 #ifdef ISOTERRA_HAS_GDAL
 // Sets NaN where band 1's mask says no data (nodata values, alpha, per-dataset masks).
 void apply_gdal_mask(const std::string& path, HeightRasterPixels& out) {
-    static std::once_flag registered;
-    std::call_once(registered, [] { GDALAllRegister(); });
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    struct Pop {
-        ~Pop() { CPLPopErrorHandler(); }
-    } pop;
+    const graph::QuietGdal quiet;
     GDALDatasetH dataset = GDALOpen(path.c_str(), GA_ReadOnly);
     if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster", path));
     struct Close {
