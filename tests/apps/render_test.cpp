@@ -10,35 +10,15 @@
 #include <spng.h>
 
 #include "isoterra/field.hpp"
+#include "rgb_png.hpp"
 #include "run_cli.hpp"
 
 using isoterra::test::run_cli;
 
 namespace {
 
-struct Image {
-    int width = 0, height = 0;
-    std::vector<std::uint8_t> rgb;
-};
-
-Image read_png(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
-    Image img;
-    spng_ctx* ctx = spng_ctx_new(0);
-    spng_set_png_buffer(ctx, bytes.data(), bytes.size());
-    spng_ihdr ihdr{};
-    if (spng_get_ihdr(ctx, &ihdr) == 0) {
-        std::size_t size = 0;
-        spng_decoded_image_size(ctx, SPNG_FMT_RGB8, &size);
-        img.rgb.resize(size);
-        spng_decode_image(ctx, img.rgb.data(), size, SPNG_FMT_RGB8, 0);
-        img.width = static_cast<int>(ihdr.width);
-        img.height = static_cast<int>(ihdr.height);
-    }
-    spng_ctx_free(ctx);
-    return img;
-}
+using Image = isoterra::test::RgbImage;
+Image read_png(const std::string& path) { return isoterra::test::read_rgb_png(path); }
 
 
 // The picture has sky and shaded, varied terrain in more than one material.

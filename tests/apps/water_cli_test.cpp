@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include <nlohmann/json.hpp>
-#include <spng.h>
+#include "rgb_png.hpp"
 
 #include "run_cli.hpp"
 #include "temp_files.hpp"
@@ -28,28 +28,8 @@ std::string half_flooded_graph() {
     return path;
 }
 
-struct Rgb {
-    int width = 0, height = 0;
-    std::vector<std::uint8_t> px;
-};
-
-Rgb read_rgb(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
-    Rgb img;
-    spng_ctx* ctx = spng_ctx_new(0);
-    spng_set_png_buffer(ctx, bytes.data(), bytes.size());
-    spng_ihdr ihdr{};
-    if (spng_get_ihdr(ctx, &ihdr) == 0) {
-        std::size_t size = 0;
-        spng_decoded_image_size(ctx, SPNG_FMT_RGB8, &size);
-        img.px.resize(size);
-        spng_decode_image(ctx, img.px.data(), size, SPNG_FMT_RGB8, 0);
-        img.width = static_cast<int>(ihdr.width), img.height = static_cast<int>(ihdr.height);
-    }
-    spng_ctx_free(ctx);
-    return img;
-}
+using Rgb = isoterra::test::RgbImage;
+Rgb read_rgb(const std::string& path) { return isoterra::test::read_rgb_png(path); }
 
 }  // namespace
 
@@ -69,7 +49,7 @@ TEST(WaterCli, render_draws_the_water_over_the_wet_half_and_not_over_the_dry_hal
         for (int x = 0; x < img.width; ++x) {
             const int side = x < img.width / 3 ? 0 : x >= 2 * img.width / 3 ? 1 : -1;
             if (side < 0) continue;
-            const std::uint8_t* p = &img.px[3 * (static_cast<std::size_t>(y) * img.width + x)];
+            const std::uint8_t* p = &img.rgb[3 * (static_cast<std::size_t>(y) * img.width + x)];
             ++pixels[side];
             water[side] += p[2] > p[0] + 30;
             grass[side] += p[1] > p[2] + 20;
