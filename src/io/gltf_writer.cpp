@@ -38,6 +38,107 @@ std::string base64(const std::string& in) {
     return out;
 }
 
+using nlohmann::json;
+
+// The binary buffer, and the views and accessors into it. Compressed, a view's data is
+// meshopt-encoded into the binary buffer and the view itself lies in a fallback buffer
+// (buffer 1) that holds no data.
+class GltfBuffers {
+public:
+    explicit GltfBuffers(bool compress) : compress_(compress) {}
+
+    // Adds the stream's view and its accessor; returns the accessor's index.
+    int add_accessor(const detail::GltfStream& stream) {
+        json a = stream.accessor;
+        a["bufferView"] = add_view(stream);
+        accessors_.push_back(a);
+        return static_cast<int>(accessors_.size() - 1);
+    }
+
+    // The document's accessors, views, buffers (the binary one as a data URI unless `binary`)
+    // and, compressed, the extensions it requires.
+    void write_to(json& doc, bool binary) const {
+        doc["accessors"] = accessors_;
+        doc["bufferViews"] = views_;
+        json buffer = {{"byteLength", bin_.size()}};
+        if (!binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(bin_);
+        doc["buffers"] = json::array({buffer});  // not {buffer}: clang reads that as a copy of the object
+        if (compress_) {
+            // The views' own buffer holds no data: readers must decode (a required extension).
+            doc["buffers"].push_back({{"byteLength", fallback_bytes_}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
+            doc["extensionsUsed"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
+            doc["extensionsRequired"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
+        }
+    }
+
+    const std::string& bin() const { return bin_; }
+
+private:
+    int add_view(const detail::GltfStream& stream) {
+        const int target = stream.indices ? 34963 : 34962;
+        const std::size_t length = stream.stride * stream.count;
+        if (!compress_) {
+            const std::size_t offset = bin_.size();
+            put(bin_, stream.bytes.data(), stream.bytes.size());
+            views_.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", length}, {"target", target}});
+        } else {
+            const std::string encoded = detail::meshopt_encode(stream);
+            const std::size_t offset = bin_.size();
+            put(bin_, encoded.data(), encoded.size());
+            json view = {{"buffer", 1}, {"byteOffset", fallback_bytes_}, {"byteLength", length}, {"target", target}};
+            if (!stream.indices) view["byteStride"] = stream.stride;  // index views may not have one
+            view["extensions"]["EXT_meshopt_compression"] = {{"buffer", 0},
+                                                             {"byteOffset", offset},
+                                                             {"byteLength", encoded.size()},
+                                                             {"byteStride", stream.stride},
+                                                             {"count", stream.count},
+                                                             {"mode", stream.indices ? "TRIANGLES" : "ATTRIBUTES"}};
+            views_.push_back(view);
+            fallback_bytes_ += (length + 3) / 4 * 4;
+        }
+        return static_cast<int>(views_.size() - 1);
+    }
+
+    bool compress_;
+    json accessors_ = json::array(), views_ = json::array();
+    std::string bin_;
+    std::size_t fallback_bytes_ = 0;  // compressed: the length of the views once decoded
+};
+
+json gltf_materials(bool any_water) {
+    // Ground is a rough dielectric: without a material viewers use glTF's default, which
+    // is fully metallic and shows black where no environment map is lit.
+    json all = json::array({{{"name", "terrain"}, {"pbrMetallicRoughness", {{"metallicFactor", 0.0}, {"roughnessFactor", 0.9}}}}});
+    // Water: its colour from COLOR_0, see-through by the factor's alpha, from both sides.
+    if (any_water)
+        all.push_back({{"name", "water"},
+                       {"pbrMetallicRoughness",
+                        {{"baseColorFactor", {1.0, 1.0, 1.0, kWaterColour[3]}}, {"metallicFactor", 0.0}, {"roughnessFactor", 0.1}}},
+                       {"alphaMode", "BLEND"},
+                       {"doubleSided", true}});
+    return all;
+}
+
+// GLB: header, JSON chunk padded with spaces, BIN chunk padded with zeros.
+std::string glb(std::string text, const std::string& bin) {
+    while (text.size() % 4) text.push_back(' ');
+    const auto u32 = [](std::string& s, std::uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); };
+    std::string out;
+    const std::uint32_t total = 12 + 8 + static_cast<std::uint32_t>(text.size()) + (bin.empty() ? 0 : 8 + static_cast<std::uint32_t>(bin.size()));
+    u32(out, 0x46546C67u);  // "glTF"
+    u32(out, 2);
+    u32(out, total);
+    u32(out, static_cast<std::uint32_t>(text.size()));
+    u32(out, 0x4E4F534Au);  // "JSON"
+    out += text;
+    if (!bin.empty()) {
+        u32(out, static_cast<std::uint32_t>(bin.size()));
+        u32(out, 0x004E4942u);  // "BIN"
+        out += bin;
+    }
+    return out;
+}
+
 }  // namespace
 
 namespace detail {
@@ -78,43 +179,11 @@ GltfPrimitive plain_primitive(const NamedMesh& nm, const MeshBuffers& m, bool pl
 }  // namespace detail
 
 std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool placed, bool compress) {
-    using nlohmann::json;
     json doc;
     doc["asset"] = {{"version", "2.0"}, {"generator", "isoterra 0.1.0"}};
     doc["scene"] = 0;
-    json nodes = json::array(), gl_meshes = json::array(), accessors = json::array(), views = json::array();
-    std::string bin;
-    std::size_t fallback_bytes = 0;  // compressed: the length of the views once decoded
-    const auto add_view = [&](const detail::GltfStream& stream) {
-        const int target = stream.indices ? 34963 : 34962;
-        const std::size_t length = stream.stride * stream.count;
-        if (!compress) {
-            const std::size_t offset = bin.size();
-            put(bin, stream.bytes.data(), stream.bytes.size());
-            views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", length}, {"target", target}});
-        } else {
-            const std::string encoded = detail::meshopt_encode(stream);
-            const std::size_t offset = bin.size();
-            put(bin, encoded.data(), encoded.size());
-            json view = {{"buffer", 1}, {"byteOffset", fallback_bytes}, {"byteLength", length}, {"target", target}};
-            if (!stream.indices) view["byteStride"] = stream.stride;  // index views may not have one
-            view["extensions"]["EXT_meshopt_compression"] = {{"buffer", 0},
-                                                             {"byteOffset", offset},
-                                                             {"byteLength", encoded.size()},
-                                                             {"byteStride", stream.stride},
-                                                             {"count", stream.count},
-                                                             {"mode", stream.indices ? "TRIANGLES" : "ATTRIBUTES"}};
-            views.push_back(view);
-            fallback_bytes += (length + 3) / 4 * 4;
-        }
-        return static_cast<int>(views.size() - 1);
-    };
-    const auto add_accessor = [&](const detail::GltfStream& stream) {
-        json a = stream.accessor;
-        a["bufferView"] = add_view(stream);
-        accessors.push_back(a);
-        return static_cast<int>(accessors.size() - 1);
-    };
+    json nodes = json::array(), gl_meshes = json::array();
+    GltfBuffers buffers(compress);
     MeshBuffers scratch;
     bool any_water = false;
     for (const NamedMesh& nm : meshes) {
@@ -122,8 +191,8 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         if (m.triangle_count() == 0) continue;
         any_water |= nm.water;
         const detail::GltfPrimitive p = compress ? detail::quantized_primitive(nm, m, placed) : detail::plain_primitive(nm, m, placed);
-        const int position = add_accessor(p.position), normal = add_accessor(p.normal), colour = add_accessor(p.colour);
-        const int index = add_accessor(p.index);
+        const int position = buffers.add_accessor(p.position), normal = buffers.add_accessor(p.normal);
+        const int colour = buffers.add_accessor(p.colour), index = buffers.add_accessor(p.index);
         gl_meshes.push_back({{"name", nm.name},
                              {"primitives", {{{"attributes", {{"POSITION", position}, {"NORMAL", normal}, {"COLOR_0", colour}}},
                                               {"indices", index}, {"material", nm.water ? 1 : 0}, {"mode", 4}}}}});
@@ -140,49 +209,11 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
     if (!nodes.empty()) {
         doc["nodes"] = nodes;
         doc["meshes"] = gl_meshes;
-        doc["accessors"] = accessors;
-        // Ground is a rough dielectric: without a material viewers use glTF's default, which
-        // is fully metallic and shows black where no environment map is lit.
-        doc["materials"] = json::array({{{"name", "terrain"},
-                                         {"pbrMetallicRoughness", {{"metallicFactor", 0.0}, {"roughnessFactor", 0.9}}}}});
-        // Water: its colour from COLOR_0, see-through by the factor's alpha, from both sides.
-        if (any_water)
-            doc["materials"].push_back({{"name", "water"},
-                                        {"pbrMetallicRoughness",
-                                         {{"baseColorFactor", {1.0, 1.0, 1.0, kWaterColour[3]}}, {"metallicFactor", 0.0}, {"roughnessFactor", 0.1}}},
-                                        {"alphaMode", "BLEND"},
-                                        {"doubleSided", true}});
-        doc["bufferViews"] = views;
-        json buffer = {{"byteLength", bin.size()}};
-        if (!binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(bin);
-        doc["buffers"] = json::array({buffer});  // not {buffer}: clang reads that as a copy of the object
-        if (compress) {
-            // The views' own buffer holds no data: readers must decode (a required extension).
-            doc["buffers"].push_back({{"byteLength", fallback_bytes}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
-            doc["extensionsUsed"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
-            doc["extensionsRequired"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
-        }
+        doc["materials"] = gltf_materials(any_water);
+        buffers.write_to(doc, binary);
     }
     std::string text = doc.dump();
-    if (!binary) return text;
-
-    // GLB: header, JSON chunk padded with spaces, BIN chunk padded with zeros.
-    while (text.size() % 4) text.push_back(' ');
-    const auto u32 = [](std::string& s, std::uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); };
-    std::string out;
-    const std::uint32_t total = 12 + 8 + static_cast<std::uint32_t>(text.size()) + (bin.empty() ? 0 : 8 + static_cast<std::uint32_t>(bin.size()));
-    u32(out, 0x46546C67u);  // "glTF"
-    u32(out, 2);
-    u32(out, total);
-    u32(out, static_cast<std::uint32_t>(text.size()));
-    u32(out, 0x4E4F534Au);  // "JSON"
-    out += text;
-    if (!bin.empty()) {
-        u32(out, static_cast<std::uint32_t>(bin.size()));
-        u32(out, 0x004E4942u);  // "BIN"
-        out += bin;
-    }
-    return out;
+    return binary ? glb(std::move(text), buffers.bin()) : text;
 }
 
 }  // namespace isoterra
