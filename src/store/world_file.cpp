@@ -62,6 +62,75 @@ CREATE TABLE deltas (
 ) WITHOUT ROWID;
 )";
 
+// Reading failed: a lock or the disk (SQLite's own failure, not the file's contents), else the
+// file is corrupt, said in one short line (SQLite's integrity report spans lines and the rows
+// may hold anything).
+[[noreturn]] void throw_unreadable(sqlite3* db, const std::string& path, const std::string& why) {
+    if (sql::locked(db)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long ({}); try again", path, why));
+    if (sql::io_failure(db)) throw WorldFileWriteError(fmt::format("{}: cannot read: {}", path, sql::reason(db)));
+    throw WorldFileError(fmt::format("{}: corrupt world file: {}", path, text_excerpt(why, 300)));
+}
+
+// The application id and schema version: an isoterra world file that this isoterra reads.
+void check_header(sqlite3* db, const std::string& path) {
+    std::int64_t app = 0, version = 0;
+    try {
+        app = sql::pragma_int(db, "PRAGMA application_id");
+        version = sql::pragma_int(db, "PRAGMA user_version");
+    } catch (const std::exception& e) {
+        if (sqlite3_errcode(db) == SQLITE_NOTADB)
+            throw WorldFileError(fmt::format("{}: not an isoterra world file (not a SQLite database)", path));
+        throw_unreadable(db, path, e.what());
+    }
+    if (app != kApplicationId || version < 1) throw WorldFileError(fmt::format("{}: not an isoterra world file", path));
+    if (version > kWorldFileSchema)
+        throw WorldFileError(fmt::format("{}: world file schema {} is newer than this isoterra reads ({}); use a newer isoterra", path,
+                                         version, kWorldFileSchema));
+}
+
+// The settings table's rows, once SQLite's quick check has passed.
+struct Settings {
+    std::string preset, applied, generation, directory, rasters;
+};
+
+Settings read_settings(sqlite3* db) {
+    {
+        sql::Statement check(db, "PRAGMA quick_check");
+        check.step();
+        const std::string result = sql::column_text(check.get(), 0);
+        if (result != "ok") throw std::runtime_error(result);
+    }
+    Settings rows;
+    sql::Statement s(db, "SELECT key, value FROM settings");
+    while (s.step()) {
+        const std::string key = sql::column_text(s.get(), 0);
+        if (key == "terrain_directory") rows.directory = sql::column_text(s.get(), 1);
+        if (key == "rasters") rows.rasters = sql::column_text(s.get(), 1);
+        if (key == "preset") rows.preset = sql::column_text(s.get(), 1);
+        if (key == "applied") rows.applied = sql::column_text(s.get(), 1);
+        if (key == "generation") rows.generation = sql::column_text(s.get(), 1);
+    }
+    if (rows.preset.empty() || rows.applied.empty() || rows.generation.empty())
+        throw std::runtime_error("settings: the preset, the undo cursor or the generation is missing");
+    return rows;
+}
+
+// Throws unless the graph reads the rasters the world file was made with (`stored`): its
+// edits were made on those.
+void check_rasters(const std::string& path, const std::string& stored, const std::vector<GraphRaster>& rasters) {
+    const std::string now = raster_rows(rasters);
+    if (now == stored) return;
+    const auto shown = [](std::string list) {
+        if (list.empty()) return std::string("none");
+        list.pop_back();
+        std::replace(list.begin(), list.end(), '\n', ';');
+        return text_excerpt(list, 200);
+    };
+    throw WorldFileError(fmt::format("{}: a raster its graph reads has changed since the world file was made (was: {}; now: {}); "
+                                     "its edits were made on the old one",
+                                     path, shown(stored), shown(now)));
+}
+
 }  // namespace
 
 // (The temporary terrain lives until the delegated constructor returns.)
@@ -189,81 +258,30 @@ std::string WorldFile::create(const TerrainSource& terrain) {
 }
 
 void WorldFile::load(const TerrainSource* created_from, const std::string& created_text) {
-    const auto corrupt = [&](const std::string& why) {
-        // SQLite's integrity report spans lines and the rows may hold anything: one short line.
-        return WorldFileError(fmt::format("{}: corrupt world file: {}", path_, text_excerpt(why, 300)));
-    };
-    // SQLite failing to read is a lock or the disk, not the file's contents.
-    const auto unreadable = [&](const std::string& why) {
-        if (sql::locked(db_)) throw WorldFileWriteError(fmt::format("{}: locked by another process for too long ({}); try again", path_, why));
-        if (sql::io_failure(db_)) throw WorldFileWriteError(fmt::format("{}: cannot read: {}", path_, sql::reason(db_)));
-        throw corrupt(why);
-    };
-    std::int64_t app = 0, version = 0;
+    check_header(db_, path_);
     try {
-        app = sql::pragma_int(db_, "PRAGMA application_id");
-        version = sql::pragma_int(db_, "PRAGMA user_version");
-    } catch (const std::exception& e) {
-        if (sqlite3_errcode(db_) == SQLITE_NOTADB)
-            throw WorldFileError(fmt::format("{}: not an isoterra world file (not a SQLite database)", path_));
-        unreadable(e.what());
-    }
-    if (app != kApplicationId || version < 1) throw WorldFileError(fmt::format("{}: not an isoterra world file", path_));
-    if (version > kWorldFileSchema)
-        throw WorldFileError(fmt::format("{}: world file schema {} is newer than this isoterra reads ({}); use a newer isoterra",
-                                         path_, version, kWorldFileSchema));
-    try {
-        {
-            sql::Statement check(db_, "PRAGMA quick_check");
-            check.step();
-            const std::string result = sql::column_text(check.get(), 0);
-            if (result != "ok") throw std::runtime_error(result);
-        }
-        std::string preset_text, applied_text, generation_text, directory, rasters;
-        {
-            sql::Statement s(db_, "SELECT key, value FROM settings");
-            while (s.step()) {
-                const std::string key = sql::column_text(s.get(), 0);
-                if (key == "terrain_directory") directory = sql::column_text(s.get(), 1);
-                if (key == "rasters") rasters = sql::column_text(s.get(), 1);
-                if (key == "preset") preset_text = sql::column_text(s.get(), 1);
-                if (key == "applied") applied_text = sql::column_text(s.get(), 1);
-                if (key == "generation") generation_text = sql::column_text(s.get(), 1);
-            }
-        }
-        if (preset_text.empty() || applied_text.empty() || generation_text.empty())
-            throw std::runtime_error("settings: the preset, the undo cursor or the generation is missing");
-        generation_ = static_cast<std::int64_t>(count_of(generation_text, "generation"));
+        const Settings settings = read_settings(db_);
+        generation_ = static_cast<std::int64_t>(count_of(settings.generation, "generation"));
         try {
             // What this call just stored reads back as the terrain it came from (to_text's
             // promise): taken as it is, without compiling its graph again.
-            if (created_from && preset_text == created_text && directory == created_from->directory) terrain_ = *created_from;
-            else terrain_ = parse_terrain_source(preset_text, "stored preset", directory);
+            if (created_from && settings.preset == created_text && settings.directory == created_from->directory) terrain_ = *created_from;
+            else terrain_ = parse_terrain_source(settings.preset, "stored preset", settings.directory);
         } catch (const RasterError& e) {
             throw WorldFileError(fmt::format("{}: its graph's raster: {}", path_, e.what()));
         } catch (const PresetError& e) {
             throw std::runtime_error(e.what());
         }
-        if (const std::string now = raster_rows(terrain_.rasters); now != rasters) {
-            const auto shown = [](std::string list) {
-                if (list.empty()) return std::string("none");
-                list.pop_back();
-                std::replace(list.begin(), list.end(), '\n', ';');
-                return text_excerpt(list, 200);
-            };
-            throw WorldFileError(fmt::format("{}: a raster its graph reads has changed since the world file was made (was: {}; now: {}); "
-                                             "its edits were made on the old one",
-                                             path_, shown(rasters), shown(now)));
-        }
+        check_rasters(path_, settings.rasters, terrain_.rasters);
         ops_ = read_operations(db_);
-        const std::uint64_t applied = count_of(applied_text, "undo cursor");
+        const std::uint64_t applied = count_of(settings.applied, "undo cursor");
         if (applied > ops_.size()) throw std::runtime_error(fmt::format("undo cursor {} outside the {} operations", applied, ops_.size()));
         applied_ = static_cast<std::size_t>(applied);
         read_deltas(db_, ops_, deltas_);
     } catch (const WorldFileError&) {
         throw;  // said in full already
     } catch (const std::runtime_error& e) {
-        unreadable(e.what());
+        throw_unreadable(db_, path_, e.what());
     }
     // Checked: from here on the file is ours to write.
     try {
