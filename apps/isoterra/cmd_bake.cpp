@@ -102,6 +102,161 @@ void verify(const BakeOptions& opt) {
     if (!check.problems.empty()) std::exit(1);
 }
 
+// A bake's own errors as the program reports them: a BakeError is the user's (a usage
+// error), an IoError a write that failed; anything else as it is.
+[[noreturn]] void rethrow_for_user(const std::exception_ptr& failure) {
+    try {
+        std::rethrow_exception(failure);
+    } catch (const IoError& e) {
+        throw_write_error(e);
+    } catch (const BakeError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// This process's jobs on its worker threads: the totals under one lock, the first failure
+// kept (it stops them all), a progress line on a terminal.
+class BakeWorkers {
+public:
+    BakeWorkers(const BakeOptions& opt, const BakePlan& plan, const Field& field, const ChunkDeltas* edits, BakeRanks& ranks,
+                std::size_t shard, std::size_t shards)
+        : opt_(opt), plan_(plan), field_(field), edits_(edits), ranks_(ranks),
+          show_(!opt.quiet && stderr_is_terminal() && ranks.rank() == 0) {
+        const auto levels = static_cast<std::size_t>(plan.settings().levels);
+        total.tiles_per_level.assign(levels, 0);
+        total.triangles_per_level.assign(levels, 0);
+        // This process's share (all of it under MPI, where the ranks split it as they go).
+        for (std::size_t i = shard; i < plan.jobs().size(); i += shards) {
+            ++mine_;
+            mine_tiles_ += plan.jobs()[i].tiles().size();
+        }
+    }
+
+    // Bakes on `threads` threads while the ranks are served; rethrows the first failure.
+    void run(int threads) {
+        start = std::chrono::steady_clock::now();
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t) pool.emplace_back([this] { work(); });
+        ranks_.serve();
+        for (auto& t : pool) t.join();
+        if (show_) std::fprintf(stderr, "\n");
+        if (failure_) rethrow_for_user(failure_);
+    }
+
+    // What run() did, read once it returns.
+    std::chrono::steady_clock::time_point start;
+    std::size_t jobs = 0, skipped = 0;
+    BakeJobReport total;
+
+private:
+    // One thread: jobs taken until none is left or another thread failed.
+    void work() {
+        std::size_t i = 0;
+        while (!stop_ && ranks_.next(i)) {
+            try {
+                if (opt_.resume && bake_job_done(plan_, i, opt_.out)) {
+                    std::lock_guard<std::mutex> g(mu_);
+                    ++skipped;
+                    skipped_tiles_ += plan_.jobs()[i].tiles().size();
+                    continue;
+                }
+                const BakeJobReport r = run_bake_job(plan_, field_, edits_, i, opt_.out);
+                std::lock_guard<std::mutex> g(mu_);
+                add(r);
+                if (show_) show_progress();
+            } catch (...) {
+                std::lock_guard<std::mutex> g(mu_);
+                if (!failure_) failure_ = std::current_exception();
+                stop_ = true;
+            }
+        }
+    }
+
+    // Under mu_.
+    void add(const BakeJobReport& r) {
+        ++jobs;
+        total.tiles += r.tiles, total.tiles_with_content += r.tiles_with_content, total.triangles += r.triangles;
+        total.bytes += r.bytes;
+        for (std::size_t l = 0; l < r.triangles_per_level.size(); ++l) {
+            total.tiles_per_level[l] += r.tiles_per_level[l];
+            total.triangles_per_level[l] += r.triangles_per_level[l];
+        }
+    }
+
+    // Under mu_.
+    void show_progress() const {
+        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double rate = total.tiles / std::max(t, 1e-9);
+        const double left = ranks_.size() == 1 ? (mine_tiles_ - total.tiles - skipped_tiles_) / rate : NAN;
+        std::fprintf(stderr, "\rbake: %zu/%zu jobs, %zu tiles, %.1f tiles/s, %s left   ", jobs + skipped, mine_, total.tiles, rate,
+                     duration(left).c_str());
+    }
+
+    const BakeOptions& opt_;
+    const BakePlan& plan_;
+    const Field& field_;
+    const ChunkDeltas* edits_;
+    BakeRanks& ranks_;
+    const bool show_;
+    std::size_t mine_ = 0, mine_tiles_ = 0, skipped_tiles_ = 0;
+    std::mutex mu_;
+    std::exception_ptr failure_;
+    std::atomic<bool> stop_{false};
+};
+
+// The summary on stderr: jobs, tiles, triangles, bytes and speed, then the tiles a level.
+void report_bake(const BakeWorkers& w, const BakeRanks& ranks, int levels, int threads) {
+    const BakeJobReport& total = w.total;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
+    std::fprintf(stderr, "bake%s: %zu jobs baked, %zu skipped (done before); %zu tiles (%zu with content), %zu triangles, "
+                         "%.1f MB in %.1f s: %.1f tiles/s with %d threads\n",
+                 ranks.size() > 1 ? fmt::format(" rank {}/{}", ranks.rank(), ranks.size()).c_str() : "", w.jobs, w.skipped, total.tiles,
+                 total.tiles_with_content, total.triangles, total.bytes / 1e6, seconds, total.tiles / std::max(seconds, 1e-9), threads);
+    if (total.tiles == 0) return;
+    std::string line;
+    for (int l = levels - 1; l >= 0; --l) {
+        const std::size_t n = total.tiles_per_level[static_cast<std::size_t>(l)];
+        if (n > 0) line += fmt::format("{}level {}: {} tiles, {:.0f} triangles a tile", line.empty() ? "" : "; ", l, n,
+                                       static_cast<double>(total.triangles_per_level[static_cast<std::size_t>(l)]) / n);
+    }
+    std::fprintf(stderr, "bake: %s\n", line.c_str());
+}
+
+// Rank 0's last step: the digest when every job is complete, else how many are.
+void finish(const BakePlan& plan, const std::string& out) {
+    std::string digest;
+    try {
+        digest = finish_bake(plan, out);
+    } catch (...) {
+        rethrow_for_user(std::current_exception());
+    }
+    if (digest.empty()) {
+        std::size_t done = 0;
+        for (std::size_t i = 0; i < plan.jobs().size(); ++i) done += bake_job_done(plan, i, out);
+        std::printf("%zu of %zu jobs complete in %s; the digest is written when every job is (other shards, or --resume)\n", done,
+                    plan.jobs().size(), out.c_str());
+    } else {
+        std::printf("%s: %zu jobs, %zu tiles complete; digest:\n%s\n", out.c_str(), plan.jobs().size(), plan.tile_count(), digest.c_str());
+    }
+}
+
+// This process's part of the bake: the folder started, its jobs, its summary, and on rank 0
+// the end.
+void bake_share(const BakeOptions& opt, const BakePlan& plan, const Field& field, const ChunkDeltas* edits, BakeRanks& ranks,
+                std::size_t shard, std::size_t shards) {
+    try {
+        start_bake(plan, field, edits, opt.out);
+    } catch (...) {
+        rethrow_for_user(std::current_exception());
+    }
+    const int threads = opt.threads > 0 ? opt.threads : default_threads();
+    BakeWorkers workers(opt, plan, field, edits, ranks, shard, shards);
+    workers.run(threads);
+    if (!opt.quiet) report_bake(workers, ranks, plan.settings().levels, threads);
+    ranks.finish();
+    if (ranks.rank() == 0) finish(plan, opt.out);
+}
+
 void bake(const BakeOptions& opt) {
     if (opt.from.empty() || opt.to.empty()) throw UsageError("bake: give the region (--from X,Z --to X,Z), or --verify");
     std::size_t shard = 0, shards = 1;
@@ -126,113 +281,8 @@ void bake(const BakeOptions& opt) {
     prepare_folder(opt.out);
 
     BakeRanks ranks(plan.jobs().size(), shard, shards);
-    const bool show = !opt.quiet && stderr_is_terminal() && ranks.rank() == 0;
     try {
-        try {
-            start_bake(plan, *field, deltas->empty() ? nullptr : deltas.get(), opt.out);
-        } catch (const BakeError& e) {
-            throw UsageError(e.what());
-        } catch (const IoError& e) {
-            throw_write_error(e);
-        }
-        const ChunkDeltas* edits = deltas->empty() ? nullptr : deltas.get();
-        const int threads = opt.threads > 0 ? opt.threads : default_threads();
-        std::mutex mu;
-        std::exception_ptr failure;
-        std::atomic<bool> stop{false};
-        std::size_t jobs = 0, skipped = 0, skipped_tiles = 0;
-        BakeJobReport total;
-        total.tiles_per_level.assign(static_cast<std::size_t>(s.levels), 0);
-        total.triangles_per_level.assign(static_cast<std::size_t>(s.levels), 0);
-        // This process's share (all of it under MPI, where the ranks split it as they go).
-        std::size_t mine = 0, mine_tiles = 0;
-        for (std::size_t i = shard; i < plan.jobs().size(); i += shards) {
-            ++mine;
-            mine_tiles += plan.jobs()[i].tiles().size();
-        }
-        const auto start = std::chrono::steady_clock::now();
-        const auto work = [&] {
-            std::size_t i = 0;
-            while (!stop && ranks.next(i)) {
-                try {
-                    if (opt.resume && bake_job_done(plan, i, opt.out)) {
-                        std::lock_guard<std::mutex> g(mu);
-                        ++skipped;
-                        skipped_tiles += plan.jobs()[i].tiles().size();
-                        continue;
-                    }
-                    const BakeJobReport r = run_bake_job(plan, *field, edits, i, opt.out);
-                    std::lock_guard<std::mutex> g(mu);
-                    ++jobs;
-                    total.tiles += r.tiles, total.tiles_with_content += r.tiles_with_content, total.triangles += r.triangles;
-                    total.bytes += r.bytes;
-                    for (std::size_t l = 0; l < r.triangles_per_level.size(); ++l) {
-                        total.tiles_per_level[l] += r.tiles_per_level[l];
-                        total.triangles_per_level[l] += r.triangles_per_level[l];
-                    }
-                    if (show) {
-                        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                        const double rate = total.tiles / std::max(t, 1e-9);
-                        const double left = ranks.size() == 1 ? (mine_tiles - total.tiles - skipped_tiles) / rate : NAN;
-                        std::fprintf(stderr, "\rbake: %zu/%zu jobs, %zu tiles, %.1f tiles/s, %s left   ", jobs + skipped, mine, total.tiles,
-                                     rate, duration(left).c_str());
-                    }
-                } catch (...) {
-                    std::lock_guard<std::mutex> g(mu);
-                    if (!failure) failure = std::current_exception();
-                    stop = true;
-                }
-            }
-        };
-        std::vector<std::thread> pool;
-        for (int t = 0; t < threads; ++t) pool.emplace_back(work);
-        ranks.serve();
-        for (auto& t : pool) t.join();
-        if (show) std::fprintf(stderr, "\n");
-        if (failure) {
-            try {
-                std::rethrow_exception(failure);
-            } catch (const IoError& e) {
-                throw_write_error(e);
-            } catch (const BakeError& e) {
-                throw UsageError(e.what());
-            }
-        }
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (!opt.quiet)
-            std::fprintf(stderr, "bake%s: %zu jobs baked, %zu skipped (done before); %zu tiles (%zu with content), %zu triangles, "
-                                 "%.1f MB in %.1f s: %.1f tiles/s with %d threads\n",
-                         ranks.size() > 1 ? fmt::format(" rank {}/{}", ranks.rank(), ranks.size()).c_str() : "", jobs, skipped,
-                         total.tiles, total.tiles_with_content, total.triangles, total.bytes / 1e6, seconds, total.tiles / std::max(seconds, 1e-9),
-                         threads);
-        if (!opt.quiet && total.tiles > 0) {
-            std::string levels;
-            for (int l = s.levels - 1; l >= 0; --l) {
-                const std::size_t n = total.tiles_per_level[static_cast<std::size_t>(l)];
-                if (n > 0) levels += fmt::format("{}level {}: {} tiles, {:.0f} triangles a tile", levels.empty() ? "" : "; ", l, n,
-                                                 static_cast<double>(total.triangles_per_level[static_cast<std::size_t>(l)]) / n);
-            }
-            std::fprintf(stderr, "bake: %s\n", levels.c_str());
-        }
-        ranks.finish();
-        if (ranks.rank() != 0) return;
-        std::string digest;
-        try {
-            digest = finish_bake(plan, opt.out);
-        } catch (const IoError& e) {
-            throw_write_error(e);
-        } catch (const BakeError& e) {
-            throw UsageError(e.what());
-        }
-        if (digest.empty()) {
-            std::size_t done = 0;
-            for (std::size_t i = 0; i < plan.jobs().size(); ++i) done += bake_job_done(plan, i, opt.out);
-            std::printf("%zu of %zu jobs complete in %s; the digest is written when every job is (other shards, or --resume)\n", done,
-                        plan.jobs().size(), opt.out.c_str());
-        } else {
-            std::printf("%s: %zu jobs, %zu tiles complete; digest:\n%s\n", opt.out.c_str(), plan.jobs().size(), plan.tile_count(),
-                        digest.c_str());
-        }
+        bake_share(opt, plan, *field, deltas->empty() ? nullptr : deltas.get(), ranks, shard, shards);
     } catch (const UsageError& e) {
         if (ranks.size() == 1) throw;
         std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
