@@ -103,6 +103,130 @@ double edits_committed_per_s(const Preset& preset, const std::shared_ptr<const T
     return count / seconds;
 }
 
+// The noises alone, per point: 2D and 3D simplex, the chunk path's lattice noise, fBm.
+void bench_noise(nlohmann::ordered_json& out, const NoiseSet& noise, const std::vector<glm::dvec3>& pts, int repeats) {
+    const double n = static_cast<double>(pts.size());
+    out["noise2_ns"] = median_ns_per_op(repeats * 3, n, [&] {
+        double s = 0;
+        for (const auto& p : pts) s += noise.noise2(p.x * 0.01, p.z * 0.01);
+        g_sink = s;
+    });
+    out["noise3_ns"] = median_ns_per_op(repeats * 3, n, [&] {
+        double s = 0;
+        for (const auto& p : pts) s += noise.noise3(p.x * 0.01, p.y * 0.01, p.z * 0.01);
+        g_sink = s;
+    });
+    // The chunk path's noise: single precision, sixteen or eight lattice points at a time.
+    out["noise_path"] = noise_path_name(noise_path());
+    const NoiseLattice lattice{{10, -20, 10}, {33, 33, 33}, 1.0, {50.0, 35.0, 50.0}, {0.0, 0.0, 0.0}};
+    std::vector<float> lattice_out(static_cast<std::size_t>(33) * 33 * 33);
+    out["noise3_lattice_ns"] = median_ns_per_op(repeats * 3, static_cast<double>(lattice_out.size()), [&] {
+        noise.noise3.lattice_fast(lattice, lattice_out.data());
+        g_sink = lattice_out[5];
+    });
+    const FbmShape five{5, 2.0, 0.5, 0.5};
+    out["fbm5_ns"] = median_ns_per_op(repeats * 3, n, [&] {
+        double s = 0;
+        for (const auto& p : pts) s += fbm2(noise.noise2, p.x * 0.0025, p.z * 0.0025, five);
+        g_sink = s;
+    });
+}
+
+// The terrain function: per point, then a chunk's lattice, whole and for meshing only.
+void bench_terrain(nlohmann::ordered_json& out, const TerrainField& terrain, const std::vector<glm::dvec3>& pts, int repeats) {
+    std::vector<double> values(pts.size());
+    out["tutorial_sample_ns"] = median_ns_per_op(repeats, static_cast<double>(pts.size()), [&] {
+        terrain.sample_points(pts.data(), pts.size(), values.data());
+        g_sink = values[7];
+    });
+    // One chunk with the padding a mesher needs: 33 samples a side, near the ground.
+    Lattice chunk;
+    chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain.surface_height(26, 26))) - 16, 10};
+    chunk.size = {33, 33, 33};
+    std::vector<float> grid(chunk.count());
+    out["tutorial_chunk_sample_ms"] = median_ns_per_op(repeats, 1.0, [&] {
+        terrain.sample_lattice(chunk, grid.data());
+        g_sink = grid[100];
+    }) / 1e6;
+    // The same chunk sampled for meshing only (LatticeUse::surface), as the World does.
+    std::vector<float> ground(static_cast<std::size_t>(chunk.size.x) * chunk.size.z);
+    out["tutorial_chunk_surface_ms"] = median_ns_per_op(repeats, 1.0, [&] {
+        terrain.sample_lattice_and_ground(chunk, grid.data(), ground.data(), LatticeUse::surface);
+        g_sink = grid[100];
+    }) / 1e6;
+}
+
+// Meshing: the same tutorial chunks for every mesher, sampled once beforehand.
+void bench_meshers(nlohmann::ordered_json& out, const TerrainField& terrain, int repeats) {
+    const ChunkCoord chunk_coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
+    for (const MesherInfo& info : meshers()) {
+        const Mesher m = info.id;
+        std::vector<ChunkSamples> samples(std::size(chunk_coords));
+        for (std::size_t c = 0; c < samples.size(); ++c) sample_chunk(terrain, chunk_coords[c], mesher_padding(m), samples[c]);
+        MeshScratch scratch;
+        MeshBuffers buffers;
+        std::size_t triangles = 0;
+        const double ms = median_ns_per_op(repeats, static_cast<double>(samples.size()), [&] {
+            triangles = 0;
+            for (const auto& s : samples) {
+                mesh_chunk(m, s, terrain.material_rules(), scratch, buffers);
+                triangles += buffers.triangle_count();
+            }
+        }) / 1e6;
+        out["mesh_ms"][mesher_name(m)] = ms;
+        out["mesh_mtris_per_s"][mesher_name(m)] = static_cast<double>(triangles) / samples.size() / (ms * 1e3);
+    }
+}
+
+// Editing: a brush alone, an edit until its chunks are rebuilt, edits committed.
+void bench_edits(nlohmann::ordered_json& out, const Preset& preset, const std::shared_ptr<const TerrainField>& terrain, int repeats) {
+    for (const double radius : {4.0, 8.0, 16.0}) {
+        const std::string key = fmt::format("r{}", static_cast<int>(radius));
+        int i = 0;
+        out["edit_apply_ms"][key] = median_ns_per_op(repeats, 1.0, [&] {
+            ChunkDeltas deltas;
+            apply_edit(*terrain, ground_edit(*terrain, i++, radius), deltas);
+        }) / 1e6;
+        out["edit_rebuild_ms"][key] = edit_to_rebuilt_ms(terrain, radius, repeats);
+    }
+    out["edits_committed_per_s"] = edits_committed_per_s(preset, terrain, 10 * repeats);
+}
+
+// The figures as text: a heading, then one line each (those under a heading by its name).
+void print_figures(const nlohmann::ordered_json& out, const Preset& preset, int repeats) {
+    fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs, lattice noise on {}\n", printable(preset.name, 100),
+               preset.seed, repeats, noise_path_name(noise_path()));
+    for (auto it = out.begin(); it != out.end(); ++it) {
+        if (it.value().is_object()) {
+            for (auto in = it.value().begin(); in != it.value().end(); ++in)
+                fmt::print("  {:<28} {:>10.3f}\n", it.key() + "." + in.key(), in.value().get<double>());
+        } else if (it.value().is_number_float()) {
+            fmt::print("  {:<28} {:>10.3f}\n", it.key(), it.value().get<double>());
+        }
+    }
+}
+
+void bench(const BenchOptions& opt, const FieldOptions& field_opt) {
+    const TerrainSource terrain_source = field_opt.load();
+    if (terrain_source.is_graph()) throw UsageError("bench: measures a preset's terrain; give --preset or a preset file");
+    Preset preset = terrain_source.preset;
+    preset.seed = terrain_source.seed;
+    Mulberry32 rng(12345);
+    std::vector<glm::dvec3> pts(4096);
+    for (auto& p : pts) p = glm::dvec3(rng.next() * 2000 - 1000, rng.next() * 200 - 50, rng.next() * 2000 - 1000);
+
+    nlohmann::ordered_json out;
+    out["preset"] = preset.name;
+    out["seed"] = preset.seed;
+    bench_noise(out, NoiseSet(preset.seed), pts, opt.repeats);
+    const std::shared_ptr<const TerrainField> terrain = make_terrain(preset, preset.seed);
+    bench_terrain(out, *terrain, pts, opt.repeats);
+    bench_meshers(out, *terrain, opt.repeats);
+    bench_edits(out, preset, terrain, opt.repeats);
+    if (opt.json) fmt::print("{}\n", out.dump(2));
+    else print_figures(out, preset, opt.repeats);
+}
+
 }  // namespace
 
 void register_bench(CLI::App& app) {
@@ -116,115 +240,7 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--repeats", opt.repeats, "Timed runs per figure (the median is reported)")
         ->check(CLI::Range(1, 1000));
     field_opt.add_to(*cmd);
-    cmd->callback([] {
-        const TerrainSource terrain_source = field_opt.load();
-        if (terrain_source.is_graph()) throw UsageError("bench: measures a preset's terrain; give --preset or a preset file");
-        Preset preset = terrain_source.preset;
-        preset.seed = terrain_source.seed;
-        const NoiseSet noise(preset.seed);
-        Mulberry32 rng(12345);
-        std::vector<glm::dvec3> pts(4096);
-        for (auto& p : pts) p = glm::dvec3(rng.next() * 2000 - 1000, rng.next() * 200 - 50, rng.next() * 2000 - 1000);
-        const double n = static_cast<double>(pts.size());
-
-        nlohmann::ordered_json out;
-        out["preset"] = preset.name;
-        out["seed"] = preset.seed;
-        out["noise2_ns"] = median_ns_per_op(opt.repeats * 3, n, [&] {
-            double s = 0;
-            for (const auto& p : pts) s += noise.noise2(p.x * 0.01, p.z * 0.01);
-            g_sink = s;
-        });
-        out["noise3_ns"] = median_ns_per_op(opt.repeats * 3, n, [&] {
-            double s = 0;
-            for (const auto& p : pts) s += noise.noise3(p.x * 0.01, p.y * 0.01, p.z * 0.01);
-            g_sink = s;
-        });
-        // The chunk path's noise: single precision, sixteen or eight lattice points at a time.
-        out["noise_path"] = noise_path_name(noise_path());
-        const NoiseLattice lattice{{10, -20, 10}, {33, 33, 33}, 1.0, {50.0, 35.0, 50.0}, {0.0, 0.0, 0.0}};
-        std::vector<float> lattice_out(static_cast<std::size_t>(33) * 33 * 33);
-        out["noise3_lattice_ns"] = median_ns_per_op(opt.repeats * 3, static_cast<double>(lattice_out.size()), [&] {
-            noise.noise3.lattice_fast(lattice, lattice_out.data());
-            g_sink = lattice_out[5];
-        });
-        const FbmShape five{5, 2.0, 0.5, 0.5};
-        out["fbm5_ns"] = median_ns_per_op(opt.repeats * 3, n, [&] {
-            double s = 0;
-            for (const auto& p : pts) s += fbm2(noise.noise2, p.x * 0.0025, p.z * 0.0025, five);
-            g_sink = s;
-        });
-
-        const std::shared_ptr<const TerrainField> terrain = make_terrain(preset, preset.seed);
-        std::vector<double> values(pts.size());
-        out["tutorial_sample_ns"] = median_ns_per_op(opt.repeats, n, [&] {
-            terrain->sample_points(pts.data(), pts.size(), values.data());
-            g_sink = values[7];
-        });
-
-        // One chunk with the padding a mesher needs: 33 samples a side, near the ground.
-        Lattice chunk;
-        chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain->surface_height(26, 26))) - 16, 10};
-        chunk.size = {33, 33, 33};
-        std::vector<float> grid(chunk.count());
-        out["tutorial_chunk_sample_ms"] = median_ns_per_op(opt.repeats, 1.0, [&] {
-            terrain->sample_lattice(chunk, grid.data());
-            g_sink = grid[100];
-        }) / 1e6;
-        // The same chunk sampled for meshing only (LatticeUse::surface), as the World does.
-        std::vector<float> ground(static_cast<std::size_t>(chunk.size.x) * chunk.size.z);
-        out["tutorial_chunk_surface_ms"] = median_ns_per_op(opt.repeats, 1.0, [&] {
-            terrain->sample_lattice_and_ground(chunk, grid.data(), ground.data(), LatticeUse::surface);
-            g_sink = grid[100];
-        }) / 1e6;
-
-        // Meshing: the same tutorial chunks for every mesher, sampled once beforehand.
-        const ChunkCoord chunk_coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
-        for (const MesherInfo& info : meshers()) {
-            const Mesher m = info.id;
-            std::vector<ChunkSamples> samples(std::size(chunk_coords));
-            for (std::size_t c = 0; c < samples.size(); ++c) sample_chunk(*terrain, chunk_coords[c], mesher_padding(m), samples[c]);
-            MeshScratch scratch;
-            MeshBuffers buffers;
-            std::size_t triangles = 0;
-            const double ms = median_ns_per_op(opt.repeats, static_cast<double>(samples.size()), [&] {
-                triangles = 0;
-                for (const auto& s : samples) {
-                    mesh_chunk(m, s, terrain->material_rules(), scratch, buffers);
-                    triangles += buffers.triangle_count();
-                }
-            }) / 1e6;
-            out["mesh_ms"][mesher_name(m)] = ms;
-            out["mesh_mtris_per_s"][mesher_name(m)] = static_cast<double>(triangles) / samples.size() / (ms * 1e3);
-        }
-
-        // Editing: a brush alone, an edit until its chunks are rebuilt, edits committed.
-        for (const double radius : {4.0, 8.0, 16.0}) {
-            const std::string key = fmt::format("r{}", static_cast<int>(radius));
-            int i = 0;
-            out["edit_apply_ms"][key] = median_ns_per_op(opt.repeats, 1.0, [&] {
-                ChunkDeltas deltas;
-                apply_edit(*terrain, ground_edit(*terrain, i++, radius), deltas);
-            }) / 1e6;
-            out["edit_rebuild_ms"][key] = edit_to_rebuilt_ms(terrain, radius, opt.repeats);
-        }
-        out["edits_committed_per_s"] = edits_committed_per_s(preset, terrain, 10 * opt.repeats);
-
-        if (opt.json) {
-            fmt::print("{}\n", out.dump(2));
-            return;
-        }
-        fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs, lattice noise on {}\n", printable(preset.name, 100),
-                   preset.seed, opt.repeats, noise_path_name(noise_path()));
-        for (auto it = out.begin(); it != out.end(); ++it) {
-            if (it.value().is_object()) {
-                for (auto in = it.value().begin(); in != it.value().end(); ++in)
-                    fmt::print("  {:<28} {:>10.3f}\n", it.key() + "." + in.key(), in.value().get<double>());
-            } else if (it.value().is_number_float()) {
-                fmt::print("  {:<28} {:>10.3f}\n", it.key(), it.value().get<double>());
-            }
-        }
-    });
+    cmd->callback([] { bench(opt, field_opt); });
 }
 
 }  // namespace isoterra::app
