@@ -34,6 +34,122 @@ double peak_rss_mb() {
     return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
 }
 
+using Clock = std::chrono::steady_clock;
+
+// What a flight measured.
+struct FlightLog {
+    double flight_start = 0.0;  // seconds from the start until the first view was filled and the camera set off
+    double total = 0.0;         // seconds from the start to the end of the flight
+    std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, frames = 0, max_shown = 0;
+    std::size_t frames_outside_finest = 0, first_picture_chunks = 0;
+    nlohmann::json loaded_over_time = nlohmann::json::array();
+};
+
+// The flight, a frame every 1/60 s: still at `start` until the first view is filled, then
+// along the path for opt.seconds; a progress line each second on a terminal.
+FlightLog fly(const FlyOptions& opt, Session& session, const Path& path, const glm::dvec3& start) {
+    World& world = *session.world();
+    const ShownChunks& shown = session.shown();
+    const auto t0 = Clock::now();
+    const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
+    const bool show = !opt.quiet && stderr_is_terminal();
+    FlightLog log;
+    double last_report = -1.0;
+    for (;; ++log.frames) {
+        const double now = seconds_since(Clock::now());
+        const bool viewing = session.times().first_view_s >= 0.0;
+        if (viewing && now - log.flight_start >= opt.seconds) break;
+        if (!viewing && now > 600.0) throw Failure("the first view did not fill within 600 s");
+        const glm::dvec3 focus = !viewing ? start : path.at((now - log.flight_start) * opt.speed);
+        world.set_focus(focus);
+        const bool had_picture = session.times().first_picture_s >= 0.0;
+        session.deliver(opt.budget_ms, [&](const ChunkUpdate& u) {
+            if (u.mesh) log.triangles += u.mesh->triangle_count();
+        });
+        const WorldCounts c = world.counts();
+        log.max_waiting = std::max(log.max_waiting, c.waiting);
+        log.max_loaded = std::max(log.max_loaded, c.loaded);
+        log.max_shown = std::max(log.max_shown, shown.triangles_drawn());
+        if (!had_picture && session.times().first_picture_s >= 0.0) log.first_picture_chunks = c.built + c.skipped;
+        if (!viewing && session.times().first_view_s >= 0.0) log.flight_start = seconds_since(Clock::now());
+        // The finest ring follows the camera: the column under it is drawn at level 0.
+        if (viewing) {
+            const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)), static_cast<int>(std::floor(focus.z / kChunkSize))};
+            log.frames_outside_finest += !shown.visible_columns().count(under);
+        }
+        if (std::floor(now) > last_report) {
+            last_report = std::floor(now);
+            log.loaded_over_time.push_back({{"t_s", last_report}, {"loaded", c.loaded}, {"waiting", c.waiting}});
+            if (show)
+                std::fprintf(stderr, "\rfly: %5.1f s  loaded %5zu  waiting %5zu  built %6zu  shown %5.2f M triangles  at (%.0f, %.0f, %.0f)   ",
+                             now, c.loaded, c.waiting, c.built, shown.triangles_drawn() / 1e6, focus.x, focus.y, focus.z);
+        }
+        std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>((log.frames + 1) * 1e6 / 60.0)));
+    }
+    if (show) std::fprintf(stderr, "\n");
+    log.total = seconds_since(Clock::now());
+    return log;
+}
+
+// The flight's figures: one JSON object with --json, else four lines.
+void report_flight(const FlyOptions& opt, const WorldSettings& settings, const Session& session, const FlightLog& log) {
+    const World& world = *session.world();
+    const ShownChunks& shown = session.shown();
+    const WorldCounts c = world.counts();
+    nlohmann::ordered_json out;
+    const SessionTimes times = session.times();
+    out["preset"] = session.terrain().name;
+    out["radius"] = opt.world.radius;
+    out["view_distance_m"] = settings.view_distance_m;
+    out["lod_levels"] = world.levels();
+    out["threads"] = world.settings().threads;
+    out["mesher"] = mesher_name(settings.mesher);
+    out["path"] = opt.path;
+    out["speed_m_s"] = opt.speed;
+    out["coarse_first"] = settings.coarse_first;
+    out["first_picture_s"] = times.first_picture_s;
+    out["first_picture_chunks"] = log.first_picture_chunks;
+    out["first_view_s"] = times.first_view_s;
+    out["flight_s"] = log.total - log.flight_start;
+    out["frames"] = log.frames;
+    out["chunks_built"] = c.built;
+    out["chunks_skipped"] = c.skipped;
+    out["chunks_per_s"] = c.built / log.total;
+    out["chunks_per_lod"] = shown.visible_per_level();
+    out["triangles_per_lod"] = shown.triangles_per_level();
+    out["triangles_delivered"] = log.triangles;
+    out["max_triangles_shown"] = log.max_shown;
+    out["final_triangles_shown"] = shown.triangles_drawn();
+    out["max_waiting"] = log.max_waiting;
+    out["max_loaded"] = log.max_loaded;
+    out["final_loaded"] = c.loaded;
+    out["frames_outside_finest_ring"] = log.frames_outside_finest;
+    out["peak_rss_mb"] = peak_rss_mb();
+    out["loaded_over_time"] = log.loaded_over_time;
+    if (opt.json) {
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("whole view shown at some level in {:.2f} s\n", times.first_picture_s);
+    fmt::print("first view filled in {:.2f} s ({} threads, radius {}, {} levels to {:.0f} m)\n", times.first_view_s,
+               world.settings().threads, opt.world.radius, world.levels(), settings.view_distance_m);
+    fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", log.total - log.flight_start, opt.speed,
+               c.built, c.built / log.total, c.skipped);
+    fmt::print("most waiting {}, most loaded {}, loaded at the end {}, most triangles shown {}, peak memory {:.0f} MB\n",
+               log.max_waiting, log.max_loaded, c.loaded, log.max_shown, peak_rss_mb());
+}
+
+void run_fly(const FlyOptions& opt) {
+    const WorldSettings settings = opt.world.settings();
+    EditSession edits(opt.field, opt.world_file.path);
+    Session& session = edits.session();
+    const glm::dvec3 start = starting_eye(*session.field());
+    const Path path = make_path(opt.path, start);
+    session.start(settings);
+    const FlightLog log = fly(opt, session, path, start);
+    report_flight(opt, settings, session, log);
+}
+
 }  // namespace
 
 void register_fly(CLI::App& app) {
@@ -48,100 +164,7 @@ void register_fly(CLI::App& app) {
     cmd->add_option("--budget-ms", opt.budget_ms, "Milliseconds per frame for taking finished meshes")->check(finite_range(0.1, 1000.0));
     cmd->add_flag("--json", opt.json, "Print one JSON object");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
-    cmd->callback([] {
-        const WorldSettings settings = opt.world.settings();
-        EditSession edits(opt.field, opt.world_file.path);
-        Session& session = edits.session();
-        const glm::dvec3 start = starting_eye(*session.field());
-        const Path path = make_path(opt.path, start);
-
-        session.start(settings);
-        World& world = *session.world();
-        const ShownChunks& shown = session.shown();
-        using Clock = std::chrono::steady_clock;
-        const auto t0 = Clock::now();
-        const auto seconds_since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - t0).count(); };
-        const bool show = !opt.quiet && stderr_is_terminal();
-        double flight_start = 0.0, last_report = -1.0;
-        std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, delivered = 0, frames = 0, max_shown = 0;
-        std::size_t frames_outside_finest = 0, first_picture_chunks = 0;
-        nlohmann::json loaded_over_time = nlohmann::json::array();
-        for (;; ++frames) {
-            const double now = seconds_since(Clock::now());
-            const bool viewing = session.times().first_view_s >= 0.0;
-            if (viewing && now - flight_start >= opt.seconds) break;
-            if (!viewing && now > 600.0) throw Failure("the first view did not fill within 600 s");
-            const glm::dvec3 focus = !viewing ? start : path.at((now - flight_start) * opt.speed);
-            world.set_focus(focus);
-            const bool had_picture = session.times().first_picture_s >= 0.0;
-            delivered += session.deliver(opt.budget_ms, [&](const ChunkUpdate& u) {
-                if (u.mesh) triangles += u.mesh->triangle_count();
-            });
-            const WorldCounts c = world.counts();
-            max_waiting = std::max(max_waiting, c.waiting);
-            max_loaded = std::max(max_loaded, c.loaded);
-            max_shown = std::max(max_shown, shown.triangles_drawn());
-            if (!had_picture && session.times().first_picture_s >= 0.0) first_picture_chunks = c.built + c.skipped;
-            if (!viewing && session.times().first_view_s >= 0.0) flight_start = seconds_since(Clock::now());
-            // The finest ring follows the camera: the column under it is drawn at level 0.
-            if (viewing) {
-                const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)), static_cast<int>(std::floor(focus.z / kChunkSize))};
-                frames_outside_finest += !shown.visible_columns().count(under);
-            }
-            if (std::floor(now) > last_report) {
-                last_report = std::floor(now);
-                loaded_over_time.push_back({{"t_s", last_report}, {"loaded", c.loaded}, {"waiting", c.waiting}});
-                if (show)
-                    std::fprintf(stderr, "\rfly: %5.1f s  loaded %5zu  waiting %5zu  built %6zu  shown %5.2f M triangles  at (%.0f, %.0f, %.0f)   ",
-                                 now, c.loaded, c.waiting, c.built, shown.triangles_drawn() / 1e6, focus.x, focus.y, focus.z);
-            }
-            std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>((frames + 1) * 1e6 / 60.0)));
-        }
-        if (show) std::fprintf(stderr, "\n");
-        const double total = seconds_since(Clock::now());
-        const WorldCounts c = world.counts();
-        nlohmann::ordered_json out;
-        const SessionTimes times = session.times();
-        out["preset"] = session.terrain().name;
-        out["radius"] = opt.world.radius;
-        out["view_distance_m"] = settings.view_distance_m;
-        out["lod_levels"] = world.levels();
-        out["threads"] = world.settings().threads;
-        out["mesher"] = mesher_name(settings.mesher);
-        out["path"] = opt.path;
-        out["speed_m_s"] = opt.speed;
-        out["coarse_first"] = settings.coarse_first;
-        out["first_picture_s"] = times.first_picture_s;
-        out["first_picture_chunks"] = first_picture_chunks;
-        out["first_view_s"] = times.first_view_s;
-        out["flight_s"] = total - flight_start;
-        out["frames"] = frames;
-        out["chunks_built"] = c.built;
-        out["chunks_skipped"] = c.skipped;
-        out["chunks_per_s"] = c.built / total;
-        out["chunks_per_lod"] = shown.visible_per_level();
-        out["triangles_per_lod"] = shown.triangles_per_level();
-        out["triangles_delivered"] = triangles;
-        out["max_triangles_shown"] = max_shown;
-        out["final_triangles_shown"] = shown.triangles_drawn();
-        out["max_waiting"] = max_waiting;
-        out["max_loaded"] = max_loaded;
-        out["final_loaded"] = c.loaded;
-        out["frames_outside_finest_ring"] = frames_outside_finest;
-        out["peak_rss_mb"] = peak_rss_mb();
-        out["loaded_over_time"] = loaded_over_time;
-        if (opt.json) {
-            fmt::print("{}\n", out.dump(2));
-            return;
-        }
-        fmt::print("whole view shown at some level in {:.2f} s\n", times.first_picture_s);
-        fmt::print("first view filled in {:.2f} s ({} threads, radius {}, {} levels to {:.0f} m)\n", times.first_view_s,
-                   world.settings().threads, opt.world.radius, world.levels(), settings.view_distance_m);
-        fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", total - flight_start,
-                   opt.speed, c.built, c.built / total, c.skipped);
-        fmt::print("most waiting {}, most loaded {}, loaded at the end {}, most triangles shown {}, peak memory {:.0f} MB\n",
-                   max_waiting, max_loaded, c.loaded, max_shown, peak_rss_mb());
-    });
+    cmd->callback([] { run_fly(opt); });
 }
 
 }  // namespace isoterra::app
