@@ -72,6 +72,54 @@ std::vector<double> lattice_column_xz(const Lattice& lattice) {
     return xz;
 }
 
+// A noise's own lattice over `lattice`: global sample index * spacing / feature scale, as the
+// double path computes them, so a sample shared by two chunks gets the same coordinates.
+NoiseLattice noise_lattice(const Lattice& lattice, double sh, double sv, const glm::dvec3& offset) {
+    return NoiseLattice{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(sh, sv, sh), offset};
+}
+
+// The two cave noises of a lattice whose bent ground is known (per column its height and
+// overhang strength, per sample the overhang noise `bend`), each evaluated only where it can
+// change the terrain; `gate` is scratch.
+void cave_noises(const TerrainParams& p, const NoiseSet& noise, const Lattice& lattice, const double* heights, const double* bends,
+                 const float* bend, std::vector<float>& gate, float* cave_a, float* cave_b) {
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
+    const std::size_t count = lattice.count();
+    // The caves cannot reach above the bent ground: where d = ground - y + bend is below
+    // (e q - w m - k) / (1 + q), the cave term exceeds d by at least the blend width
+    // and the minimum is d whatever the cave noises say, so they are not evaluated
+    // there (a 0.01 m margin covers the float gate).
+    gate.resize(count);
+    std::size_t n = 0;
+    for (int k = 0; k < lattice.size.z; ++k)
+        for (std::size_t j = 0; j < ny; ++j, n += nx) {
+            const double y = static_cast<double>(lattice.origin.y + static_cast<std::int64_t>(j)) * lattice.spacing_m;
+            const std::size_t row = static_cast<std::size_t>(k) * nx;
+            for (std::size_t i = 0; i < nx; ++i)
+                gate[n + i] = static_cast<float>(heights[row + i] - y + static_cast<double>(bend[n + i]) * bends[row + i]);
+        }
+    const double below = (p.cave_entrance_depth_m * p.cave_entrance_narrowing - p.cave_width * p.cave_metres_per_unit -
+                          p.cave_blend_m) / (1.0 + p.cave_entrance_narrowing) - 0.01;
+    const float gate_below = static_cast<float>(std::min(below, p.cave_entrance_depth_m - 0.01));
+    NoiseLattice la = noise_lattice(lattice, p.cave_scale_m, p.cave_vertical_scale_m, glm::dvec3(0.0));
+    la.gate = gate.data();
+    la.gate_below = gate_below;
+    noise.noise3.lattice_fast(la, cave_a);
+    // Where the first cave noise alone keeps the tunnel (sqrt(a^2 + b^2) >= |a|) at least
+    // the blend width beyond d, the minimum is d whatever the second says: it is not
+    // evaluated there either (again with a 0.01 m margin for the float gate).
+    const double w = p.cave_width, m = p.cave_metres_per_unit, q = p.cave_entrance_narrowing, e = p.cave_entrance_depth_m;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double d = gate[i];
+        const double nearest = (std::fabs(static_cast<double>(cave_a[i])) - w) * m + std::max(e - d, 0.0) * q;
+        gate[i] = gate[i] < gate_below ? -INFINITY : static_cast<float>(d - nearest);
+    }
+    NoiseLattice lb = noise_lattice(lattice, p.cave_scale_m, p.cave_vertical_scale_m, glm::dvec3(kCaveDx, kCaveDy, kCaveDz));
+    lb.gate = gate.data();
+    lb.gate_below = static_cast<float>(-p.cave_blend_m - 0.01);
+    noise.noise3.lattice_fast(lb, cave_b);
+}
+
 }  // namespace
 
 TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed)
@@ -265,13 +313,8 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
     const std::vector<double>& heights = given->height;
     const std::vector<double>& bends = given->bend;
 
-    // The noises' own lattices: global sample index * spacing / feature scale, as the double
-    // path computes them, so a sample shared by two chunks gets the same coordinates.
-    const auto noise_lattice = [&](double sh, double sv, const glm::dvec3& offset) {
-        return NoiseLattice{lattice.origin, lattice.size, lattice.spacing_m, glm::dvec3(sh, sv, sh), offset};
-    };
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x);
-    NoiseLattice bend_lattice = noise_lattice(p_.overhang_scale_m, p_.overhang_vertical_scale_m, glm::dvec3(0.0));
+    NoiseLattice bend_lattice = noise_lattice(lattice, p_.overhang_scale_m, p_.overhang_vertical_scale_m, glm::dvec3(0.0));
     if (use == LatticeUse::surface) {
         gate.resize(count);
         surface_gate(lattice, heights.data(), bends.data(), gate.data());
@@ -279,43 +322,8 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
         bend_lattice.gate_below = 0.0f;
     }
     noise_.noise3.lattice_fast(bend_lattice, bend);
-    if (p_.caves) {
-        // The caves cannot reach above the bent ground: where d = ground - y + bend is below
-        // (e q - w m - k) / (1 + q), the cave term exceeds d by at least the blend width
-        // and the minimum is d whatever the cave noises say, so they are not evaluated
-        // there (a 0.01 m margin covers the float gate).
-        gate.resize(count);
-        std::size_t n = 0;
-        for (int k = 0; k < lattice.size.z; ++k)
-            for (std::size_t j = 0; j < ny; ++j, n += nx) {
-                const double y = static_cast<double>(lattice.origin.y + static_cast<std::int64_t>(j)) * lattice.spacing_m;
-                const std::size_t row = static_cast<std::size_t>(k) * nx;
-                for (std::size_t i = 0; i < nx; ++i)
-                    gate[n + i] = static_cast<float>(heights[row + i] - y + static_cast<double>(bend[n + i]) * bends[row + i]);
-            }
-        const double below = (p_.cave_entrance_depth_m * p_.cave_entrance_narrowing - p_.cave_width * p_.cave_metres_per_unit -
-                              p_.cave_blend_m) / (1.0 + p_.cave_entrance_narrowing) - 0.01;
-        const float gate_below = static_cast<float>(std::min(below, p_.cave_entrance_depth_m - 0.01));
-        NoiseLattice la = noise_lattice(p_.cave_scale_m, p_.cave_vertical_scale_m, glm::dvec3(0.0));
-        la.gate = gate.data();
-        la.gate_below = gate_below;
-        noise_.noise3.lattice_fast(la, cave_a);
-        // Where the first cave noise alone keeps the tunnel (sqrt(a^2 + b^2) >= |a|) at least
-        // the blend width beyond d, the minimum is d whatever the second says: it is not
-        // evaluated there either (again with a 0.01 m margin for the float gate).
-        const double w = p_.cave_width, m = p_.cave_metres_per_unit, q = p_.cave_entrance_narrowing, e = p_.cave_entrance_depth_m;
-        for (std::size_t i = 0; i < count; ++i) {
-            const double d = gate[i];
-            const double nearest = (std::fabs(static_cast<double>(cave_a[i])) - w) * m + std::max(e - d, 0.0) * q;
-            gate[i] = gate[i] < gate_below ? -INFINITY : static_cast<float>(d - nearest);
-        }
-        NoiseLattice lb = noise_lattice(p_.cave_scale_m, p_.cave_vertical_scale_m, glm::dvec3(kCaveDx, kCaveDy, kCaveDz));
-        lb.gate = gate.data();
-        lb.gate_below = static_cast<float>(-p_.cave_blend_m - 0.01);
-        noise_.noise3.lattice_fast(lb, cave_b);
-    } else {
-        std::fill(cave_a, cave_a + 2 * count, 0.0f);
-    }
+    if (p_.caves) cave_noises(p_, noise_, lattice, heights.data(), bends.data(), bend, gate, cave_a, cave_b);
+    else std::fill(cave_a, cave_a + 2 * count, 0.0f);
     const CombineTerms terms{p_.caves, p_.cave_width, p_.cave_metres_per_unit, p_.cave_entrance_depth_m,
                              p_.cave_entrance_narrowing, p_.cave_blend_m, p_.iso_level};
     std::size_t n = 0;
