@@ -77,6 +77,67 @@ __attribute__((always_inline)) inline __m256 corner(__m256 x, __m256 y, __m256 z
     return _mm256_mul_ps(_mm256_mul_ps(t, t), dot_grad(h, x, y, z));
 }
 
+// The hashes of every lane's four corners, in h: the cell's own, the two beyond it by the
+// offsets (i1, j1, k1) and (i2, j2, k2) (0 or 1 each), and the opposite one.
+__attribute__((always_inline)) inline void corner_hashes(const std::int32_t* pair, const std::int32_t* hash, __m256i i, __m256i j,
+                                                         __m256i k, __m256i i1, __m256i j1, __m256i k1, __m256i i2, __m256i j2,
+                                                         __m256i k2, __m256i* h) {
+    const __m256i ione = _mm256_set1_epi32(1);
+    // hash(corner) = perm[i + perm[j + perm[k]]] % 12: the inner two levels come from one
+    // 257 x 257 table (pair[j * 257 + k] = perm[j + perm[k]]), so two gathers per corner.
+    const __m256i row = _mm256_set1_epi32(257);
+    const auto gathered = [&](__m256i di, __m256i dj, __m256i dk) {
+        const __m256i jk = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_add_epi32(j, dj), row), _mm256_add_epi32(k, dk));
+        const __m256i pj = _mm256_i32gather_epi32(pair, jk, 4);
+        return _mm256_i32gather_epi32(hash, _mm256_add_epi32(_mm256_add_epi32(i, di), pj), 4);
+    };
+    const __m256i zero = _mm256_setzero_si256();
+    // Eight consecutive points lie in one skewed cell, or in two: the first lane's and the
+    // last lane's (about a third of the groups at the tutorial's scales). Then the eight
+    // hashes of each cell's cube come from sixteen plain loads and every lane picks its
+    // corners by a permute, instead of eight gathers (slow on AMD's cores).
+    const std::array<int, 3> first{_mm256_extract_epi32(i, 0), _mm256_extract_epi32(j, 0), _mm256_extract_epi32(k, 0)};
+    const std::array<int, 3> last{_mm256_extract_epi32(i, 7), _mm256_extract_epi32(j, 7), _mm256_extract_epi32(k, 7)};
+    const auto in_cell = [&](const std::array<int, 3>& c) {
+        return _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(c[0])),
+                                                 _mm256_cmpeq_epi32(j, _mm256_set1_epi32(c[1]))),
+                                _mm256_cmpeq_epi32(k, _mm256_set1_epi32(c[2])));
+    };
+    const auto cube_of = [&](const std::array<int, 3>& c) {
+        alignas(32) std::int32_t cube[8];
+        cell_corner_hashes(pair, hash, c[0], c[1], c[2], cube);
+        return _mm256_load_si256(reinterpret_cast<const __m256i*>(cube));
+    };
+    // A lane's corner (di, dj, dk) is entry di + 2 dj + 4 dk of its cube.
+    const auto corner_index = [&](__m256i di, __m256i dj, __m256i dk) {
+        return _mm256_or_si256(di, _mm256_or_si256(_mm256_slli_epi32(dj, 1), _mm256_slli_epi32(dk, 2)));
+    };
+    const __m256i c1 = corner_index(i1, j1, k1), c2 = corner_index(i2, j2, k2);
+    const __m256i c0 = zero, c3 = _mm256_set1_epi32(7);
+    const __m256i in_first = in_cell(first);
+    if (_mm256_movemask_epi8(in_first) == -1) {
+        const __m256i cube = cube_of(first);
+        h[0] = _mm256_permutevar8x32_epi32(cube, c0);
+        h[1] = _mm256_permutevar8x32_epi32(cube, c1);
+        h[2] = _mm256_permutevar8x32_epi32(cube, c2);
+        h[3] = _mm256_permutevar8x32_epi32(cube, c3);
+    } else if (_mm256_movemask_epi8(_mm256_or_si256(in_first, in_cell(last))) == -1) {
+        const __m256i a = cube_of(first), b = cube_of(last);
+        const auto pick = [&](__m256i c) {
+            return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(b, c), _mm256_permutevar8x32_epi32(a, c), in_first);
+        };
+        h[0] = pick(c0);
+        h[1] = pick(c1);
+        h[2] = pick(c2);
+        h[3] = pick(c3);
+    } else {
+        h[0] = gathered(zero, zero, zero);
+        h[1] = gathered(i1, j1, k1);
+        h[2] = gathered(i2, j2, k2);
+        h[3] = gathered(ione, ione, ione);
+    }
+}
+
 }  // namespace
 
 // Eight points, given as two halves of four doubles per axis.
@@ -113,64 +174,12 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     const __m256 x3 = _mm256_add_ps(_mm256_sub_ps(x0, one), g3), y3 = _mm256_add_ps(_mm256_sub_ps(y0, one), g3),
                  z3 = _mm256_add_ps(_mm256_sub_ps(z0, one), g3);
 
-    // hash(corner) = perm[i + perm[j + perm[k]]] % 12: the inner two levels come from one
-    // 257 x 257 table (pair[j * 257 + k] = perm[j + perm[k]]), so two gathers per corner.
-    const __m256i row = _mm256_set1_epi32(257);
-    const auto h = [&](__m256i di, __m256i dj, __m256i dk) {
-        const __m256i jk = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_add_epi32(j, dj), row), _mm256_add_epi32(k, dk));
-        const __m256i pj = _mm256_i32gather_epi32(pair, jk, 4);
-        return _mm256_i32gather_epi32(hash, _mm256_add_epi32(_mm256_add_epi32(i, di), pj), 4);
-    };
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i h0, h1, h2, h3;
-    // Eight consecutive points lie in one skewed cell, or in two: the first lane's and the
-    // last lane's (about a third of the groups at the tutorial's scales). Then the eight
-    // hashes of each cell's cube come from sixteen plain loads and every lane picks its
-    // corners by a permute, instead of eight gathers (slow on AMD's cores).
-    const std::array<int, 3> first{_mm256_extract_epi32(i, 0), _mm256_extract_epi32(j, 0), _mm256_extract_epi32(k, 0)};
-    const std::array<int, 3> last{_mm256_extract_epi32(i, 7), _mm256_extract_epi32(j, 7), _mm256_extract_epi32(k, 7)};
-    const auto in_cell = [&](const std::array<int, 3>& c) {
-        return _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(c[0])),
-                                                 _mm256_cmpeq_epi32(j, _mm256_set1_epi32(c[1]))),
-                                _mm256_cmpeq_epi32(k, _mm256_set1_epi32(c[2])));
-    };
-    const auto cube_of = [&](const std::array<int, 3>& c) {
-        alignas(32) std::int32_t cube[8];
-        cell_corner_hashes(pair, hash, c[0], c[1], c[2], cube);
-        return _mm256_load_si256(reinterpret_cast<const __m256i*>(cube));
-    };
-    // A lane's corner (di, dj, dk) is entry di + 2 dj + 4 dk of its cube.
-    const auto corner_index = [&](__m256i di, __m256i dj, __m256i dk) {
-        return _mm256_or_si256(di, _mm256_or_si256(_mm256_slli_epi32(dj, 1), _mm256_slli_epi32(dk, 2)));
-    };
-    const __m256i c1 = corner_index(bit(i1), bit(j1), bit(k1)), c2 = corner_index(bit(i2), bit(j2), bit(k2));
-    const __m256i c0 = zero, c3 = _mm256_set1_epi32(7);
-    const __m256i in_first = in_cell(first);
-    if (_mm256_movemask_epi8(in_first) == -1) {
-        const __m256i cube = cube_of(first);
-        h0 = _mm256_permutevar8x32_epi32(cube, c0);
-        h1 = _mm256_permutevar8x32_epi32(cube, c1);
-        h2 = _mm256_permutevar8x32_epi32(cube, c2);
-        h3 = _mm256_permutevar8x32_epi32(cube, c3);
-    } else if (_mm256_movemask_epi8(_mm256_or_si256(in_first, in_cell(last))) == -1) {
-        const __m256i a = cube_of(first), b = cube_of(last);
-        const auto pick = [&](__m256i c) {
-            return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(b, c), _mm256_permutevar8x32_epi32(a, c), in_first);
-        };
-        h0 = pick(c0);
-        h1 = pick(c1);
-        h2 = pick(c2);
-        h3 = pick(c3);
-    } else {
-        h0 = h(zero, zero, zero);
-        h1 = h(bit(i1), bit(j1), bit(k1));
-        h2 = h(bit(i2), bit(j2), bit(k2));
-        h3 = h(ione, ione, ione);
-    }
-    const __m256 n0 = corner(x0, y0, z0, h0);
-    const __m256 n1 = corner(x1, y1, z1, h1);
-    const __m256 n2 = corner(x2, y2, z2, h2);
-    const __m256 n3 = corner(x3, y3, z3, h3);
+    __m256i h[4];
+    corner_hashes(pair, hash, i, j, k, bit(i1), bit(j1), bit(k1), bit(i2), bit(j2), bit(k2), h);
+    const __m256 n0 = corner(x0, y0, z0, h[0]);
+    const __m256 n1 = corner(x1, y1, z1, h[1]);
+    const __m256 n2 = corner(x2, y2, z2, h[2]);
+    const __m256 n3 = corner(x3, y3, z3, h[3]);
     const __m256 sum = _mm256_add_ps(_mm256_add_ps(n0, n1), _mm256_add_ps(n2, n3));
     return _mm256_mul_ps(sum, _mm256_set1_ps(32.0f));
 }
