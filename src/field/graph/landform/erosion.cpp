@@ -205,13 +205,68 @@ struct Block {
     }
 }
 
+// Adds one octave to the lanes from run_octave's sums: its phase, shortened, and gradient,
+// faded towards the target where the mask is low; then the next octave's mask, the ridge map
+// and the slope the next octave runs down. Inlined into erode_block like run_octave.
+[[gnu::always_inline]] inline void add_octave(const Octave& o, std::size_t n, Block& b) {
+    constexpr double kE4 = kNormalise * kNormalise * kNormalise * kNormalise;
+    const double scale = o.inv_cell;
+    for (std::size_t i = 0; i < n; ++i) {
+        // The phase vector u = (A, B) / W and its gradient (cell frame): the cells'
+        // stripes all have phase gradient g, their weights move u too.
+        const double inv_w = 1.0 / b.W[i];
+        const double ux = b.A[i] * inv_w, uy = b.B[i] * inv_w;
+        const double gx = b.gx[i], gz = b.gz[i];
+        const double uxx = (b.Ax[i] - gx * b.B[i] - ux * b.Wx[i]) * inv_w;
+        const double uxz = (b.Az[i] - gz * b.B[i] - ux * b.Wz[i]) * inv_w;
+        const double uyx = (b.Bx[i] + gx * b.A[i] - uy * b.Wx[i]) * inv_w;
+        const double uyz = (b.Bz[i] + gz * b.A[i] - uy * b.Wz[i]) * inv_w;
+        const double q2 = ux * ux + uy * uy;
+        const double N = std::sqrt(std::sqrt(q2 * q2 + kE4));
+        const double inv_n = 1.0 / N;
+        const double C = ux * inv_n, S = uy * inv_n;  // cos and sin of the phase, shortened
+        const double k = q2 * inv_n * inv_n * inv_n;  // N's gradient is k (u . grad u)
+        const double nx = k * (ux * uxx + uy * uyx), nz = k * (ux * uxz + uy * uyz);
+        const double ccx = (uxx - C * nx) * inv_n, ccz = (uxz - C * nz) * inv_n;
+        const double scx = (uyx - S * nx) * inv_n, scz = (uyz - S * nz) * inv_n;
+        // Back to world axes, per metre.
+        const double Cx = (o.cos_a * ccx + o.sin_a * ccz) * scale, Cz = (-o.sin_a * ccx + o.cos_a * ccz) * scale;
+        const double Sx = (o.cos_a * scx + o.sin_a * scz) * scale, Sz = (-o.sin_a * scx + o.cos_a * scz) * scale;
+        // Fade towards the target where the mask is low; add the octave.
+        const double m = b.m[i], t = b.t[i];
+        const double f = t + m * (C - t);
+        const double fx = (1.0 - m) * b.tx[i] + m * Cx + (C - t) * b.mx[i];
+        const double fz = (1.0 - m) * b.tz[i] + m * Cz + (C - t) * b.mz[i];
+        b.dh[i] += o.strength * f, b.dhx[i] += o.strength * fx, b.dhz[i] += o.strength * fz;
+        b.t[i] = f, b.tx[i] = fx, b.tz[i] = fz;
+        // The next octave's mask: this one's, raised, times how steep its stripes are.
+        const double sign = S < 0.0 ? -1.0 : 1.0;
+        const double a = std::fabs(S) * (1.0 / kOctaveOnset);
+        const double e = ease(a), es = ease_slope(a) * sign * (1.0 / kOctaveOnset);
+        const double raised = m * (2.0 - m), rs = 2.0 * (1.0 - m);
+        b.m[i] = raised * e;
+        b.mx[i] = rs * b.mx[i] * e + raised * es * Sx;
+        b.mz[i] = rs * b.mz[i] * e + raised * es * Sz;
+        // The ridge map: towards the cos of this octave's phase where its mask is on;
+        // the mask then keeps sin^2 of it (for one octave the map is cos^3).
+        const double inv_len = q2 > 0.0 ? 1.0 / std::sqrt(q2) : 0.0;
+        const double sin_phase = uy * inv_len;
+        b.r[i] += b.q[i] * (ux * inv_len - b.r[i]);
+        b.q[i] *= sin_phase * sin_phase;
+        // The next octave runs down the slope these stripes would have at their
+        // steepest: piecewise constant on a plane, so the phase gradient stays exact.
+        const double steer = kSteer * o.strength * o.wave * sign;
+        b.gsx[i] += steer * b.dirz[i];
+        b.gsz[i] -= steer * b.dirx[i];
+    }
+}
+
 // Erodes lanes [0, n) of one block: the octaves in turn over the block, then the outputs.
 ISOTERRA_CLONES
 void erode_block(const Setup& s, CellBlock* caches, std::uint32_t seed, const double* x, const double* z, const double* hin,
                  const double* din_x, const double* din_z, std::size_t n, double* out_h, double* out_x, double* out_z,
                  double* out_ridge) {
     Block b;
-    constexpr double kE4 = kNormalise * kNormalise * kNormalise * kNormalise;
     for (std::size_t i = 0; i < n; ++i) {
         const double h = hin[i];
         const double gx = std::isfinite(din_x[i]) ? din_x[i] : 0.0;
@@ -230,55 +285,7 @@ void erode_block(const Setup& s, CellBlock* caches, std::uint32_t seed, const do
     for (int j = 0; j < s.octaves; ++j) {
         const Octave& o = s.octave[j];
         run_octave(o, caches[j], seed, x, z, n, b);
-        const double scale = o.inv_cell;
-        for (std::size_t i = 0; i < n; ++i) {
-            // The phase vector u = (A, B) / W and its gradient (cell frame): the cells'
-            // stripes all have phase gradient g, their weights move u too.
-            const double inv_w = 1.0 / b.W[i];
-            const double ux = b.A[i] * inv_w, uy = b.B[i] * inv_w;
-            const double gx = b.gx[i], gz = b.gz[i];
-            const double uxx = (b.Ax[i] - gx * b.B[i] - ux * b.Wx[i]) * inv_w;
-            const double uxz = (b.Az[i] - gz * b.B[i] - ux * b.Wz[i]) * inv_w;
-            const double uyx = (b.Bx[i] + gx * b.A[i] - uy * b.Wx[i]) * inv_w;
-            const double uyz = (b.Bz[i] + gz * b.A[i] - uy * b.Wz[i]) * inv_w;
-            const double q2 = ux * ux + uy * uy;
-            const double N = std::sqrt(std::sqrt(q2 * q2 + kE4));
-            const double inv_n = 1.0 / N;
-            const double C = ux * inv_n, S = uy * inv_n;  // cos and sin of the phase, shortened
-            const double k = q2 * inv_n * inv_n * inv_n;  // N's gradient is k (u . grad u)
-            const double nx = k * (ux * uxx + uy * uyx), nz = k * (ux * uxz + uy * uyz);
-            const double ccx = (uxx - C * nx) * inv_n, ccz = (uxz - C * nz) * inv_n;
-            const double scx = (uyx - S * nx) * inv_n, scz = (uyz - S * nz) * inv_n;
-            // Back to world axes, per metre.
-            const double Cx = (o.cos_a * ccx + o.sin_a * ccz) * scale, Cz = (-o.sin_a * ccx + o.cos_a * ccz) * scale;
-            const double Sx = (o.cos_a * scx + o.sin_a * scz) * scale, Sz = (-o.sin_a * scx + o.cos_a * scz) * scale;
-            // Fade towards the target where the mask is low; add the octave.
-            const double m = b.m[i], t = b.t[i];
-            const double f = t + m * (C - t);
-            const double fx = (1.0 - m) * b.tx[i] + m * Cx + (C - t) * b.mx[i];
-            const double fz = (1.0 - m) * b.tz[i] + m * Cz + (C - t) * b.mz[i];
-            b.dh[i] += o.strength * f, b.dhx[i] += o.strength * fx, b.dhz[i] += o.strength * fz;
-            b.t[i] = f, b.tx[i] = fx, b.tz[i] = fz;
-            // The next octave's mask: this one's, raised, times how steep its stripes are.
-            const double sign = S < 0.0 ? -1.0 : 1.0;
-            const double a = std::fabs(S) * (1.0 / kOctaveOnset);
-            const double e = ease(a), es = ease_slope(a) * sign * (1.0 / kOctaveOnset);
-            const double raised = m * (2.0 - m), rs = 2.0 * (1.0 - m);
-            b.m[i] = raised * e;
-            b.mx[i] = rs * b.mx[i] * e + raised * es * Sx;
-            b.mz[i] = rs * b.mz[i] * e + raised * es * Sz;
-            // The ridge map: towards the cos of this octave's phase where its mask is on;
-            // the mask then keeps sin^2 of it (for one octave the map is cos^3).
-            const double inv_len = q2 > 0.0 ? 1.0 / std::sqrt(q2) : 0.0;
-            const double sin_phase = uy * inv_len;
-            b.r[i] += b.q[i] * (ux * inv_len - b.r[i]);
-            b.q[i] *= sin_phase * sin_phase;
-            // The next octave runs down the slope these stripes would have at their
-            // steepest: piecewise constant on a plane, so the phase gradient stays exact.
-            const double steer = kSteer * o.strength * o.wave * sign;
-            b.gsx[i] += steer * b.dirz[i];
-            b.gsz[i] -= steer * b.dirx[i];
-        }
+        add_octave(o, n, b);
     }
     // Raise valleys and lower peaks by the target times the strengths' sum, so that a flat
     // (faded to the target in every octave) keeps its height.
