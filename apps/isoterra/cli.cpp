@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -148,5 +149,24 @@ glm::dvec2 parse_vec2(const std::string& text, const std::string& flag) {
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }
+
+namespace {
+// Filled while the program's statics are made, before main().
+std::vector<std::pair<int, void (*)(CLI::App&)>>& listed_subcommands() {
+    static std::vector<std::pair<int, void (*)(CLI::App&)>> listed;
+    return listed;
+}
+}  // namespace
+
+bool list_subcommand(int order, void (*add)(CLI::App& app)) {
+    listed_subcommands().emplace_back(order, add);
+    return true;
+}
+
+void add_subcommands(CLI::App& app) {
+    auto listed = listed_subcommands();
+    std::sort(listed.begin(), listed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [order, add] : listed) add(app);
+}
 
 }  // namespace isoterra::app

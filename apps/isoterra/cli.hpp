@@ -87,16 +87,11 @@ glm::dvec2 parse_vec2(const std::string& text, const std::string& flag);
 /// True when stderr is a terminal (progress lines go there only then).
 bool stderr_is_terminal();
 
-// One registration function per subcommand file.
-void register_presets(CLI::App& app);
-void register_graph(CLI::App& app);
-void register_sample(CLI::App& app);
-void register_bench(CLI::App& app);
-void register_edit(CLI::App& app);
-void register_fly(CLI::App& app);
-void register_render(CLI::App& app);
-void register_view(CLI::App& app);
-void register_bake(CLI::App& app);
-void register_landform(CLI::App& app);
+/// Lists a subcommand: its file says ISOTERRA_SUBCOMMAND(order, register_fn) once, at
+/// namespace scope, and main() adds every one listed (add_subcommands), lowest order first
+/// (the order of `isoterra --help`). Returns true.
+bool list_subcommand(int order, void (*add)(CLI::App& app));
+void add_subcommands(CLI::App& app);
+#define ISOTERRA_SUBCOMMAND(order, add) [[maybe_unused]] static const bool add##_listed = list_subcommand(order, add)
 
 }  // namespace isoterra::app

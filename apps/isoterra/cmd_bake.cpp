@@ -325,4 +325,6 @@ void register_bake(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(90, register_bake);
+
 }  // namespace isoterra::app

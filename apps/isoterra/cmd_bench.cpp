@@ -243,4 +243,6 @@ void register_bench(CLI::App& app) {
     cmd->callback([] { bench(opt, field_opt); });
 }
 
+ISOTERRA_SUBCOMMAND(140, register_bench);
+
 }  // namespace isoterra::app

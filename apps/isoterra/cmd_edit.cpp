@@ -89,4 +89,6 @@ void register_edit(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(100, register_edit);
+
 }  // namespace isoterra::app

@@ -167,4 +167,6 @@ void register_fly(CLI::App& app) {
     cmd->callback([] { run_fly(opt); });
 }
 
+ISOTERRA_SUBCOMMAND(110, register_fly);
+
 }  // namespace isoterra::app

@@ -78,4 +78,6 @@ void register_graph(CLI::App& app) {
     types->callback([] { std::fputs(describe_graph_node_types().c_str(), stdout); });
 }
 
+ISOTERRA_SUBCOMMAND(20, register_graph);
+
 }  // namespace isoterra::app

@@ -77,4 +77,6 @@ void register_heightmap(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(50, register_heightmap);
+
 }  // namespace isoterra::app

@@ -235,4 +235,6 @@ void register_landform(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(80, register_landform);
+
 }  // namespace isoterra::app

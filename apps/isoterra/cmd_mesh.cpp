@@ -133,4 +133,6 @@ void register_mesh(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(40, register_mesh);
+
 }  // namespace isoterra::app

@@ -30,4 +30,6 @@ void register_presets(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(10, register_presets);
+
 }  // namespace isoterra::app

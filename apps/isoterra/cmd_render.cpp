@@ -89,4 +89,6 @@ void register_render(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(120, register_render);
+
 }  // namespace isoterra::app

@@ -49,4 +49,6 @@ void register_sample(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(30, register_sample);
+
 }  // namespace isoterra::app

@@ -91,4 +91,6 @@ void register_slice(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(60, register_slice);
+
 }  // namespace isoterra::app

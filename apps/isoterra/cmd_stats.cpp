@@ -147,4 +147,6 @@ void register_stats(CLI::App& app) {
     cmd->callback([] { stats(opt); });
 }
 
+ISOTERRA_SUBCOMMAND(70, register_stats);
+
 }  // namespace isoterra::app

@@ -155,4 +155,6 @@ void register_view(CLI::App& app) {
     });
 }
 
+ISOTERRA_SUBCOMMAND(130, register_view);
+
 }  // namespace isoterra::app

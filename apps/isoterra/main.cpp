@@ -28,20 +28,7 @@ int main(int argc, char** argv) {
                "Baked 3D Tiles (isoterra bake, docs/bake.md) in a viewer: node web/serve.mjs --tileset DIR.\n"
                "From Python (import isoterra, numpy arrays), C and C# (isoterra.h, libisoterra_c.so) and Blender\n"
                "(integrations/blender/): docs/integrations.md. Smaller glb for the web: mesh or bake --compress.");
-    register_presets(app);
-    register_graph(app);
-    register_sample(app);
-    register_mesh(app);
-    register_heightmap(app);
-    register_slice(app);
-    register_stats(app);
-    register_landform(app);
-    register_bake(app);
-    register_edit(app);
-    register_fly(app);
-    register_render(app);
-    register_view(app);
-    register_bench(app);
+    add_subcommands(app);  // each from its own file (ISOTERRA_SUBCOMMAND)
 
     // The library ignores a name it does not know; the program says so before it starts.
     if (const char* path = std::getenv("ISOTERRA_NOISE_PATH"); path && !isoterra::noise_path_named(path)) {

@@ -38,10 +38,4 @@ std::function<void(std::size_t, std::size_t)> progress_line(const std::string& l
 void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,
                   const std::function<void(std::size_t)>& job);
 
-/// Registration of the region subcommands.
-void register_mesh(CLI::App& app);
-void register_slice(CLI::App& app);
-void register_stats(CLI::App& app);
-void register_heightmap(CLI::App& app);
-
 }  // namespace isoterra::app
