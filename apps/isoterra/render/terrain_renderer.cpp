@@ -128,18 +128,6 @@ std::size_t TerrainRenderer::triangle_count() const {
     return n;
 }
 
-std::vector<LevelCounts> TerrainRenderer::per_level() const {
-    std::vector<LevelCounts> out;
-    for (const auto& [k, m] : chunks_) {
-        if (!m.visible) continue;
-        const auto level = static_cast<std::size_t>(std::get<0>(k));
-        if (out.size() <= level) out.resize(level + 1);
-        ++out[level].chunks;
-        out[level].triangles += m.triangles;
-    }
-    return out;
-}
-
 std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, const DrawOptions& o) {
     using namespace terrain_gl;
     collect_faded(o.time_s);

@@ -35,11 +35,6 @@ struct DrawOptions {
     double time_s = 1e9;         // the clock of the fades (the default: every fade is over)
 };
 
-/// Chunks and triangles drawn at one level.
-struct LevelCounts {
-    std::size_t chunks = 0, triangles = 0;
-};
-
 class TerrainRenderer {
 public:
     /// Compiles the shaders; throws Failure with the compiler's first line on error.
@@ -56,7 +51,6 @@ public:
     /// Chunks and triangles of the visible chunks, whether in view or not.
     std::size_t chunk_count() const;
     std::size_t triangle_count() const;
-    std::vector<LevelCounts> per_level() const;
     /// True when the context has clip control, for reversed depth.
     bool reversed_depth() const { return reversed_depth_; }
 
