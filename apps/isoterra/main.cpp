@@ -8,7 +8,6 @@
 
 #include "cli.hpp"
 #include "isoterra/noise.hpp"
-#include "region.hpp"
 
 int main(int argc, char** argv) {
     using namespace isoterra::app;
