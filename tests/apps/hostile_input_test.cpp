@@ -96,7 +96,11 @@ TEST(HostileInput, the_far_ends_of_the_preset_ranges_mesh_with_every_mesher) {
                            "hill_scale_m = 0.1\nridge_scale_m = 0.1\nwarp_scale_m = 0.1\nwarp_distance_m = 1e4\n"
                            "overhang_scale_m = 0.1\noverhang_mountains_m = 1e3\noverhang_plains_m = 1e3\n"
                            "cave_scale_m = 0.1\ncave_blend_m = 1e3\nhill_octaves = 12\nridge_octaves = 12\n";
+    // A slow (sanitizer) build meshes it with surface nets alone: the world's extreme-presets
+    // test streams such fields with every mesher (the Release tree sweeps them whole), and a
+    // Release tree with -DISOTERRA_ALL_SUITES=ON runs all three here.
     for (const char* mesher : {"marching-cubes", "surface-nets", "blocks"}) {
+        if (slow_build() && std::string(mesher) != "surface-nets") continue;
         const auto r = run_cli(std::string("mesh --quiet --config ") + path + " --mesher " + mesher +
                                " --around 0,3000,0 --view-distance 300 --radius 1 -o " + dir + "/around.glb");
         EXPECT_EQ(r.code, 0) << mesher << r.err;

@@ -219,7 +219,7 @@ private:
 
 TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
     // A quarter of them under the sanitizers (several times slower; the main tree runs all).
-    const int graphs = 600 / test::sweep_step(1, 4);
+    const int graphs = 600 / test::sweep_step(1, 8);
     int checked = 0;
     for (int g = 0; g < graphs; ++g) {
         RandomGraph random(1000 + g);

@@ -82,8 +82,11 @@ Preset with(const std::string& lines) {
 }  // namespace
 
 TEST(ExtremePresets, each_key_at_each_end_of_its_range_meshes_finitely) {
-    for (const End& e : kEnds) {
+    for (std::size_t key = 0; key < kEnds.size(); ++key) {
+        const End& e = kEnds[key];
         for (const double v : {e.lo, e.hi}) {
+            // A slow (sanitizer) build: one end of each key, the low and the high in turn.
+            if (test::slow_build() && (v == e.hi) != (key % 2 == 1)) continue;
             const std::string line = fmt::format("{} = {:.17g}\n", e.key, v);
             Preset p;
             ASSERT_NO_THROW(p = with(line)) << line;
