@@ -48,4 +48,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$src/tests/sanitizers/lsan.supp:print_suppressions=0"
 # Real-time checks ask less of a program slowed down several times (as under TSan).
 export ISOTERRA_TEST_SLOW=1 ISOTERRA_FUZZ_SECONDS=10
-ctest --test-dir "$dir" -j2 --output-on-failure
+# Three at a time on two cores: many of these tests wait (on the programs they start, on
+# Xvfb, on killed children), and a third fills the cores meanwhile; the real-time checks
+# ask less of a slow build (above).
+ctest --test-dir "$dir" -j3 --output-on-failure

@@ -33,12 +33,12 @@ async function show(context, base, query) {
 test('a baked tileset loads in three.js with 3d-tiles-renderer and shows the terrain', async () => {
   const dir = path.join(outputDir(), 'tiles-bake');
   fs.rmSync(dir, { recursive: true, force: true });
-  execFileSync(isoterra(), ['bake', '--preset', 'tutorial', '--from', '0,0', '--to', '1024,1024', '--levels', '6', '--quiet', '--out', dir]);
+  execFileSync(isoterra(), ['bake', '--preset', 'tutorial', '--from', '0,0', '--to', '512,512', '--levels', '5', '--quiet', '--out', dir]);
   const server = await serve(web, 0, { '/viewer/': path.join(web, 'tiles'), '/tileset/': dir });
   const browser = await launch();
   try {
     // Low over the south-west corner, looking across the region.
-    const near = await show(browser.context, server.url, '?eye=60,70,960&target=700,0,300');
+    const near = await show(browser.context, server.url, '?eye=30,70,480&target=350,0,150');
     fs.writeFileSync(path.join(outputDir(), 'tiles-near.png'), near.shot);
     const s = near.stats;
     assert.equal(s.failed, 0);
@@ -65,7 +65,7 @@ test('a baked tileset loads in three.js with 3d-tiles-renderer and shows the ter
     assert.ok(ground / count > 0.95, `ground in the bottom rows: ${ground} of ${count}`);
     assert.ok(colours.size > 20, `shades of ground: ${colours.size}`);
     // High above: the whole region from coarse tiles only.
-    const far = await show(browser.context, server.url, '?eye=512,2200,2000&target=512,0,512');
+    const far = await show(browser.context, server.url, '?eye=256,1100,1000&target=256,0,256');
     fs.writeFileSync(path.join(outputDir(), 'tiles-far.png'), far.shot);
     const farLevels = Object.keys(far.stats.levels).map(Number).filter((l) => l >= 0);
     assert.ok(Math.min(...farLevels) >= 2, `from far away no fine tiles: ${JSON.stringify(far.stats.levels)}`);
