@@ -169,12 +169,14 @@ struct VerticalEdge {
     int across[4];
     bool diagonal[4];
 };
+// clang-format off
 constexpr VerticalEdge kVerticalEdges[4] = {
     {0, 0, {{0, 0}, {-1, 0}, {0, -1}, {-1, -1}}, {-1, side_neg_x, side_neg_z, corner_neg_x_neg_z}, {false, false, false, true}},
     {kChunkSize, 0, {{1, 0}, {0, 0}, {1, -1}, {0, -1}}, {side_pos_x, -1, corner_pos_x_neg_z, side_neg_z}, {false, false, true, false}},
     {0, kChunkSize, {{0, 1}, {-1, 1}, {0, 0}, {-1, 0}}, {side_pos_z, corner_neg_x_pos_z, -1, side_neg_x}, {false, true, false, false}},
     {kChunkSize, kChunkSize, {{1, 1}, {0, 1}, {1, 0}, {0, 0}}, {corner_pos_x_pos_z, side_pos_z, side_pos_x, -1}, {true, false, false, false}},
 };
+// clang-format on
 
 }  // namespace
 

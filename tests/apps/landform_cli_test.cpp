@@ -117,9 +117,11 @@ TEST(LandformCli, a_preset_region_gives_every_key_with_sane_values) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     const nlohmann::json j = parse_json(r);
+    // clang-format off
     for (const char* key : {"relief_m", "min_m", "max_m", "cells", "land_cells", "sea_share", "pit_share", "theta", "theta_intercept",
                             "theta_r2", "theta_cells", "hack_h", "hack_r2", "hypsometric_integral", "mean_slope_deg", "median_slope_deg",
                             "slope_share_over_30", "slope_share_over_45", "slope_histogram_deg", "region"})
+    // clang-format on
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["cells"], 101 * 101);
     EXPECT_EQ(j["land_cells"], 101 * 101);  // the tutorial has no sea

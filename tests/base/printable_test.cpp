@@ -13,6 +13,7 @@ TEST(Printable, escapes_what_a_terminal_acts_on_and_keeps_readable_utf8) {
     EXPECT_EQ(printable("/tmp/terrain.toml"), "/tmp/terrain.toml");
     EXPECT_EQ(printable("a\nb\rc\td"), "a\\nb\\rc\\td");
     EXPECT_EQ(printable("x\x1b[31mred\x7f"), "x\\x1b[31mred\\x7f");
+    // clang-format off
     EXPECT_EQ(printable("donn\xc3\xa9" "es/\xe5\x9c\xb0\xe5\xbd\xa2.toml"), "donn\xc3\xa9" "es/\xe5\x9c\xb0\xe5\xbd\xa2.toml");
     // C1 controls (U+009B is a one-character CSI), line separators, bidi overrides, a BOM.
     EXPECT_EQ(printable("a\xc2\x9b" "2J"), "a\\u{9b}2J");
@@ -21,6 +22,7 @@ TEST(Printable, escapes_what_a_terminal_acts_on_and_keeps_readable_utf8) {
     EXPECT_EQ(printable("\xef\xbb\xbfname"), "\\u{feff}name");
     // Not UTF-8: a lone continuation byte, a cut sequence, an overlong '/', a surrogate.
     EXPECT_EQ(printable("a\x80" "b"), "a\\x80b");
+    // clang-format on
     EXPECT_EQ(printable("a\xe5\x9c"), "a\\xe5\\x9c");
     EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");
     EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");

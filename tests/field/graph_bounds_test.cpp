@@ -121,6 +121,7 @@ private:
     }
     std::string node() {
         static const char* const binary[] = {"add", "sub", "mul", "min", "max", "hypot", "union", "intersect", "subtract"};
+        // clang-format off
         switch (r_.next_u32() % 31) {
             case 0: case 1: return fmt::format("{{ type = \"{}\", a = {}, b = {} }}", binary[r_.next_u32() % 9], source(), source());
             case 2: return fmt::format("{{ type = \"{}\", in = {} }}", r_.next() < 0.5 ? "neg" : "abs", source());
@@ -204,6 +205,7 @@ private:
             }
             default: return fmt::format("{{ type = \"const\", value = {} }}", uniform(-1e3, 1e3));
         }
+        // clang-format on
     }
 
     Mulberry32 r_;

@@ -69,9 +69,11 @@ GraphSkipCount check_gated(const GraphField& gated, const GraphField& ungated, c
 }  // namespace
 
 TEST(GraphGates, skipped_noises_change_no_bit_for_any_guard_on_either_side) {
+    // clang-format off
     const std::pair<const char*, const char*> guards[] = {{"min", ""},          {"max", ""},          {"union", ""},
                                                           {"intersect", ""},    {"subtract", ""},     {"smooth_union", ", k = 3.0"},
                                                           {"smooth_subtract", ", k = 3.0"}};
+    // clang-format on
     for (const auto& [guard, extra] : guards)
         for (int side = 0; side < 2; ++side) {
             const auto gated = parse_graph(graph_text(guard, side, false, extra), "gated.toml");

@@ -126,9 +126,11 @@ TEST(Fuzz, preset_parser) {
     auto inputs = corpus("preset");
     // The terrain function's presets: the tutorial and the classic alpine and islands.
     for (const auto& n : test::classic_preset_names()) inputs.push_back(preset_to_toml(test::classic_preset(n)));
+    // clang-format off
     const std::vector<std::string> words = {"[", "[[", "]]", "{", "}", "= ", "\"\"\"", "'''", "\n[a]\n", "a.b.c = 1\n", "x = [[[[",
                                             "{a={b=", "\\u0000", "\\U0010FFFF", "name = ", "seed = ", "caves = true\n",
                                             "hill_scale_m = ", "mountain_to = ", "base_height_m = ", "cave_width = ", "\n"};
+    // clang-format on
     std::size_t accepted = 0, refused = 0;
     run_target("preset", inputs, words, [&](const std::string& text) {
         Preset p;
@@ -157,9 +159,11 @@ TEST(Fuzz, preset_parser) {
 }
 
 TEST(Fuzz, graph_parser) {
+    // clang-format off
     const std::vector<std::string> words = {"[node]\n", "[node.a]\n", "[output]\n", "sdf = ", "ground = ", "type = ", "\"add\"",
                                             "\"warp2\"", "\"curve\"", ".x\"", "{ type = \"", "a = \"", "in = \"", "points = [[",
                                             "= 1e308", "= -0.0", "format = 1\n", "[[", "{a={b=", "\n"};
+    // clang-format on
     // The users' graphs of the corpus, and the built-in graph presets (alpine, canyons, ...).
     auto inputs = corpus("graph");
     for (const auto& n : builtin_terrain_names())
@@ -199,8 +203,10 @@ TEST(Fuzz, graph_parser) {
 TEST(Fuzz, heightmap_raster_reader) {
     const std::string dir = test::fresh_folder("fuzz_heightmap");
     const std::string marker = "\n--sidecar--\n";
+    // clang-format off
     const std::vector<std::string> words = {"\"width\": ", "\"height\": ", "\"from_xz_m\": [", "\"min_height_m\": ", "1e308", "-0",
                                             "[]", "null", "IDAT", "IHDR", "\xff\xff\xff\xff", "\x00\x00\x00\x10", marker};
+    // clang-format on
     std::size_t accepted = 0, refused = 0;
     run_target("heightmap", corpus("heightmap"), words, [&](const std::string& input) {
         const std::size_t at = input.find(marker);
@@ -295,12 +301,14 @@ TEST(Fuzz, world_file_reader) {
             for (int n = 0, count = 1 + static_cast<int>(sql_rng.below(3)); n < count; ++n) {
                 std::string sql;
                 switch (sql_rng.below(7)) {
+                    // clang-format off
                     case 0: sql = fmt::format("UPDATE operations SET {} = {} WHERE seq = {}", pick(op_columns), pick(values), sql_rng.below(5)); break;
                     case 1: sql = fmt::format("UPDATE deltas SET {} = {}", pick(delta_columns), pick(values)); break;
                     case 2: sql = fmt::format("UPDATE settings SET value = {} WHERE key = '{}'", pick(values), pick({"preset", "applied", "generation"})); break;
                     case 3: sql = fmt::format("DELETE FROM {} WHERE rowid % 3 = {}", pick({"operations", "deltas", "settings"}), sql_rng.below(3)); break;
                     case 4: sql = fmt::format("INSERT INTO operations VALUES ({}, 'sphere', 'add', {}, {}, {}, {}, {})", sql_rng.below(6), pick(values), pick(values), pick(values), pick(values), pick(values)); break;
                     case 5: sql = fmt::format("UPDATE settings SET value = value || '{}' WHERE key = 'preset'", pick({"\nx = [[[[", "\nhill_scale_m = 0", "\n[a.b]", "\ncaves = 1"})); break;
+                    // clang-format on
                     default: {
                         // A delta blob mutated, its checksum made to match.
                         const std::string blob = sql_rng.below(2) ? bytes.substr(0, 200) : test::read_bytes(std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corpus/delta/brush.bin");
@@ -345,9 +353,11 @@ TEST(Fuzz, raster_sidecar) {
         pngs.push_back(input.substr(0, at));
         sidecars.push_back(input.substr(at + marker.size()));
     }
+    // clang-format off
     const std::vector<std::string> words = {"\"width\": ", "\"height\": ", "\"from_xz_m\": ", "\"to_xz_m\": ", "\"min_height_m\": ",
                                             "\"max_height_m\": ", "1e308", "-1e308", "-0", "[]", "[1, 2, 3]", "null", "true",
                                             "\"x\"", "{}", "1e-320", "4294967297", ",", "\\u0000"};
+    // clang-format on
     std::size_t accepted = 0, refused = 0, i = 0;
     run_target("sidecar", sidecars, words, [&](const std::string& sidecar) {
         std::ofstream(dir + "/h.png", std::ios::binary) << pngs[i++ % pngs.size()];
@@ -382,9 +392,11 @@ TEST(Fuzz, bake_manifests) {
     ASSERT_FALSE(manifest.empty());
     // The first byte says which file the rest replaces.
     const std::vector<std::string> inputs = {"B" + settings, "J" + manifest};
+    // clang-format off
     const std::vector<std::string> words = {"\"levels\": ", "\"job_levels\": ", "\"root_columns\": ", "\"level\": ", "\"x\": ", "\"z\": ",
                                             "\"files\": ", "\"bake_json_sha256\": ", "2147483647", "-2147483649", "1e308", "16", "[0, 1000000]",
                                             "null", "\"../../../etc/passwd\"", "{}", "[]", "9223372036854775807"};
+    // clang-format on
     const char* old_budget = std::getenv("ISOTERRA_MEMORY_BUDGET");
     const std::string kept = old_budget ? old_budget : "";
     setenv("ISOTERRA_MEMORY_BUDGET", "4M", 1);

@@ -61,9 +61,11 @@ public:
                     break;
                 }
                 default: {  // a number at its limits
+                    // clang-format off
                     static const char* const kNumbers[] = {"0", "-0", "1e308", "-1e308", "1e-320", "nan", "inf", "-inf",
                                                            "4294967296", "-2147483649", "9223372036854775808", "0x7fffffff",
                                                            "1e8", "100000001", "3.4028235e38", "1_0", "0.1"};
+                    // clang-format on
                     s.insert(at, kNumbers[below(std::size(kNumbers))]);
                 }
             }

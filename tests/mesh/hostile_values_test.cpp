@@ -15,9 +15,11 @@ using namespace isoterra;
 
 namespace {
 
+// clang-format off
 const float kHostile[] = {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
                           std::numeric_limits<float>::infinity(),  -std::numeric_limits<float>::infinity(),
                           FLT_MAX,  -FLT_MAX, FLT_MIN, -FLT_MIN, 1e-45f, -1e-45f, 0.0f, -0.0f, 1e30f, -1e30f};
+// clang-format on
 
 // Every vertex finite and within the chunk (plus a cell, for skirts and strips), every index
 // in range, every range inside the index list.

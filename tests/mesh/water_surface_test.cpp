@@ -16,6 +16,7 @@ namespace {
 // Flat ground at `ground` m; water `depth` m above it where x < 0 (at x = 0 it meets the
 // ground, beyond it falls far below: dry).
 std::unique_ptr<GraphField> half_flooded(double ground, double depth, const std::string& material = "") {
+    // clang-format off
     const std::string text = "format = 1\n[node]\n"
                              "ground = { type = \"const\", value = " + std::to_string(ground) + " }\n"
                              "out = { type = \"plane\", height = \"ground\" }\n"
@@ -24,6 +25,7 @@ std::unique_ptr<GraphField> half_flooded(double ground, double depth, const std:
                              "rise = { type = \"add\", a = \"fall\", b = \"ground\" }\n"
                              "water = { type = \"min\", a = " + std::to_string(ground + depth) + ", b = \"rise\" }\n"
                              "[output]\nsdf = \"out\"\nground = \"ground\"\nwater = \"water\"\n" + material;
+    // clang-format on
     return parse_graph(text, "half_flooded.toml");
 }
 

@@ -21,6 +21,7 @@ struct End {
 };
 
 // The documented ranges of docs/reliability.md.
+// clang-format off
 const std::vector<End> kEnds = {
     {"iso_level", -1e4, 1e4},           {"base_height_m", -1e4, 1e4},
     {"hill_scale_m", 0.1, 1e7},         {"hill_height_m", -1e4, 1e4},
@@ -41,6 +42,7 @@ const std::vector<End> kEnds = {
     {"snow_blend_m", 1e-6, 1e6},        {"soil_depth_m", 1e-6, 1e6},
     {"sand_height_m", 0, 1e4},
 };
+// clang-format on
 
 // Every mesher, on the chunks of a column through the ground at (x, z), at levels 0 and 4:
 // finite vertices and normals.

@@ -45,6 +45,7 @@ void find_axes(Program& program) {
         unsigned axes = kNone;
         for (const Operand& in : node.in)
             if (!in.is_constant()) axes |= program.nodes[static_cast<std::size_t>(in.node)].axes;
+        // clang-format off
         switch (node.op) {
             case Op::x: axes = kX; break;
             case Op::y: axes = kY; break;
@@ -66,6 +67,7 @@ void find_axes(Program& program) {
                 break;
             default: break;
         }
+        // clang-format on
         node.axes = axes;
     }
 }

@@ -51,6 +51,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     const std::vector<double>& p = node.number;
     thread_local std::vector<double> u, v, w;
     thread_local std::vector<float> fast_values;
+    // clang-format off
     switch (node.op) {
         case Op::x: std::copy(l.x, l.x + n, out); return;
         case Op::y: std::copy(l.y, l.y + n, out); return;
@@ -171,6 +172,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
             return;
         }
     }
+    // clang-format on
 }
 
 void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out,
@@ -190,6 +192,7 @@ void run_node(const Program& program, const NoiseSet& noise, const Node& node, c
 }  // namespace eval
 
 bool is_noise(Op op) {
+    // clang-format off
     switch (op) {
         case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::simplex3: case Op::fbm3: case Op::warp2: case Op::warp3:
         case Op::dfbm2: case Op::erosion: case Op::cellular: case Op::drainage:
@@ -197,6 +200,7 @@ bool is_noise(Op op) {
         default:
             return false;
     }
+    // clang-format on
 }
 
 double evaluate_constant(const Node& node) {

@@ -12,6 +12,7 @@ namespace isoterra::graph {
 namespace {
 
 bool is_guard(Op op) {
+    // clang-format off
     switch (op) {
         case Op::min: case Op::max: case Op::union_: case Op::intersect: case Op::subtract: case Op::smooth_union: case Op::smooth_subtract:
         case Op::mul:  // a noise times a mask: not needed where the mask is 0
@@ -19,6 +20,7 @@ bool is_guard(Op op) {
         default:
             return false;
     }
+    // clang-format on
 }
 
 }  // namespace
@@ -100,6 +102,7 @@ double gate_threshold(const Program& program, const Gate& gate, const std::vecto
     const Operand& side = guard.in[static_cast<std::size_t>(gate.side)];
     const ValueRange r = ranges[static_cast<std::size_t>(side.node)][static_cast<std::size_t>(side.port)];
     double t = NAN;
+    // clang-format off
     switch (guard.op) {
         case Op::min: case Op::union_: t = r.lo; break;        // the other wins where it is below the side
         case Op::max: case Op::intersect: t = r.hi; break;     // ... above it
@@ -115,6 +118,7 @@ double gate_threshold(const Program& program, const Gate& gate, const std::vecto
         }
         default: break;
     }
+    // clang-format on
     return std::isfinite(t) ? t : NAN;
 }
 

@@ -46,6 +46,7 @@ std::vector<InputSpec> ridge_inputs() {
 }  // namespace
 
 const std::vector<NodeType>& node_types() {
+    // clang-format off
     static const std::vector<NodeType> types = {
         {"x", Op::x, 1, "", {}, "the sample's x in metres"},
         {"y", Op::y, 1, "", {}, "the sample's y (up) in metres"},
@@ -167,6 +168,7 @@ const std::vector<NodeType>& node_types() {
          "'ID.order' (levels - level of the channel whose valley it is)",
          true, "lllllm"},
     };
+    // clang-format on
     return types;
 }
 

@@ -19,6 +19,7 @@ namespace isoterra::graph {
 /// An unbounded end of a node's range.
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// clang-format off
 enum class Op : std::uint8_t {
     x, y, z, constant,
     add, sub, mul, min, max, neg, abs, clamp, lerp, smoothstep, pow, remap, curve, terrace, hypot,
@@ -29,6 +30,7 @@ enum class Op : std::uint8_t {
     // The landform nodes (landform_nodes.hpp).
     dfbm2, erosion, spline, fold, slope, curvature, cellular, drainage,
 };
+// clang-format on
 
 struct HeightRaster;
 

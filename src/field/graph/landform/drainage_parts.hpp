@@ -59,6 +59,7 @@ struct Params {
 
 // u^gamma, by multiplication for the whole exponents presets use.
 inline double power(double u, double gamma) {
+    // clang-format off
     switch (static_cast<int>(gamma)) {
         case 1: if (gamma == 1.0) return u; break;
         case 2: if (gamma == 2.0) return u * u; break;
@@ -66,6 +67,7 @@ inline double power(double u, double gamma) {
         case 4: if (gamma == 4.0) { const double u2 = u * u; return u2 * u2; } break;
         default: break;
     }
+    // clang-format on
     return std::pow(u, gamma);
 }
 
