@@ -1,11 +1,16 @@
 // What every stage shares: text fit for the one-line messages of errors, SHA-256 digests of
-// files and settings (the bake's manifests), and a loop shared between threads.
+// files and settings (the bake's manifests), the one pool of worker threads and a loop
+// shared between them.
 #pragma once
 
 #include <array>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -71,8 +76,66 @@ std::string byte_count_text(double bytes);
 /// Returns the number of hardware threads (at least 1).
 int default_threads();
 
+/// How urgent a task is: a pool runs every waiting task of a more urgent priority (a lower
+/// value) before any of a less urgent one; tasks of one priority run in the order submitted.
+enum class TaskPriority : int { urgent = 0, normal = 1, background = 2 };
+
+/// A fixed number of worker threads running submitted tasks, most urgent first. The World's
+/// jobs, the region commands' loops (parallel_for) and the bake's workers all run on pools.
+class TaskPool {
+public:
+    /// Starts `threads` workers (threads < 1: one).
+    explicit TaskPool(int threads);
+    /// Finishes every task already submitted, queued ones included (so a TaskGroup waiting on
+    /// them is never left waiting), then joins the workers. Submitting from a task while the
+    /// pool is being destroyed is allowed; those tasks run too.
+    ~TaskPool();
+    TaskPool(const TaskPool&) = delete;
+    TaskPool& operator=(const TaskPool&) = delete;
+
+    /// Queues `task`. A task submitted here must not throw (std::terminate, as on a
+    /// std::thread); run it through a TaskGroup to have its exception reach a waiter.
+    void submit(TaskPriority priority, std::function<void()> task);
+    /// Returns the number of workers.
+    int threads() const;
+
+    /// Returns the process's pool, sized by default_threads(), started on first use, for
+    /// callers that bring none of their own.
+    static TaskPool& shared();
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+/// Tasks run on a pool and waited for together. The first exception one of them throws is
+/// rethrown by wait(); the others' are dropped.
+class TaskGroup {
+public:
+    explicit TaskGroup(TaskPool& pool) : pool_(pool) {}
+    /// Waits for the group's tasks (an exception still pending is dropped).
+    ~TaskGroup();
+    TaskGroup(const TaskGroup&) = delete;
+    TaskGroup& operator=(const TaskGroup&) = delete;
+
+    /// Submits `task` to the pool as one of the group's.
+    void run(TaskPriority priority, std::function<void()> task);
+    /// Waits until every task run so far has finished; rethrows the first exception.
+    void wait();
+
+private:
+    TaskPool& pool_;
+    std::mutex mu_;
+    std::condition_variable done_;
+    std::size_t running_ = 0;
+    std::exception_ptr failure_;
+};
+
 /// Runs job(i) for every i in [0, count) on `threads` threads, the caller's among them
-/// (threads < 1: one). After each job, `progress(done, count)` when given, one call at a
+/// (threads < 1: one), the others on TaskPool::shared() at normal priority (so fewer when
+/// the pool is busy or smaller; helpers that have not started when the caller runs out of
+/// indices are not waited for, so a parallel_for inside a task cannot deadlock the pool).
+/// After each job, `progress(done, count)` when given, one call at a
 /// time. The first exception a job throws stops the handing out of jobs and is rethrown once
 /// every thread has stopped.
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& job,
