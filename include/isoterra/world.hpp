@@ -107,7 +107,7 @@ struct WorldSettings {
     double view_distance_m = 8000;  // the world reaches this far (x and z) from the focus
     int levels = 0;                 // levels of detail; 0: as many as the view distance needs
     int lowest_layer = -2;          // the world's floor: solid below lowest_layer * 32 m
-    int threads = 0;                // workers; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
+    int threads = 0;                // jobs at once, on its own task pool; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
     Mesher mesher = Mesher::marching_cubes;
     bool coarse_first = true;       // the coarsest columns first, then inner levels stand in until finer ones are ready
     // Marching cubes' chunks of level 1 and coarser with more triangles are simplified
@@ -191,11 +191,11 @@ struct WorldCounts {
 
 class World {
 public:
-    /// Starts the workers over `field` plus `deltas` (edits; null for none). A field with a
+    /// Starts its task pool over `field` plus `deltas` (edits; null for none). A field with a
     /// ground height (ground_heights) gets exact column tops and bounds from it.
     World(std::shared_ptr<const Field> field, const WorldSettings& settings,
           std::shared_ptr<const ChunkDeltas> deltas = nullptr);
-    /// Stops the workers (jobs in flight finish first).
+    /// Stops its tasks (jobs in flight finish first).
     ~World();
     World(const World&) = delete;
     World& operator=(const World&) = delete;

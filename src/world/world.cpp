@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "coarse_first.hpp"
 #include "world_state.hpp"
@@ -52,16 +53,15 @@ World::State::State(std::shared_ptr<const Field> field, const WorldSettings& set
     lod_.levels = settings_.levels_used();
     settings_.levels = lod_.levels;
     counts_.shown_per_level.assign(static_cast<std::size_t>(lod_.levels), 0);
-    for (int i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
+    if (n > 0) pool_ = std::make_unique<TaskPool>(n);
 }
 
 World::State::~State() {
     {
-        std::lock_guard<std::mutex> lock(mu_);
+        std::unique_lock<std::mutex> lock(mu_);
         stopping_ = true;
+        idle_.wait(lock, [&] { return tasks_ == 0; });
     }
-    wake_.notify_all();
-    for (auto& w : workers_) w.join();
 }
 
 double World::State::distance_to(const Box& box) const { return distance_to_box(focus_, box); }
@@ -96,7 +96,7 @@ void World::State::add_chunks_locked(const LodColumn& c, Column& column) {
         const glm::dvec3 lo = coord.origin_m();
         jobs_.push_back({false, coord, it->second.version, mesher_, distance_to({lo, lo + kChunkSize * coord.spacing_m()}), {}, 0});
     }
-    wake_.notify_all();
+    pump_locked();
 }
 
 void World::State::set_focus(const glm::dvec3& wanted) {
@@ -215,7 +215,7 @@ void World::State::queue_jobs_locked() {
     sorted.reserve(jobs_.size());
     for (const auto& [t, k] : order) sorted.push_back(jobs_[k]);
     jobs_.swap(sorted);
-    if (!jobs_.empty()) wake_.notify_all();
+    pump_locked();
 }
 
 bool World::State::take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns) {
@@ -274,21 +274,26 @@ void World::State::finish_job(const WorldJob& job, WorldJobResult result) {
     finish_job_locked(job, std::move(result));
 }
 
-void World::State::work() {
+void World::State::pump_locked() {
+    if (!pool_) return;  // the owner's workers take the jobs
+    for (; !stopping_ && tasks_ < settings_.threads && !jobs_.empty(); ++tasks_)
+        pool_->submit(TaskPriority::normal, [this] { run_jobs(); });
+}
+
+void World::State::run_jobs() {
     std::unique_lock<std::mutex> lock(mu_);
-    for (;;) {
-        wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
-        if (stopping_) return;
-        WorldJob job;
-        std::shared_ptr<const LatticeColumns> columns;
-        if (!take_job_locked(job, columns)) continue;
+    WorldJob job;
+    std::shared_ptr<const LatticeColumns> columns;
+    while (!stopping_ && take_job_locked(job, columns)) {
         const std::shared_ptr<const ChunkDeltas> deltas = deltas_;
         lock.unlock();
         WorldJobResult result;
         run_world_job(*field_, deltas.get(), job, result, columns.get());
+        columns.reset();
         lock.lock();
         finish_job_locked(job, std::move(result));
     }
+    if (--tasks_ == 0) idle_.notify_all();
 }
 
 }  // namespace isoterra

@@ -1,22 +1,22 @@
 // What a World keeps (internal to world/): its tables of columns and chunks, the job list,
-// the finished meshes and its workers. One mutex guards the tables, the job list and the
-// finished list; workers hold it only to take a job and to hand back a result, never while
-// surveying, sampling or meshing. world.cpp schedules, world_delivery.cpp hands over.
+// the finished meshes and its tasks on its pool. One mutex guards the tables, the job list
+// and the finished list; tasks hold it only to take a job and to hand back a result, never
+// while surveying, sampling or meshing. world.cpp schedules, world_delivery.cpp hands over.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
 
+#include "isoterra/base.hpp"
 #include "isoterra/world.hpp"
 
 namespace isoterra {
 
 struct World::State {
     State(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas);
-    /// Stops the workers (jobs in flight finish first).
+    /// Stops its tasks (jobs in flight finish first; waits for its own tasks only).
     ~State();
 
     // World's calls, as documented there.
@@ -55,7 +55,10 @@ struct World::State {
         MeshBuffers water;
     };
 
-    void work();
+    /// Queues tasks on the pool while jobs wait, up to settings_.threads queued or running.
+    void pump_locked();
+    /// One task: runs the World's next best job until none is left (or the World stops).
+    void run_jobs();
     /// Takes the nearest job still wanted; `columns` gets its column's per-column work.
     bool take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns);
     void finish_job_locked(const WorldJob& job, WorldJobResult&& result);
@@ -77,8 +80,9 @@ struct World::State {
     Mesher mesher_;
 
     mutable std::mutex mu_;
-    std::condition_variable wake_;
+    std::condition_variable idle_;  // tasks_ fell to 0
     bool stopping_ = false;
+    int tasks_ = 0;                  // its tasks queued or running on pool_
     LodTarget target_;
     LodColumnSet stand_ins_;     // inner nodes of the target shown until their finer columns are (coarse_first)
     LodColumnSet wanted_;        // the target's columns when the shown ones last moved towards them
@@ -91,7 +95,12 @@ struct World::State {
     std::vector<WorldJob> jobs_;  // nearest last, for pop_back
     std::deque<Finished> finished_;
     WorldCounts counts_;
-    std::vector<std::thread> workers_;
+    // The World's own pool, settings_.threads workers (none for the owner's workers): a pool
+    // of its own rather than TaskPool::shared(), so that `threads` still means how many jobs
+    // run at once, whatever else the process runs, and one World's jobs never wait behind
+    // another's or behind a region command's loop. Declared last: it goes first, once the
+    // destructor has seen tasks_ fall to 0.
+    std::unique_ptr<TaskPool> pool_;
 };
 
 /// Returns the chunk of column `c` at layer `y`.
