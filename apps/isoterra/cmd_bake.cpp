@@ -10,13 +10,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "bake_ranks.hpp"
 #include "edit_session.hpp"
 #include "isoterra/bake.hpp"
+#include "isoterra/base.hpp"
 #include "region.hpp"
 
 namespace isoterra::app {
@@ -132,13 +132,15 @@ public:
         }
     }
 
-    // Bakes on `threads` threads while the ranks are served; rethrows the first failure.
+    // Bakes on `threads` tasks of a pool of that size (its own, so that --threads is how many
+    // tiles are baked at once) while this thread serves the ranks; rethrows the first failure.
     void run(int threads) {
         start = std::chrono::steady_clock::now();
-        std::vector<std::thread> pool;
-        for (int t = 0; t < threads; ++t) pool.emplace_back([this] { work(); });
+        TaskPool pool(threads);
+        TaskGroup group(pool);
+        for (int t = 0; t < threads; ++t) group.run(TaskPriority::normal, [this] { work(); });
         ranks_.serve();
-        for (auto& t : pool) t.join();
+        group.wait();  // work() keeps its failures in failure_
         if (show_) std::fprintf(stderr, "\n");
         if (failure_) rethrow_for_user(failure_);
     }
