@@ -4,13 +4,10 @@
 #pragma once
 
 #include <array>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -112,7 +109,7 @@ private:
 /// rethrown by wait(); the others' are dropped.
 class TaskGroup {
 public:
-    explicit TaskGroup(TaskPool& pool) : pool_(pool) {}
+    explicit TaskGroup(TaskPool& pool);
     /// Waits for the group's tasks (an exception still pending is dropped).
     ~TaskGroup();
     TaskGroup(const TaskGroup&) = delete;
@@ -124,11 +121,9 @@ public:
     void wait();
 
 private:
+    struct State;
     TaskPool& pool_;
-    std::mutex mu_;
-    std::condition_variable done_;
-    std::size_t running_ = 0;
-    std::exception_ptr failure_;
+    std::unique_ptr<State> state_;
 };
 
 /// Runs job(i) for every i in [0, count) on `threads` threads, the caller's among them

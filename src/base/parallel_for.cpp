@@ -2,6 +2,7 @@
 // takes the next index until none is left.
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
 #include <memory>
 #include <mutex>

@@ -2,7 +2,11 @@
 // waited for together with their first exception.
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -75,35 +79,44 @@ TaskPool& TaskPool::shared() {
     return pool;
 }
 
+struct TaskGroup::State {
+    std::mutex mu;
+    std::condition_variable done;
+    std::size_t running = 0;
+    std::exception_ptr failure;
+};
+
+TaskGroup::TaskGroup(TaskPool& pool) : pool_(pool), state_(std::make_unique<State>()) {}
+
 TaskGroup::~TaskGroup() {
-    std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return running_ == 0; });
+    std::unique_lock<std::mutex> lock(state_->mu);
+    state_->done.wait(lock, [&] { return state_->running == 0; });
 }
 
 void TaskGroup::run(TaskPriority priority, std::function<void()> task) {
     {
-        std::lock_guard<std::mutex> lock(mu_);
-        ++running_;
+        std::lock_guard<std::mutex> lock(state_->mu);
+        ++state_->running;
     }
-    pool_.submit(priority, [this, task = std::move(task)] {
+    pool_.submit(priority, [s = state_.get(), task = std::move(task)] {
         std::exception_ptr failure;
         try {
             task();
         } catch (...) {
             failure = std::current_exception();
         }
-        std::lock_guard<std::mutex> lock(mu_);
-        if (failure && !failure_) failure_ = failure;
-        if (--running_ == 0) done_.notify_all();
+        std::lock_guard<std::mutex> lock(s->mu);
+        if (failure && !s->failure) s->failure = failure;
+        if (--s->running == 0) s->done.notify_all();
     });
 }
 
 void TaskGroup::wait() {
     std::exception_ptr failure;
     {
-        std::unique_lock<std::mutex> lock(mu_);
-        done_.wait(lock, [&] { return running_ == 0; });
-        std::swap(failure, failure_);
+        std::unique_lock<std::mutex> lock(state_->mu);
+        state_->done.wait(lock, [&] { return state_->running == 0; });
+        std::swap(failure, state_->failure);
     }
     if (failure) std::rethrow_exception(failure);
 }
