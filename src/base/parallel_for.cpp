@@ -59,10 +59,11 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
         std::lock_guard<std::mutex> g(loop->lock);
         if (--loop->helpers == 0) loop->idle.notify_all();
     };
-    TaskPool& pool = TaskPool::shared();
+    // The shared pool is started only when helpers are wanted (one thread: none, as in a
+    // WebAssembly build without threads).
     for (int t = 1; t < threads && static_cast<std::size_t>(t) < count; ++t) {
         // The helper's copy holds `loop`; `work` is only reached while the loop is open.
-        pool.submit(TaskPriority::normal, helper);
+        TaskPool::shared().submit(TaskPriority::normal, helper);
     }
     work();
     {
