@@ -17,8 +17,7 @@ void BM_bake_tile(benchmark::State& state) {
     const int across = 1 << (11 - level);
     Mulberry32 rng(777);
     std::vector<LodColumn> columns;
-    for (int i = 0; i < 32; ++i)
-        columns.push_back({level, static_cast<int>(rng.next() * across), static_cast<int>(rng.next() * across)});
+    for (int i = 0; i < 32; ++i) columns.push_back({level, static_cast<int>(rng.next() * across), static_cast<int>(rng.next() * across)});
     std::size_t i = 0;
     double triangles = 0.0, bytes = 0.0;
     for (auto _ : state) {

@@ -97,10 +97,8 @@ void fbm2_columns(benchmark::State& state, bool fast) {
     for (int j = 0; j < kLattice; ++j)
         for (int i = 0; i < kLattice; ++i) x.push_back((1000.0 + 2.0 * i) / 300.0), z.push_back((-640.0 + 2.0 * j) / 300.0);
     for (auto _ : state) {
-        if (fast)
-            FastSimplex2(noise.seed).fbm_points(x.data(), z.data(), x.size(), five, out_fast.data());
-        else
-            noise.noise2.fbm_batch(x.data(), z.data(), out.data(), x.size(), five);
+        if (fast) FastSimplex2(noise.seed).fbm_points(x.data(), z.data(), x.size(), five, out_fast.data());
+        else noise.noise2.fbm_batch(x.data(), z.data(), out.data(), x.size(), five);
         benchmark::DoNotOptimize(out.data());
         benchmark::DoNotOptimize(out_fast.data());
     }

@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
             double x, y, z;
             int n;
             job >> x >> y >> z >> n;
-            const isoterra::Lattice lattice{{static_cast<std::int64_t>(x), static_cast<std::int64_t>(y), static_cast<std::int64_t>(z)}, {n, n, n}, 1.0};
+            const isoterra::Lattice lattice{
+                {static_cast<std::int64_t>(x), static_cast<std::int64_t>(y), static_cast<std::int64_t>(z)}, {n, n, n}, 1.0};
             values.resize(lattice.count());  // kept between jobs, as the Python side keeps its array
             field->sample_lattice(lattice, values.data());
             check = values.size();

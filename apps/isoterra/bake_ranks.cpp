@@ -37,8 +37,9 @@ BakeRanks::BakeRanks(std::size_t count, std::size_t shard, std::size_t shards) :
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
 #else
-    throw UsageError("bake: started by an MPI launcher, but this isoterra was built without MPI "
-                     "(install libopenmpi-dev and build again, or run without mpirun, with --shard)");
+    throw UsageError(
+        "bake: started by an MPI launcher, but this isoterra was built without MPI "
+        "(install libopenmpi-dev and build again, or run without mpirun, with --shard)");
 #endif
 }
 

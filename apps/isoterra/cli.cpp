@@ -50,7 +50,8 @@ void WorldOptions::add_to(CLI::App& cmd, int max_radius, bool live_view) {
     cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
     cmd.add_option("--mesher", mesher_name, mesher_names(" | "));
     cmd.add_option("--chunk-triangles", chunk_triangles,
-                   "Simplify marching cubes' chunks of level 1 and coarser towards N triangles, by at most about half their spacing (default 0: none)")
+                   "Simplify marching cubes' chunks of level 1 and coarser towards N triangles, by at most about half their spacing "
+                   "(default 0: none)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
     // What is shown only once settled (render, mesh --around) needs no stand-ins.
     if (live)
@@ -96,8 +97,7 @@ CLI::Validator finite_range(double lo, double hi) {
 
 Mesher mesher_flag(const std::string& name) {
     Mesher m;
-    if (!parse_mesher(name, m))
-        throw UsageError(fmt::format("--mesher: unknown mesher '{}' ({})", name, mesher_names(", ")));
+    if (!parse_mesher(name, m)) throw UsageError(fmt::format("--mesher: unknown mesher '{}' ({})", name, mesher_names(", ")));
     return m;
 }
 

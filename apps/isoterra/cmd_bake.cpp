@@ -210,16 +210,18 @@ private:
 void report_bake(const BakeWorkers& w, const BakeRanks& ranks, int levels, int threads) {
     const BakeJobReport& total = w.total;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
-    std::fprintf(stderr, "bake%s: %zu jobs baked, %zu skipped (done before); %zu tiles (%zu with content), %zu triangles, "
-                         "%.1f MB in %.1f s: %.1f tiles/s with %d threads\n",
+    std::fprintf(stderr,
+                 "bake%s: %zu jobs baked, %zu skipped (done before); %zu tiles (%zu with content), %zu triangles, "
+                 "%.1f MB in %.1f s: %.1f tiles/s with %d threads\n",
                  ranks.size() > 1 ? fmt::format(" rank {}/{}", ranks.rank(), ranks.size()).c_str() : "", w.jobs, w.skipped, total.tiles,
                  total.tiles_with_content, total.triangles, total.bytes / 1e6, seconds, total.tiles / std::max(seconds, 1e-9), threads);
     if (total.tiles == 0) return;
     std::string line;
     for (int l = levels - 1; l >= 0; --l) {
         const std::size_t n = total.tiles_per_level[static_cast<std::size_t>(l)];
-        if (n > 0) line += fmt::format("{}level {}: {} tiles, {:.0f} triangles a tile", line.empty() ? "" : "; ", l, n,
-                                       static_cast<double>(total.triangles_per_level[static_cast<std::size_t>(l)]) / n);
+        if (n > 0)
+            line += fmt::format("{}level {}: {} tiles, {:.0f} triangles a tile", line.empty() ? "" : "; ", l, n,
+                                static_cast<double>(total.triangles_per_level[static_cast<std::size_t>(l)]) / n);
     }
     std::fprintf(stderr, "bake: %s\n", line.c_str());
 }
@@ -300,8 +302,9 @@ void bake(const BakeOptions& opt) {
 
 void register_bake(CLI::App& app) {
     static BakeOptions opt;
-    auto* cmd = app.add_subcommand("bake", "Bake a region into an OGC 3D Tiles 1.1 tileset (every level, edits included); "
-                                           "--shard or mpirun share the jobs; --verify checks a bake (docs/bake.md)");
+    auto* cmd = app.add_subcommand("bake",
+                                   "Bake a region into an OGC 3D Tiles 1.1 tileset (every level, edits included); "
+                                   "--shard or mpirun share the jobs; --verify checks a bake (docs/bake.md)");
     opt.field.add_to(*cmd);
     opt.world.add_to(*cmd, false, false);
     cmd->add_option("--from", opt.from, "Region corner X,Z (metres; widened to whole root tiles)");

@@ -144,16 +144,21 @@ void bench_terrain(nlohmann::ordered_json& out, const TerrainField& terrain, con
     chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain.surface_height(26, 26))) - 16, 10};
     chunk.size = {33, 33, 33};
     std::vector<float> grid(chunk.count());
-    out["tutorial_chunk_sample_ms"] = median_ns_per_op(repeats, 1.0, [&] {
-        terrain.sample_lattice(chunk, grid.data());
-        g_sink = grid[100];
-    }) / 1e6;
+    out["tutorial_chunk_sample_ms"] = median_ns_per_op(repeats, 1.0,
+                                                       [&] {
+                                                           terrain.sample_lattice(chunk, grid.data());
+                                                           g_sink = grid[100];
+                                                       }) /
+                                      1e6;
     // The same chunk sampled for meshing only (LatticeUse::surface), as the World does.
     std::vector<float> ground(static_cast<std::size_t>(chunk.size.x) * chunk.size.z);
-    out["tutorial_chunk_surface_ms"] = median_ns_per_op(repeats, 1.0, [&] {
-        terrain.sample_lattice_and_ground(chunk, grid.data(), ground.data(), LatticeUse::surface);
-        g_sink = grid[100];
-    }) / 1e6;
+    out["tutorial_chunk_surface_ms"] =
+        median_ns_per_op(repeats, 1.0,
+                         [&] {
+                             terrain.sample_lattice_and_ground(chunk, grid.data(), ground.data(), LatticeUse::surface);
+                             g_sink = grid[100];
+                         }) /
+        1e6;
 }
 
 // Meshing: the same tutorial chunks for every mesher, sampled once beforehand.
@@ -166,13 +171,15 @@ void bench_meshers(nlohmann::ordered_json& out, const TerrainField& terrain, int
         MeshScratch scratch;
         MeshBuffers buffers;
         std::size_t triangles = 0;
-        const double ms = median_ns_per_op(repeats, static_cast<double>(samples.size()), [&] {
-            triangles = 0;
-            for (const auto& s : samples) {
-                mesh_chunk(m, s, terrain.material_rules(), scratch, buffers);
-                triangles += buffers.triangle_count();
-            }
-        }) / 1e6;
+        const double ms = median_ns_per_op(repeats, static_cast<double>(samples.size()),
+                                           [&] {
+                                               triangles = 0;
+                                               for (const auto& s : samples) {
+                                                   mesh_chunk(m, s, terrain.material_rules(), scratch, buffers);
+                                                   triangles += buffers.triangle_count();
+                                               }
+                                           }) /
+                          1e6;
         out["mesh_ms"][mesher_name(m)] = ms;
         out["mesh_mtris_per_s"][mesher_name(m)] = static_cast<double>(triangles) / samples.size() / (ms * 1e3);
     }
@@ -183,10 +190,12 @@ void bench_edits(nlohmann::ordered_json& out, const Preset& preset, const std::s
     for (const double radius : {4.0, 8.0, 16.0}) {
         const std::string key = fmt::format("r{}", static_cast<int>(radius));
         int i = 0;
-        out["edit_apply_ms"][key] = median_ns_per_op(repeats, 1.0, [&] {
-            ChunkDeltas deltas;
-            apply_edit(*terrain, ground_edit(*terrain, i++, radius), deltas);
-        }) / 1e6;
+        out["edit_apply_ms"][key] = median_ns_per_op(repeats, 1.0,
+                                                     [&] {
+                                                         ChunkDeltas deltas;
+                                                         apply_edit(*terrain, ground_edit(*terrain, i++, radius), deltas);
+                                                     }) /
+                                    1e6;
         out["edit_rebuild_ms"][key] = edit_to_rebuilt_ms(terrain, radius, repeats);
     }
     out["edits_committed_per_s"] = edits_committed_per_s(preset, terrain, 10 * repeats);
@@ -233,12 +242,12 @@ void register_bench(CLI::App& app) {
     static BenchOptions opt;
     static FieldOptions field_opt;
     auto* cmd = app.add_subcommand("bench", "Measure noise, field, chunk, meshing and editing timings (single thread, medians)");
-    cmd->footer("The lattice noise takes the widest instruction set the CPU has (AVX-512, AVX2, baseline; the same\n"
-                "bits on each); ISOTERRA_NOISE_PATH=avx2 or baseline in the environment caps it, here and in every command.\n\n" +
-                app.get_footer());
+    cmd->footer(
+        "The lattice noise takes the widest instruction set the CPU has (AVX-512, AVX2, baseline; the same\n"
+        "bits on each); ISOTERRA_NOISE_PATH=avx2 or baseline in the environment caps it, here and in every command.\n\n" +
+        app.get_footer());
     cmd->add_flag("--json", opt.json, "Print one JSON object instead of text");
-    cmd->add_option("--repeats", opt.repeats, "Timed runs per figure (the median is reported)")
-        ->check(CLI::Range(1, 1000));
+    cmd->add_option("--repeats", opt.repeats, "Timed runs per figure (the median is reported)")->check(CLI::Range(1, 1000));
     field_opt.add_to(*cmd);
     cmd->callback([] { bench(opt, field_opt); });
 }

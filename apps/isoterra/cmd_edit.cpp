@@ -35,7 +35,8 @@ void add_brush(CLI::App& edit, EditOptions& opt, BrushKind kind, const std::stri
     cmd->callback([&opt, kind] {
         EditOp op;
         op.kind = kind;
-        if (!parse_brush_mode(opt.mode, op.mode)) throw UsageError(fmt::format("--mode: expected carve or add, got '{}'", text_excerpt(opt.mode)));
+        if (!parse_brush_mode(opt.mode, op.mode))
+            throw UsageError(fmt::format("--mode: expected carve or add, got '{}'", text_excerpt(opt.mode)));
         op.centre = parse_vec3(opt.at, "--at");
         op.radius_m = opt.radius;
         op.strength_m = opt.strength;

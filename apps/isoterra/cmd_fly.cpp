@@ -74,14 +74,16 @@ FlightLog fly(const FlyOptions& opt, Session& session, const Path& path, const g
         if (!viewing && session.times().first_view_s >= 0.0) log.flight_start = seconds_since(Clock::now());
         // The finest ring follows the camera: the column under it is drawn at level 0.
         if (viewing) {
-            const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)), static_cast<int>(std::floor(focus.z / kChunkSize))};
+            const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)),
+                                  static_cast<int>(std::floor(focus.z / kChunkSize))};
             log.frames_outside_finest += !shown.visible_columns().count(under);
         }
         if (std::floor(now) > last_report) {
             last_report = std::floor(now);
             log.loaded_over_time.push_back({{"t_s", last_report}, {"loaded", c.loaded}, {"waiting", c.waiting}});
             if (show)
-                std::fprintf(stderr, "\rfly: %5.1f s  loaded %5zu  waiting %5zu  built %6zu  shown %5.2f M triangles  at (%.0f, %.0f, %.0f)   ",
+                std::fprintf(stderr,
+                             "\rfly: %5.1f s  loaded %5zu  waiting %5zu  built %6zu  shown %5.2f M triangles  at (%.0f, %.0f, %.0f)   ",
                              now, c.loaded, c.waiting, c.built, shown.triangles_drawn() / 1e6, focus.x, focus.y, focus.z);
         }
         std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>((log.frames + 1) * 1e6 / 60.0)));
@@ -135,8 +137,8 @@ void report_flight(const FlyOptions& opt, const WorldSettings& settings, const S
                world.settings().threads, opt.world.radius, world.levels(), settings.view_distance_m);
     fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", log.total - log.flight_start, opt.speed,
                c.built, c.built / log.total, c.skipped);
-    fmt::print("most waiting {}, most loaded {}, loaded at the end {}, most triangles shown {}, peak memory {:.0f} MB\n",
-               log.max_waiting, log.max_loaded, c.loaded, log.max_shown, peak_rss_mb());
+    fmt::print("most waiting {}, most loaded {}, loaded at the end {}, most triangles shown {}, peak memory {:.0f} MB\n", log.max_waiting,
+               log.max_loaded, c.loaded, log.max_shown, peak_rss_mb());
 }
 
 void run_fly(const FlyOptions& opt) {

@@ -21,14 +21,16 @@ Box parse_box(const std::string& text) {
     }
     const Box box{parse_vec3(text.substr(0, comma), "--box"), parse_vec3(text.substr(comma + 1), "--box")};
     for (int a = 0; a < 3; ++a)
-        if (!(box.lo[a] <= box.hi[a])) throw UsageError(fmt::format("--box: the first corner must be below the second on every axis, got '{}'", text_excerpt(text)));
+        if (!(box.lo[a] <= box.hi[a]))
+            throw UsageError(fmt::format("--box: the first corner must be below the second on every axis, got '{}'", text_excerpt(text)));
     return box;
 }
 
 }  // namespace
 
 void register_graph(CLI::App& app) {
-    auto* graph = app.add_subcommand("graph", "Field graphs (terrain written as nodes): check a graph file, export a preset as one, list the node types");
+    auto* graph = app.add_subcommand(
+        "graph", "Field graphs (terrain written as nodes): check a graph file, export a preset as one, list the node types");
     graph->require_subcommand(1);
 
     auto* check = graph->add_subcommand("check", "Validate a graph file; print its node count and the proven range of its sdf over --box");
@@ -45,14 +47,15 @@ void register_graph(CLI::App& app) {
         } catch (const PresetError& e) {
             throw UsageError(e.what());
         }
-        fmt::print("{}: graph '{}', {} nodes, seed {}, ground output: {}\n", printable(path), printable(g->name(), 100), g->node_count(), g->file_seed(),
-                   g->has_ground() ? "yes" : "no");
+        fmt::print("{}: graph '{}', {} nodes, seed {}, ground output: {}\n", printable(path), printable(g->name(), 100), g->node_count(),
+                   g->file_seed(), g->has_ground() ? "yes" : "no");
         for (const GraphRaster& raster : g->rasters()) fmt::print("reads {} (digest {})\n", printable(raster.path), raster.digest);
         const ValueRange r = g->bounds(box);
         fmt::print("sdf over {},{},{} to {},{},{}: [{}, {}]{}\n", box.lo.x, box.lo.y, box.lo.z, box.hi.x, box.hi.y, box.hi.z, r.lo, r.hi,
                    r.may_cross_zero() ? "" : (r.lo > 0.0 ? " (all air)" : " (all solid)"));
         if (per_node)
-            for (const GraphNodeRange& n : g->node_ranges(box)) fmt::print("  {:<16} {:<16} [{}, {}]\n", n.id, n.type, n.range.lo, n.range.hi);
+            for (const GraphNodeRange& n : g->node_ranges(box))
+                fmt::print("  {:<16} {:<16} [{}, {}]\n", n.id, n.type, n.range.lo, n.range.hi);
     });
 
     auto* exporter = graph->add_subcommand("export", "Print a preset as a graph: the same terrain, bit for bit (save it, edit it)");

@@ -48,7 +48,8 @@ void register_heightmap(CLI::App& app) {
         for (std::size_t i = 0; i < heights.size(); ++i)
             if (!std::isfinite(heights[i]))
                 throw UsageError(fmt::format("heightmap: the ground is {} at {:g},{:g}; a heightmap needs a finite height everywhere",
-                                             std::isnan(heights[i]) ? "NaN" : fmt::format("{}", heights[i]), a.x + static_cast<double>(i % width) * opt.step,
+                                             std::isnan(heights[i]) ? "NaN" : fmt::format("{}", heights[i]),
+                                             a.x + static_cast<double>(i % width) * opt.step,
                                              a.y + static_cast<double>(i / width) * opt.step));
         const auto [lo_it, hi_it] = std::minmax_element(heights.begin(), heights.end());
         const double lo = *lo_it, hi = *hi_it;
@@ -65,15 +66,18 @@ void register_heightmap(CLI::App& app) {
         side["to_xz_m"] = {a.x + (width - 1) * opt.step, a.y + (height - 1) * opt.step};
         side["min_height_m"] = lo;
         side["max_height_m"] = hi;
-        side["pixel_to_height"] = "height_m = min_height_m + pixel / 65535 * (max_height_m - min_height_m); row 0 is from_z, column 0 is from_x";
+        side["pixel_to_height"] =
+            "height_m = min_height_m + pixel / 65535 * (max_height_m - min_height_m); row 0 is from_z, column 0 is from_x";
         const std::string sidecar = opt.output.substr(0, opt.output.size() - 4) + ".json";
         try {
             // Both or neither: a PNG without its sidecar has no heights.
-            write_files_atomically({{opt.output, encode_png(opt.output, width, height, 1, 16, pixels.data())}, {sidecar, side.dump(2) + "\n"}});
+            write_files_atomically(
+                {{opt.output, encode_png(opt.output, width, height, 1, 16, pixels.data())}, {sidecar, side.dump(2) + "\n"}});
         } catch (const IoError& e) {
             throw_write_error(e);
         }
-        std::fprintf(stderr, "wrote %s (%dx%d, %.2f..%.2f m) and %s\n", printable(opt.output).c_str(), width, height, lo, hi, printable(sidecar).c_str());
+        std::fprintf(stderr, "wrote %s (%dx%d, %.2f..%.2f m) and %s\n", printable(opt.output).c_str(), width, height, lo, hi,
+                     printable(sidecar).c_str());
     });
 }
 

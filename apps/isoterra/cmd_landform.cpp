@@ -47,8 +47,7 @@ HeightGrid sample_ground(const LandformCommand& opt, Source& source) {
     if (g.width < 3 || g.height < 3)
         throw UsageError(fmt::format("--from/--to/--step: the region holds {}x{} samples; landform needs at least 3x3", g.width, g.height));
     const auto field = terrain.make_field();
-    if (!field->has_ground())
-        throw UsageError("landform: this field graph has no ground output ([output] ground = \"ID\")");
+    if (!field->has_ground()) throw UsageError("landform: this field graph has no ground output ([output] ground = \"ID\")");
     const double sea = opt.sea_level ? *opt.sea_level : terrain.sea_level_m();
     if (sea > -1e9) source.sea_level_m = sea;
     HeightGrid grid;
@@ -75,7 +74,8 @@ HeightGrid read_raster(const LandformCommand& opt, Source& source) {
         throw UsageError(fmt::format("--raster: {}", e.what()));
     }
     if ((px.width > kSideLimit || px.height > kSideLimit) && !opt.force)
-        throw UsageError(fmt::format("--raster: {} has {}x{} pixels, more than {} a side; add --force", opt.raster, px.width, px.height, kSideLimit));
+        throw UsageError(
+            fmt::format("--raster: {} has {}x{} pixels, more than {} a side; add --force", opt.raster, px.width, px.height, kSideLimit));
     if (px.width < 3 || px.height < 3)
         throw UsageError(fmt::format("--raster: {} has {}x{} pixels; landform needs at least 3x3", opt.raster, px.width, px.height));
     HeightGrid grid;
@@ -94,8 +94,12 @@ nlohmann::ordered_json report_json(const Source& source, const HeightGrid& grid,
     out["source"] = {{"kind", source.kind}, {"name", source.name}};
     if (source.seed) out["source"]["seed"] = *source.seed;
     const glm::dvec2 last = grid.origin + glm::dvec2((grid.width - 1) * grid.dx_m, (grid.height - 1) * grid.dz_m);
-    out["region"] = {{"from", {grid.origin.x, grid.origin.y}}, {"to", {last.x, last.y}}, {"step_x", grid.dx_m}, {"step_z", grid.dz_m},
-                     {"width", grid.width},  {"height", grid.height}};
+    out["region"] = {{"from", {grid.origin.x, grid.origin.y}},
+                     {"to", {last.x, last.y}},
+                     {"step_x", grid.dx_m},
+                     {"step_z", grid.dz_m},
+                     {"width", grid.width},
+                     {"height", grid.height}};
     out["sea_level_m"] = source.sea_level_m ? nlohmann::ordered_json(*source.sea_level_m) : nlohmann::ordered_json(nullptr);
     out["relief_m"] = r.heights.relief_m;
     out["min_m"] = r.heights.min_m;
@@ -121,19 +125,21 @@ nlohmann::ordered_json report_json(const Source& source, const HeightGrid& grid,
     out["slope_share_over_45"] = r.slopes.share_over_45;
     nlohmann::ordered_json bins = nlohmann::ordered_json::array();
     for (std::size_t b = 0; b < r.slopes.bin_share.size(); ++b)
-        bins.push_back({{"from", b * SlopeStatistics::kBinDeg}, {"to", (b + 1) * SlopeStatistics::kBinDeg}, {"share", r.slopes.bin_share[b]}});
+        bins.push_back(
+            {{"from", b * SlopeStatistics::kBinDeg}, {"to", (b + 1) * SlopeStatistics::kBinDeg}, {"share", r.slopes.bin_share[b]}});
     out["slope_histogram_deg"] = bins;
     return out;
 }
 
 void print_text(const Source& source, const HeightGrid& grid, const LandformReport& r, double sample_s, double measure_s) {
     const glm::dvec2 last = grid.origin + glm::dvec2((grid.width - 1) * grid.dx_m, (grid.height - 1) * grid.dz_m);
-    fmt::print("landform of {} '{}'{}: {}x{} cells of {:g} x {:g} m, from {:g},{:g} to {:g},{:g}\n", source.kind, printable(source.name, 200),
-               source.seed ? fmt::format(" (seed {})", *source.seed) : "", grid.width, grid.height, grid.dx_m, grid.dz_m, grid.origin.x,
-               grid.origin.y, last.x, last.y);
+    fmt::print("landform of {} '{}'{}: {}x{} cells of {:g} x {:g} m, from {:g},{:g} to {:g},{:g}\n", source.kind,
+               printable(source.name, 200), source.seed ? fmt::format(" (seed {})", *source.seed) : "", grid.width, grid.height, grid.dx_m,
+               grid.dz_m, grid.origin.x, grid.origin.y, last.x, last.y);
     fmt::print("land            {} of {} cells; {}; no data {:.1f} %\n", r.land_cells, r.cells,
-               source.sea_level_m ? fmt::format("sea {:.1f} % (ground below {:g} m)", 100.0 * share(r.sea_cells, r.cells), *source.sea_level_m)
-                                  : std::string("no sea level"),
+               source.sea_level_m
+                   ? fmt::format("sea {:.1f} % (ground below {:g} m)", 100.0 * share(r.sea_cells, r.cells), *source.sea_level_m)
+                   : std::string("no sea level"),
                100.0 * share(r.no_data_cells, r.cells));
     fmt::print("relief          {:.1f} m ({:.1f} .. {:.1f} m, mean {:.1f} m)\n", r.heights.relief_m, r.heights.min_m, r.heights.max_m,
                r.heights.mean_m);
@@ -178,21 +184,24 @@ void write_flow_map(const std::string& path, const HeightGrid& grid, const FlowA
     const std::string sidecar = path.substr(0, path.size() - 4) + ".json";
     try {
         // Both or neither: the image is no use without its sidecar.
-        write_files_atomically({{path, encode_png(path, grid.width, grid.height, 1, 16, map.pixels.data())}, {sidecar, side.dump(2) + "\n"}});
+        write_files_atomically(
+            {{path, encode_png(path, grid.width, grid.height, 1, 16, map.pixels.data())}, {sidecar, side.dump(2) + "\n"}});
     } catch (const IoError& e) {
         throw_write_error(e);
     }
-    std::fprintf(stderr, "wrote %s (%dx%d, flow accumulation) and %s\n", printable(path).c_str(), grid.width, grid.height, printable(sidecar).c_str());
+    std::fprintf(stderr, "wrote %s (%dx%d, flow accumulation) and %s\n", printable(path).c_str(), grid.width, grid.height,
+                 printable(sidecar).c_str());
 }
 
 }  // namespace
 
 void register_landform(CLI::App& app) {
     static LandformCommand opt;
-    auto* cmd = app.add_subcommand("landform",
-                                   "Measure whether the ground looks like land: pits, concavity, Hack's exponent, hypsometry, slopes; the flow map");
+    auto* cmd = app.add_subcommand(
+        "landform", "Measure whether the ground looks like land: pits, concavity, Hack's exponent, hypsometry, slopes; the flow map");
     opt.field.add_to(*cmd);
-    opt.raster_flag = cmd->add_option("--raster", opt.raster, "Measure a raster instead: a 16-bit PNG with its sidecar, or what GDAL reads");
+    opt.raster_flag =
+        cmd->add_option("--raster", opt.raster, "Measure a raster instead: a 16-bit PNG with its sidecar, or what GDAL reads");
     opt.from_flag = cmd->add_option("--from", opt.from, "Corner X,Z (metres; default -15000,-15000)");
     opt.to_flag = cmd->add_option("--to", opt.to, "Opposite corner X,Z (default 15000,15000)");
     auto* step_flag = cmd->add_option("--step", opt.step, "Metres between samples (default 75)")->check(finite_range(0.001, 1e6));

@@ -28,8 +28,8 @@ struct MeshOptions {
 };
 
 // What a World shows around `focus` once settled.
-ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_ptr<const ChunkDeltas> deltas,
-                         const glm::dvec3& focus, const WorldSettings& settings, bool quiet) {
+ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_ptr<const ChunkDeltas> deltas, const glm::dvec3& focus,
+                         const WorldSettings& settings, bool quiet) {
     // Planned: every level's columns within its rings, one surface each, held four times (the
     // world's queue, the shown meshes, the drawn copies, the file's bytes); then counted.
     constexpr double kCopies = 4.0;
@@ -46,7 +46,8 @@ ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_
         if (world.settled()) break;
         if (kCopies * static_cast<double>(shown.byte_size()) > budget)
             check_memory_budget(kCopies * static_cast<double>(shown.byte_size()), what + " (surfaces larger than expected)");
-        if (std::chrono::steady_clock::now() - start > std::chrono::minutes(30)) throw Failure("mesh: the world did not settle in 30 minutes");
+        if (std::chrono::steady_clock::now() - start > std::chrono::minutes(30))
+            throw Failure("mesh: the world did not settle in 30 minutes");
         if (show) {
             const WorldCounts c = world.counts();
             std::fprintf(stderr, "\rmesh: %zu chunks built, %zu waiting   ", c.built + c.skipped, c.waiting);
@@ -61,14 +62,15 @@ ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_
 
 void register_mesh(CLI::App& app) {
     static MeshOptions opt;
-    auto* cmd = app.add_subcommand("mesh", "Mesh the chunks covering a region, or what the world shows around a point, "
-                                           "and write .glb, .gltf, .obj or .ply");
+    auto* cmd = app.add_subcommand("mesh",
+                                   "Mesh the chunks covering a region, or what the world shows around a point, "
+                                   "and write .glb, .gltf, .obj or .ply");
     opt.field.add_to(*cmd);
     opt.world.add_to(*cmd);
     auto* from = cmd->add_option("--from", opt.from, "Region corner X,Y,Z (metres)");
     auto* to = cmd->add_option("--to", opt.to, "Opposite corner X,Y,Z (metres)");
-    auto* around = cmd->add_option("--around", opt.around,
-                                   "Instead of a region: what the world shows around this point X,Y,Z, every level of detail");
+    auto* around =
+        cmd->add_option("--around", opt.around, "Instead of a region: what the world shows around this point X,Y,Z, every level of detail");
     from->needs(to);
     to->needs(from);
     around->excludes(from)->excludes(to);
@@ -129,7 +131,8 @@ void register_mesh(CLI::App& app) {
         } catch (const IoError& e) {
             throw_write_error(e);
         }
-        if (!opt.quiet) std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", printable(opt.output).c_str(), chunk_count, triangles);
+        if (!opt.quiet)
+            std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", printable(opt.output).c_str(), chunk_count, triangles);
     });
 }
 

@@ -49,8 +49,8 @@ void register_render(CLI::App& app) {
         char x = 0;
         int used = 0;  // the whole text, not a prefix ("16x16junk")
         if (std::sscanf(opt.size.c_str(), "%d%c%d%n", &width, &x, &height, &used) != 3 || x != 'x' ||
-            used != static_cast<int>(opt.size.size()) || opt.size.find_first_not_of("0123456789x") != std::string::npos ||
-            width < 16 || height < 16 || width > 8192 || height > 8192)
+            used != static_cast<int>(opt.size.size()) || opt.size.find_first_not_of("0123456789x") != std::string::npos || width < 16 ||
+            height < 16 || width > 8192 || height > 8192)
             throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", text_excerpt(opt.size)));
         require_extension(opt.output, ".png", "-o");
         const WorldSettings settings = opt.world.settings();
@@ -68,7 +68,8 @@ void register_render(CLI::App& app) {
             world.set_focus(eye);
             world.deliver(1e9, [&](const ChunkUpdate& u) { renderer.apply(u); });
             if (world.settled()) break;
-            if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) throw Failure("render: the world did not settle in 10 minutes");
+            if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10))
+                throw Failure("render: the world did not settle in 10 minutes");
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         const double view = settings.view_distance_m;

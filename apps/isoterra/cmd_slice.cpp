@@ -80,7 +80,8 @@ void register_slice(CLI::App& app) {
             if (c + 1 < static_cast<std::size_t>(width)) contour |= (values[i] < 0) != (values[i + 1] < 0);
             if (r + 1 < static_cast<std::size_t>(height)) contour |= (values[i] < 0) != (values[i + width] < 0);
             if (contour) colour = glm::vec3(1.0f, 0.16f, 0.16f);
-            for (int ch = 0; ch < 3; ++ch) rgb[3 * i + ch] = static_cast<std::uint8_t>(std::lround(std::clamp(colour[ch], 0.0f, 1.0f) * 255));
+            for (int ch = 0; ch < 3; ++ch)
+                rgb[3 * i + ch] = static_cast<std::uint8_t>(std::lround(std::clamp(colour[ch], 0.0f, 1.0f) * 255));
         }
         try {
             write_png(opt.output, width, height, 3, 8, rgb.data());

@@ -106,7 +106,8 @@ void report_stats(const StatsOptions& opt, const BoxStats& s) {
     out["mean"] = s.sum / s.count;
     out["solid_fraction"] = static_cast<double>(s.solid) / s.count;
     out["histogram"] = {{"from", s.lo}, {"bin_width", s.width}, {"counts", s.histogram}};
-    out["gradient_magnitude"] = {{"p5", s.percentile(0.05)}, {"p50", s.percentile(0.5)}, {"p95", s.percentile(0.95)}, {"max", s.gradients.back()}};
+    out["gradient_magnitude"] = {
+        {"p5", s.percentile(0.05)}, {"p50", s.percentile(0.5)}, {"p95", s.percentile(0.95)}, {"max", s.gradients.back()}};
     if (opt.json) {
         fmt::print("{}\n", out.dump(2));
         return;

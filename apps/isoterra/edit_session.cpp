@@ -6,9 +6,9 @@
 namespace isoterra::app {
 
 void WorldFileOption::add_to(CLI::App& cmd, bool required, bool creates) {
-    auto* o = cmd.add_option("--world", path,
-                             creates ? "World file (SQLite) with edits; created with the preset given when missing"
-                                     : "World file (SQLite) with edits");
+    auto* o = cmd.add_option(
+        "--world", path,
+        creates ? "World file (SQLite) with edits; created with the preset given when missing" : "World file (SQLite) with edits");
     if (required) o->required();
 }
 

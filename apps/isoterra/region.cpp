@@ -48,8 +48,7 @@ std::function<void(std::size_t, std::size_t)> progress_line(const std::string& l
     };
 }
 
-void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,
-                  const std::function<void(std::size_t)>& job) {
+void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet, const std::function<void(std::size_t)>& job) {
     isoterra::parallel_for(count, threads, job, progress_line(label, quiet));
 }
 

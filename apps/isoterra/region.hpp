@@ -35,7 +35,6 @@ std::function<void(std::size_t, std::size_t)> progress_line(const std::string& l
 
 /// Runs job(i) for i in [0, count) on `threads` threads; prints "label: n/count" on a
 /// terminal unless `quiet`. The first exception thrown by a job is rethrown.
-void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet,
-                  const std::function<void(std::size_t)>& job);
+void parallel_for(std::size_t count, int threads, const std::string& label, bool quiet, const std::function<void(std::size_t)>& job);
 
 }  // namespace isoterra::app

@@ -26,17 +26,17 @@ public:
 
 /// Everything a bake's files depend on; bake.json holds it.
 struct BakeSettings {
-    std::string terrain_name;        // the preset's or graph's name
+    std::string terrain_name;  // the preset's or graph's name
     std::uint32_t seed = 0;
-    std::string terrain_sha256;      // of TerrainSource::to_text()
-    std::string world_sha256;        // of the world file's edits (world_edits_sha256); "" for none
-    int levels = 5;                  // levels of detail 0 .. levels - 1; tiles of the coarsest are the roots
-    int job_levels = 3;              // levels of tiles one job bakes (a subtree)
+    std::string terrain_sha256;          // of TerrainSource::to_text()
+    std::string world_sha256;            // of the world file's edits (world_edits_sha256); "" for none
+    int levels = 5;                      // levels of detail 0 .. levels - 1; tiles of the coarsest are the roots
+    int job_levels = 3;                  // levels of tiles one job bakes (a subtree)
     int x0 = 0, z0 = 0, x1 = 0, z1 = 0;  // the root columns (level levels - 1), inclusive
     Mesher mesher = Mesher::marching_cubes;
     bool heightmaps = false;
-    int lowest_layer = -2;           // the world's floor, as WorldSettings::lowest_layer
-    bool compress = false;           // tiles quantized and meshopt-compressed (encode_gltf's compress)
+    int lowest_layer = -2;  // the world's floor, as WorldSettings::lowest_layer
+    bool compress = false;  // tiles quantized and meshopt-compressed (encode_gltf's compress)
     bool operator==(const BakeSettings&) const = default;
 
     /// Returns the bytes of bake.json: every field, in a fixed order.
@@ -79,10 +79,10 @@ private:
 };
 
 /// Paths inside a bake folder, relative to it.
-std::string tile_content_path(const LodColumn& c);  // "content/L/X/Z.glb"
-std::string job_tileset_path(const LodColumn& root);  // "tiles/L/X/Z.json": the job's tiles
+std::string tile_content_path(const LodColumn& c);     // "content/L/X/Z.glb"
+std::string job_tileset_path(const LodColumn& root);   // "tiles/L/X/Z.json": the job's tiles
 std::string job_manifest_path(const LodColumn& root);  // "jobs/L/X/Z.json": written last
-std::string height_tile_path(const LodColumn& c);  // "height/L/X/Z.png"
+std::string height_tile_path(const LodColumn& c);      // "height/L/X/Z.png"
 /// Returns a tile's geometric error in metres: 2^level, and 0 at level 0 (the finest).
 double tile_geometric_error(int level);
 
@@ -130,8 +130,7 @@ struct BakeJobReport {
 /// Bakes job `index` of `plan` into `dir`: its tiles' glb files (and heightmap tiles), its
 /// tileset file, then its manifest (each file's size and SHA-256), each written atomically,
 /// the manifest last. Throws IoError when a write fails. Thread-safe for distinct jobs.
-BakeJobReport run_bake_job(const BakePlan& plan, const Field& field, const ChunkDeltas* deltas, std::size_t index,
-                           const std::string& dir);
+BakeJobReport run_bake_job(const BakePlan& plan, const Field& field, const ChunkDeltas* deltas, std::size_t index, const std::string& dir);
 /// Returns true when job `index` has its manifest in `dir` (it is complete).
 bool bake_job_done(const BakePlan& plan, std::size_t index, const std::string& dir);
 /// When every job is complete, writes bake.digest and returns the digest; else returns "".

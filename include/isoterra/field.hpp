@@ -40,15 +40,10 @@ struct Lattice {
     glm::ivec3 size{0};
     double spacing_m = 1.0;
 
-    std::size_t count() const {
-        return static_cast<std::size_t>(size.x) * size.y * static_cast<std::size_t>(size.z);
-    }
-    std::size_t index(int i, int j, int k) const {
-        return (static_cast<std::size_t>(k) * size.y + j) * size.x + i;
-    }
+    std::size_t count() const { return static_cast<std::size_t>(size.x) * size.y * static_cast<std::size_t>(size.z); }
+    std::size_t index(int i, int j, int k) const { return (static_cast<std::size_t>(k) * size.y + j) * size.x + i; }
     glm::dvec3 position(int i, int j, int k) const {
-        return glm::dvec3(static_cast<double>(origin.x + i), static_cast<double>(origin.y + j),
-                          static_cast<double>(origin.z + k)) *
+        return glm::dvec3(static_cast<double>(origin.x + i), static_cast<double>(origin.y + j), static_cast<double>(origin.z + k)) *
                spacing_m;
     }
     /// Returns the box the samples span.
@@ -67,11 +62,11 @@ enum class LatticeUse { values, surface };
 /// columns (the chunks of one column of a world, whatever their rows): made by
 /// Field::columns_of(), passed back to Field::sample_lattice_and_ground().
 struct LatticeColumns {
-    glm::i64vec2 origin{0};       // x and z of the first column, in samples
-    glm::ivec2 size{0};           // columns along x and z
+    glm::i64vec2 origin{0};  // x and z of the first column, in samples
+    glm::ivec2 size{0};      // columns along x and z
     double spacing_m = 1.0;
-    std::vector<double> height;   // the ground height per column, x fastest
-    std::vector<double> bend;     // how far the surface may depart from it there
+    std::vector<double> height;              // the ground height per column, x fastest
+    std::vector<double> bend;                // how far the surface may depart from it there
     std::shared_ptr<const void> field_data;  // what else the field keeps per column (a graph's column nodes)
     /// Returns true when `lattice` has exactly these columns.
     bool fits(const Lattice& lattice) const {
@@ -114,25 +109,25 @@ struct MaterialSample {
 /// sea level folded into `water_m`): what besides height, slope and depth picks its material.
 /// The defaults change nothing.
 struct PointLooks {
-    double water_m = -1e300;     // the water level there (the higher of the water surface and the sea); very low: none
+    double water_m = -1e300;  // the water level there (the higher of the water surface and the sea); very low: none
     double snow_line_m = std::numeric_limits<double>::quiet_NaN();  // NaN: MaterialRules::snow_line_m
-    double scree = 0.0;          // 0 none .. 1 all (gentle ground only)
+    double scree = 0.0;                                             // 0 none .. 1 all (gentle ground only)
     /// Returns true when these looks change nothing.
     bool none() const { return !(water_m > -1e299) && std::isnan(snow_line_m) && !(scree > 0.0); }
 };
 
 /// Where each material shows: thresholds in metres and degrees.
 struct MaterialRules {
-    double rock_slope_deg = 40.0;   // steeper than this is bare rock
-    double slope_blend_deg = 8.0;   // half-width of the grass/rock transition
-    double snow_line_m = 120.0;     // snow above this height...
-    double snow_blend_m = 15.0;     // ...fading in over this half-width
-    double snow_max_slope_deg = 50; // snow does not stick to steeper faces
-    double soil_depth_m = 12.0;     // below the column's ground, soil down to here, then rock
-    double surface_reach_m = 0.0;   // open ground may lie this far below the column's height
-                                    // (the overhangs' reach): still surface, not underground
-    double sand_height_m = 0.0;     // sand on gentle ground up to this far above the water (and
-                                    // under it); 0: no sand anywhere
+    double rock_slope_deg = 40.0;    // steeper than this is bare rock
+    double slope_blend_deg = 8.0;    // half-width of the grass/rock transition
+    double snow_line_m = 120.0;      // snow above this height...
+    double snow_blend_m = 15.0;      // ...fading in over this half-width
+    double snow_max_slope_deg = 50;  // snow does not stick to steeper faces
+    double soil_depth_m = 12.0;      // below the column's ground, soil down to here, then rock
+    double surface_reach_m = 0.0;    // open ground may lie this far below the column's height
+                                     // (the overhangs' reach): still surface, not underground
+    double sand_height_m = 0.0;      // sand on gentle ground up to this far above the water (and
+                                     // under it); 0: no sand anywhere
 
     /// Returns the material at height `y` with the surface's unit `normal`, `depth_m`
     /// below the column's ground (0 on the open surface). Thread-safe.
@@ -220,9 +215,8 @@ public:
     /// here; the same bits either way); with `looks`, also the column looks (water, snow
     /// line, scree) where the field has them (the vectors of those it lacks left empty).
     /// Returns what ground_heights() returns. Thread-safe.
-    virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                           LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr,
-                                           ColumnLooks* looks = nullptr) const;
+    virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
+                                           const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const;
 
     /// Returns the per-column work of lattices with `lattice`'s columns, to share between
     /// them, or null when the field has none. Thread-safe.
@@ -274,8 +268,7 @@ std::unique_ptr<Field> make_box(const glm::dvec3& centre, const glm::dvec3& half
 
 enum class CsgOp { union_, subtract, intersect, smooth_union, smooth_subtract };
 /// Combines two fields; `blend_m` is the blend width of the smooth operations (> 0).
-std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a,
-                                std::shared_ptr<const Field> b, double blend_m = 0.0);
+std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a, std::shared_ptr<const Field> b, double blend_m = 0.0);
 
 // ---------------------------------------------------------------------------------------
 // The terrain field and its presets (field/terrain.cpp, field/preset.cpp).
@@ -317,11 +310,11 @@ struct TerrainParams {
     bool caves = true;
     double cave_scale_m = 100.0;
     double cave_vertical_scale_m = 50.0;
-    double cave_width = 0.09;           // tunnel half-width in noise units
-    double cave_metres_per_unit = 50.0; // converts the noise distance to metres
-    double cave_entrance_depth_m = 4.0; // tunnels narrow within this depth of the ground
+    double cave_width = 0.09;            // tunnel half-width in noise units
+    double cave_metres_per_unit = 50.0;  // converts the noise distance to metres
+    double cave_entrance_depth_m = 4.0;  // tunnels narrow within this depth of the ground
     double cave_entrance_narrowing = 0.6;
-    double cave_blend_m = 0.0;          // 0 = hard min, else smooth-min width
+    double cave_blend_m = 0.0;  // 0 = hard min, else smooth-min width
 
     double sea_level_m = -1e9;  // water for renderers; very low = none
 
@@ -369,9 +362,8 @@ public:
     const MaterialRules& material_rules() const override { return p_.materials; }
     double sea_level_m() const override { return p_.sea_level_m; }
     bool ground_heights(const Lattice& lattice, float* out) const override;
-    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr,
-                                   ColumnLooks* looks = nullptr) const override;
+    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
+                                   const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const override;
     std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const override;
 
     /// Returns the ground height at (x, z) before overhangs and caves.

@@ -68,9 +68,8 @@ public:
 
     void sample_points(const glm::dvec3* points, std::size_t count, double* out) const override;
     void sample_lattice(const Lattice& lattice, float* out) const override;
-    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground,
-                                   LatticeUse use = LatticeUse::values, const LatticeColumns* columns = nullptr,
-                                   ColumnLooks* looks = nullptr) const override;
+    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
+                                   const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const override;
     ValueRange bounds(const Box& box) const override;
     /// bounds() with the ground output's range narrowed to `ground` (a survey's, which
     /// holds at the samples a chunk of its column reads), when the graph has a ground.
@@ -122,7 +121,7 @@ struct TerrainSource {
     std::string graph;  // a field graph's TOML text, checked
     std::string name;   // the preset's or the graph's name
     std::uint32_t seed = 20261114;
-    std::string directory;  // where a graph's heightmap files are ("": the working directory)
+    std::string directory;             // where a graph's heightmap files are ("": the working directory)
     std::vector<GraphRaster> rasters;  // what a graph's heightmap nodes read, with digests
     double graph_sea_level_m = -1e9;   // a graph's `sea_level`
     /// A graph as compiled when it was read, shared by copies: make_field() builds on it

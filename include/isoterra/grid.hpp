@@ -64,9 +64,7 @@ struct ChunkSamples {
     ValueRange core_range;      // the values over the 33^3 core samples
 
     /// Returns the value at core-relative sample (i, j, k); -pad.lo <= i <= 32 + pad.hi.
-    float at(int i, int j, int k) const {
-        return values[lattice.index(i + pad.lo, j + pad.lo, k + pad.lo)];
-    }
+    float at(int i, int j, int k) const { return values[lattice.index(i + pad.lo, j + pad.lo, k + pad.lo)]; }
     /// Returns true when the core holds both solid and air, i.e. a surface to mesh.
     bool has_surface() const { return core_range.lo <= 0.0 && core_range.hi > 0.0; }
 };
@@ -77,8 +75,7 @@ Lattice chunk_lattice(const ChunkCoord& c, const Padding& pad);
 /// Samples `field` over the chunk into `out`, reusing its buffers, with the ground heights
 /// and the column looks of its lattice; `use` as in Field::sample_lattice_and_ground
 /// (`surface`: for meshing only). Thread-safe for distinct `out` objects.
-void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out,
-                  LatticeUse use = LatticeUse::values);
+void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, ChunkSamples& out, LatticeUse use = LatticeUse::values);
 /// Recomputes `samples.core_range` from its values (after something changed them).
 void update_core_range(ChunkSamples& samples);
 

@@ -81,8 +81,7 @@ std::vector<NamedMesh> shown_meshes(const ShownChunks& shown, bool per_chunk);
 /// Writes a greyscale or RGB PNG atomically: `channels` 1 or 3, `bit_depth` 8 or 16;
 /// samples row-major from the top row, 16-bit ones as host-order uint16 (written
 /// big-endian, as PNG stores them). Throws IoError.
-void write_png(const std::string& path, int width, int height, int channels, int bit_depth,
-               const void* samples);
+void write_png(const std::string& path, int width, int height, int channels, int bit_depth, const void* samples);
 /// Returns the bytes write_png would write (no time or other varying chunk: the same samples
 /// give the same bytes); `name` is for errors. Throws IoError.
 std::string encode_png(const std::string& name, int width, int height, int channels, int bit_depth, const void* samples);

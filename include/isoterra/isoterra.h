@@ -57,8 +57,8 @@ ISOTERRA_API uint32_t isoterra_field_seed(const isoterra_field* field);
 ISOTERRA_API int isoterra_field_sample(const isoterra_field* field, const double* xyz, size_t n, double* out);
 /* Writes the values on a lattice of nx * ny * nz samples `step` metres apart from
  * `origin` (each coordinate a whole multiple of step) to `out`, x fastest, then y, then z. */
-ISOTERRA_API int isoterra_field_lattice(const isoterra_field* field, const double origin[3], const int32_t size[3],
-                                        double step, float* out);
+ISOTERRA_API int isoterra_field_lattice(const isoterra_field* field, const double origin[3], const int32_t size[3], double step,
+                                        float* out);
 /* Writes the ground height at `n` points (x, z interleaved) to `out`; fails for a field
  * without a ground height. */
 ISOTERRA_API int isoterra_field_ground(const isoterra_field* field, const double* xz, size_t n, double* out);
@@ -71,8 +71,8 @@ typedef struct isoterra_mesh isoterra_mesh;
  * box [lo, hi) with `mesher` ("marching-cubes", "surface-nets", "blocks"; NULL: marching
  * cubes) on `threads` threads (0: all cores); at level 0 the triangles `isoterra mesh
  * --from lo --to hi` writes. At most 4096 chunks. NULL on failure. */
-ISOTERRA_API isoterra_mesh* isoterra_mesh_region(const isoterra_field* field, const double lo[3], const double hi[3],
-                                                 const char* mesher, int lod, int threads);
+ISOTERRA_API isoterra_mesh* isoterra_mesh_region(const isoterra_field* field, const double lo[3], const double hi[3], const char* mesher,
+                                                 int lod, int threads);
 ISOTERRA_API void isoterra_mesh_free(isoterra_mesh* mesh);
 ISOTERRA_API size_t isoterra_mesh_vertex_count(const isoterra_mesh* mesh);
 ISOTERRA_API size_t isoterra_mesh_triangle_count(const isoterra_mesh* mesh);
@@ -124,12 +124,12 @@ typedef struct isoterra_chunk_update {
     uint64_t version;
     int dropped;
     int visible;
-    int has_mesh;               /* 1 for a visible chunk: the triangles below replace its old ones */
-    double origin[3];           /* positions are relative to this, metres */
+    int has_mesh;     /* 1 for a visible chunk: the triangles below replace its old ones */
+    double origin[3]; /* positions are relative to this, metres */
     size_t vertex_count, index_count;
-    const float* positions;     /* 3 a vertex */
-    const float* normals;       /* 3 a vertex */
-    const uint32_t* indices;    /* 3 a triangle */
+    const float* positions;  /* 3 a vertex */
+    const float* normals;    /* 3 a vertex */
+    const uint32_t* indices; /* 3 a triangle */
 } isoterra_chunk_update;
 typedef void (*isoterra_chunk_callback)(const isoterra_chunk_update* update, void* user);
 
@@ -159,8 +159,8 @@ ISOTERRA_API void isoterra_editor_free(isoterra_editor* editor);
 ISOTERRA_API isoterra_field* isoterra_editor_field(const isoterra_editor* editor);
 /* Applies a brush ("sphere", "smooth", "flatten"; mode "carve" or "add", sphere only) and
  * saves it to the file. strength_m <= 0: no cap. Not thread-safe for one editor. */
-ISOTERRA_API int isoterra_editor_apply(isoterra_editor* editor, const char* brush, const char* mode, double x, double y,
-                                       double z, double radius_m, double strength_m);
+ISOTERRA_API int isoterra_editor_apply(isoterra_editor* editor, const char* brush, const char* mode, double x, double y, double z,
+                                       double radius_m, double strength_m);
 /* Takes back the last edit / applies the next undone one, and saves: 1 when there was one,
  * 0 when none, -1 on failure. */
 ISOTERRA_API int isoterra_editor_undo(isoterra_editor* editor);

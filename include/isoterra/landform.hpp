@@ -48,8 +48,7 @@ inline constexpr std::int32_t kNoReceiver = -1;
 /// Returns each cell's D8 receiver on the `filled` surface: the neighbour of the steepest
 /// descent (drop over the true distance: dx, dz or their diagonal), kNoReceiver for the
 /// outlets (edge, sea, no data) and for cells with no lower data neighbour. Thread-safe.
-std::vector<std::int32_t> d8_receivers(const HeightGrid& grid, const std::vector<double>& filled,
-                                       const std::vector<CellKind>& kinds);
+std::vector<std::int32_t> d8_receivers(const HeightGrid& grid, const std::vector<double>& filled, const std::vector<CellKind>& kinds);
 
 /// What flows through each cell.
 struct FlowAccumulation {
@@ -60,8 +59,8 @@ struct FlowAccumulation {
 /// Accumulates the drainage area and the longest upstream flow path along `receivers`,
 /// visiting cells in order of decreasing filled height (receivers are always lower).
 /// Returns both per cell. O(N log N). Thread-safe.
-FlowAccumulation accumulate_flow(const HeightGrid& grid, const std::vector<double>& filled,
-                                 const std::vector<std::int32_t>& receivers, const std::vector<CellKind>& kinds);
+FlowAccumulation accumulate_flow(const HeightGrid& grid, const std::vector<double>& filled, const std::vector<std::int32_t>& receivers,
+                                 const std::vector<CellKind>& kinds);
 
 /// A least-squares line through (log10 x, log10 y): log10 y = intercept + slope log10 x.
 /// NaN slope, intercept and r2 when there are fewer than 3 points or x does not vary.
@@ -93,15 +92,14 @@ LogLogFit hack_fit(const std::vector<CellKind>& kinds, const FlowAccumulation& f
 
 /// Returns the share of land cells where `filled` lies more than `depth_m` above the
 /// ground: the area under closed pits (0 when there is no land). Thread-safe.
-double pit_share(const HeightGrid& grid, const std::vector<double>& filled, const std::vector<CellKind>& kinds,
-                 double depth_m = 1.0);
+double pit_share(const HeightGrid& grid, const std::vector<double>& filled, const std::vector<CellKind>& kinds, double depth_m = 1.0);
 
 /// Heights of the land cells.
 struct Hypsometry {
     std::size_t cells = 0;
     double min_m = NAN, max_m = NAN, mean_m = NAN;
-    double relief_m = NAN;   // max - min
-    double integral = NAN;   // (mean - min) / (max - min); NaN when flat
+    double relief_m = NAN;  // max - min
+    double integral = NAN;  // (mean - min) / (max - min); NaN when flat
 };
 
 /// Returns the land cells' height range, mean and hypsometric integral. Thread-safe.
@@ -143,8 +141,8 @@ struct LandformReport {
 /// do. Returns the figures; fills `kinds_out` and `flow_out` when given (for a flow map).
 /// Throws std::invalid_argument for a grid under 3 x 3 cells, spacings that are not
 /// positive and finite, or heights that do not match the size. Thread-safe.
-LandformReport measure_landform(const HeightGrid& grid, const LandformOptions& options = {},
-                                std::vector<CellKind>* kinds_out = nullptr, FlowAccumulation* flow_out = nullptr);
+LandformReport measure_landform(const HeightGrid& grid, const LandformOptions& options = {}, std::vector<CellKind>* kinds_out = nullptr,
+                                FlowAccumulation* flow_out = nullptr);
 
 /// A flow accumulation map: 16-bit grey, log-scaled. Land pixel p >= 1 stands for a
 /// drainage area of 10^(log10_min_m2 + (p - 1) / 65534 * (log10_max_m2 - log10_min_m2))

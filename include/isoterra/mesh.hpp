@@ -91,9 +91,8 @@ struct MeshBuffers {
     std::size_t triangle_count() const { return indices.size() / 3; }
     /// Returns the bytes its arrays hold (what memory budgets count).
     std::size_t byte_size() const {
-        return positions.size() * sizeof(glm::vec3) + normals.size() * sizeof(glm::vec3) +
-               materials.size() * sizeof(MaterialSample) + indices.size() * sizeof(std::uint32_t) +
-               ranges.size() * sizeof(IndexRange) + secondary.size() * sizeof(glm::vec3) +
+        return positions.size() * sizeof(glm::vec3) + normals.size() * sizeof(glm::vec3) + materials.size() * sizeof(MaterialSample) +
+               indices.size() * sizeof(std::uint32_t) + ranges.size() * sizeof(IndexRange) + secondary.size() * sizeof(glm::vec3) +
                side_flags.size() * sizeof(std::uint16_t);
     }
     /// Returns vertex `v`'s position in world metres. Thread-safe.
@@ -124,7 +123,7 @@ enum class Mesher { marching_cubes, surface_nets, blocks };
 /// Reusable working memory of the meshers (vertex caches). One per thread.
 struct MeshScratch {
     std::vector<std::int32_t> slots;
-    std::vector<glm::vec3> gradients;      // per sample, valid where stamp == generation
+    std::vector<glm::vec3> gradients;  // per sample, valid where stamp == generation
     std::vector<std::uint32_t> stamps;
     std::uint32_t generation = 0;
     std::vector<std::uint8_t> solid;       // per sample: 1 where the field is below 0
@@ -139,9 +138,9 @@ inline constexpr unsigned kAllSides = 63;
 /// switch, the page's menu and URL, world settings and bakes (src/mesh/mesher_registry.cpp).
 struct MesherInfo {
     Mesher id;
-    const char* name;     // as the program, the page and files spell it: "marching-cubes"
-    const char* label;    // for menus: "marching cubes"
-    Padding padding;      // the samples it needs around a chunk's core
+    const char* name;   // as the program, the page and files spell it: "marching-cubes"
+    const char* label;  // for menus: "marching cubes"
+    Padding padding;    // the samples it needs around a chunk's core
     // Whether a chunk's inside may be simplified over a triangle budget without opening a
     // seam (simplify_interior).
     bool simplifiable;
@@ -167,16 +166,15 @@ Padding mesher_padding(Mesher m);
 /// Meshes one chunk's samples with `mesher`, replacing the contents of `out`. Materials follow
 /// `rules`. `samples` must have the mesher's padding. Marching cubes builds the transition
 /// strips of the faces in `transition_sides` only. Thread-safe for distinct scratch/out.
-void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
-                MeshBuffers& out, unsigned transition_sides = kAllSides);
+void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                unsigned transition_sides = kAllSides);
 
 void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
                          unsigned transition_sides = kAllSides);
 void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out);
 /// Blocks; `greedy` merges coplanar faces of the same material into rectangles (the
 /// default of mesh_chunk), otherwise one quad per unit face.
-void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
-                 bool greedy = true);
+void mesh_blocks(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out, bool greedy = true);
 
 /// Simplifies a chunk's mesh where nothing else meets it: the triangles drawn always (its
 /// first range, when that is drawn always and no other range shares it) whose three vertices
@@ -201,8 +199,8 @@ void mesh_water(const ChunkSamples& s, MeshBuffers& out, double floor_m = -std::
 /// A height field as a grid mesh (seed 002): `heights` holds (nx + 2) x (nz + 2) heights,
 /// x fastest, with a one-sample border for the normals; vertex (i, k) is at
 /// (x0 + i * step, h, z0 + k * step) for 0 <= i < nx, 0 <= k < nz. Replaces `out`.
-void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0, double step,
-                      const MaterialRules& rules, MeshBuffers& out);
+void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0, double step, const MaterialRules& rules,
+                      MeshBuffers& out);
 
 /// The colour (linear RGB, 0..1) of a material sample: its two materials mixed by the blend.
 glm::vec3 material_colour(const MaterialSample& m);

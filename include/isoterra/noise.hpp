@@ -49,7 +49,7 @@ public:
     /// The noise at a point with its first and second derivatives per unit of input.
     struct Derivatives {
         double value = 0.0;
-        double dx = 0.0, dy = 0.0;             // the gradient
+        double dx = 0.0, dy = 0.0;               // the gradient
         double dxx = 0.0, dxy = 0.0, dyy = 0.0;  // the Hessian
     };
     /// Returns the noise at (x, y) (the same bits as operator()), its gradient and its
@@ -162,8 +162,7 @@ public:
     /// fbm_lattice() at one point: the same bits.
     float fbm(double x, double y, double z, const FbmShape& shape) const;
     /// fbm() at `count` points (three coordinate arrays), four at a time: the same bits.
-    void fbm_points(const double* x, const double* y, const double* z, std::size_t count, const FbmShape& shape,
-                    float* out) const;
+    void fbm_points(const double* x, const double* y, const double* z, std::size_t count, const FbmShape& shape, float* out) const;
 
 private:
     std::uint32_t seed_;

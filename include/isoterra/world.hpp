@@ -109,7 +109,7 @@ struct WorldSettings {
     int lowest_layer = -2;          // the world's floor: solid below lowest_layer * 32 m
     int threads = 0;                // jobs at once, on its own task pool; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
     Mesher mesher = Mesher::marching_cubes;
-    bool coarse_first = true;       // the coarsest columns first, then inner levels stand in until finer ones are ready
+    bool coarse_first = true;  // the coarsest columns first, then inner levels stand in until finer ones are ready
     // Marching cubes' chunks of level 1 and coarser with more triangles are simplified
     // towards this many (simplify_interior, by about half their spacing at most; seams and
     // transitions untouched). 0: none, the default: simplifying costs about three times a
@@ -129,21 +129,21 @@ struct WorldSettings {
 /// result through finish_job().
 struct WorldJob {
     bool survey = false;
-    ChunkCoord coord;                  // the chunk; for a survey the column (x, z, lod)
+    ChunkCoord coord;  // the chunk; for a survey the column (x, z, lod)
     std::uint64_t version = 0;
     Mesher mesher = Mesher::marching_cubes;
-    double distance = 0.0;             // from the focus when it was queued
-    ValueRange ground;                 // chunk jobs: the column's ground range, from its survey
-    int lowest_layer = -2;             // the world's floor
-    std::size_t chunk_triangles = 0;   // WorldSettings::chunk_triangles
+    double distance = 0.0;            // from the focus when it was queued
+    ValueRange ground;                // chunk jobs: the column's ground range, from its survey
+    int lowest_layer = -2;            // the world's floor
+    std::size_t chunk_triangles = 0;  // WorldSettings::chunk_triangles
 };
 struct WorldJobResult {
-    int bottom = 0, top = -1;          // a survey's chunk layers
-    ValueRange ground;                 // a survey's ground range
+    int bottom = 0, top = -1;                               // a survey's chunk layers
+    ValueRange ground;                                      // a survey's ground range
     std::shared_ptr<const LatticeColumns> lattice_columns;  // a survey's per-column work, if the field shares it
-    bool built = false;                // a chunk job: false when its bounds proved it empty or full
-    MeshBuffers mesh;                  // a chunk job's mesh (empty when not built)
-    MeshBuffers water;                 // a chunk job's water surface (mesh_water; empty when none)
+    bool built = false;                                     // a chunk job: false when its bounds proved it empty or full
+    MeshBuffers mesh;                                       // a chunk job's mesh (empty when not built)
+    MeshBuffers water;                                      // a chunk job's water surface (mesh_water; empty when none)
 };
 /// Runs `job` over `field` + `deltas` (null: no edits) exactly as a World's own workers do.
 /// `columns`: the column's per-column work from its survey, when at hand. Thread-safe for
@@ -181,11 +181,11 @@ struct ChunkUpdate {
 
 /// Counts at one moment. Thread-safe to read via World::counts().
 struct WorldCounts {
-    std::size_t loaded = 0;    // chunks tracked (shown, or wanted by the levels around the focus)
-    std::size_t waiting = 0;   // of those, not yet handed over at their current version
-    std::size_t building = 0;  // on a worker now
-    std::size_t built = 0;     // chunks sampled and meshed since the start
-    std::size_t skipped = 0;   // chunks the field's bounds proved empty or full, not sampled
+    std::size_t loaded = 0;                    // chunks tracked (shown, or wanted by the levels around the focus)
+    std::size_t waiting = 0;                   // of those, not yet handed over at their current version
+    std::size_t building = 0;                  // on a worker now
+    std::size_t built = 0;                     // chunks sampled and meshed since the start
+    std::size_t skipped = 0;                   // chunks the field's bounds proved empty or full, not sampled
     std::vector<std::size_t> shown_per_level;  // chunks drawn, per level
 };
 
@@ -193,8 +193,7 @@ class World {
 public:
     /// Starts its task pool over `field` plus `deltas` (edits; null for none). A field with a
     /// ground height (ground_heights) gets exact column tops and bounds from it.
-    World(std::shared_ptr<const Field> field, const WorldSettings& settings,
-          std::shared_ptr<const ChunkDeltas> deltas = nullptr);
+    World(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas = nullptr);
     /// Stops its tasks (jobs in flight finish first).
     ~World();
     World(const World&) = delete;
@@ -283,7 +282,7 @@ public:
 
 private:
     struct Entry {
-        MeshBuffers mesh;  // with keep_meshes; else only ranges and indices' count
+        MeshBuffers mesh;   // with keep_meshes; else only ranges and indices' count
         MeshBuffers water;  // with keep_meshes
         std::size_t triangles = 0, water_triangles = 0;
         bool visible = false;
@@ -337,10 +336,8 @@ double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks);
 /// encoded file): `copies` times expected_mesh_bytes must fit the memory budget before any
 /// chunk is meshed, and `copies` times the bytes meshed so far after each chunk; else
 /// MemoryBudgetError.
-std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks,
-                                     Mesher mesher, int threads,
-                                     const std::function<void(std::size_t, std::size_t)>& progress = {},
-                                     double copies = 1.0);
+std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks, Mesher mesher,
+                                     int threads, const std::function<void(std::size_t, std::size_t)>& progress = {}, double copies = 1.0);
 
 /// Returns `meshes` appended into one whose origin is the world's (positions in world metres,
 /// as floats): what `isoterra mesh` writes without --per-chunk.

@@ -95,9 +95,7 @@ isoterra::Mesher mesher_named(const char* name) {
     return m;
 }
 
-int threads_or_cores(int threads) {
-    return threads > 0 ? threads : isoterra::default_threads();
-}
+int threads_or_cores(int threads) { return threads > 0 ? threads : isoterra::default_threads(); }
 
 isoterra_field* new_field(isoterra::TerrainSource terrain, std::int64_t seed,
                           std::shared_ptr<const isoterra::ChunkDeltas> deltas = nullptr) {
@@ -161,7 +159,8 @@ int isoterra_field_lattice(const isoterra_field* field, const double origin[3], 
         for (int a = 0; a < 3; ++a) {
             require(size[a] > 0, "isoterra_field_lattice: every size must be at least 1");
             const double cells = origin[a] / step;
-            require(std::isfinite(cells) && cells == std::floor(cells), "isoterra_field_lattice: the origin must be a whole multiple of step");
+            require(std::isfinite(cells) && cells == std::floor(cells),
+                    "isoterra_field_lattice: the origin must be a whole multiple of step");
             require(std::fabs(origin[a]) <= isoterra::kCoordinateLimit_m &&
                         std::fabs(origin[a] + (size[a] - 1) * step) <= isoterra::kCoordinateLimit_m,
                     "isoterra_field_lattice: the lattice reaches past +-1e8 m");
@@ -185,14 +184,15 @@ int isoterra_field_ground(const isoterra_field* field, const double* xz, size_t 
     });
 }
 
-isoterra_mesh* isoterra_mesh_region(const isoterra_field* field, const double lo[3], const double hi[3], const char* mesher,
-                                    int lod, int threads) {
+isoterra_mesh* isoterra_mesh_region(const isoterra_field* field, const double lo[3], const double hi[3], const char* mesher, int lod,
+                                    int threads) {
     return guarded<isoterra_mesh*>(nullptr, [&] {
         require(field && lo && hi, "isoterra_mesh_region: a NULL argument");
         const isoterra::Mesher m = mesher_named(mesher);
         const auto chunks = isoterra::chunks_covering({lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, 4096, lod);
         auto result = std::make_unique<isoterra_mesh>();
-        result->mesh = isoterra::merge_meshes(isoterra::mesh_chunks(*field->field, field->deltas.get(), chunks, m, threads_or_cores(threads)));
+        result->mesh =
+            isoterra::merge_meshes(isoterra::mesh_chunks(*field->field, field->deltas.get(), chunks, m, threads_or_cores(threads)));
         return result.release();
     });
 }
@@ -342,8 +342,8 @@ isoterra_field* isoterra_editor_field(const isoterra_editor* editor) {
     });
 }
 
-int isoterra_editor_apply(isoterra_editor* editor, const char* brush, const char* mode, double x, double y, double z,
-                          double radius_m, double strength_m) {
+int isoterra_editor_apply(isoterra_editor* editor, const char* brush, const char* mode, double x, double y, double z, double radius_m,
+                          double strength_m) {
     return guarded(-1, [&] {
         require(editor && brush, "isoterra_editor_apply: a NULL argument");
         isoterra::EditOp op;

@@ -85,7 +85,8 @@ public:
             values = py::array_t<float>({shape[0], shape[1], shape[2]});
         } else {
             // The caller's array, written in place: it must be exactly what would be made.
-            if (!py::isinstance<py::array_t<float>>(out)) throw py::value_error("lattice: out must be a writeable C-contiguous float32 array");
+            if (!py::isinstance<py::array_t<float>>(out))
+                throw py::value_error("lattice: out must be a writeable C-contiguous float32 array");
             const auto given = py::reinterpret_borrow<py::array>(out);
             if (!given.writeable() || !(given.flags() & py::array::c_style))
                 throw py::value_error("lattice: out must be a writeable C-contiguous float32 array");
@@ -214,8 +215,8 @@ auto buffer_view(const T* (*data)(const isoterra_mesh*), bool per_triangle, py::
     };
 }
 
-Mesh mesh_region(const Field& field, const std::vector<double>& lo, const std::vector<double>& hi, const std::string& mesher,
-                 int lod, int threads) {
+Mesh mesh_region(const Field& field, const std::vector<double>& lo, const std::vector<double>& hi, const std::string& mesher, int lod,
+                 int threads) {
     if (lo.size() != 3 || hi.size() != 3) throw py::value_error("mesh: lo and hi must be (x, y, z)");
     if (threads < 0) throw py::value_error("mesh: threads must not be negative (0: every core)");
     isoterra_mesh* m;
@@ -262,8 +263,7 @@ public:
             Copy c{*u, {}, {}, {}};
             if (u->has_mesh) {
                 c.vertices.resize(3 * u->vertex_count);
-                for (std::size_t i = 0; i < c.vertices.size(); ++i)
-                    c.vertices[i] = static_cast<float>(u->origin[i % 3] + u->positions[i]);
+                for (std::size_t i = 0; i < c.vertices.size(); ++i) c.vertices[i] = static_cast<float>(u->origin[i % 3] + u->positions[i]);
                 c.normals.assign(u->normals, u->normals + 3 * u->vertex_count);
                 c.faces.assign(u->indices, u->indices + u->index_count);
             }
@@ -343,8 +343,9 @@ private:
 }  // namespace
 
 PYBIND11_MODULE(isoterra, m) {
-    m.doc() = "isoterra: procedural smooth voxel terrain. Fields from presets or graph files, sampled into numpy "
-              "arrays; regions meshed; a streaming World; edits kept in world files; glb bytes.";
+    m.doc() =
+        "isoterra: procedural smooth voxel terrain. Fields from presets or graph files, sampled into numpy "
+        "arrays; regions meshed; a streaming World; edits kept in world files; glb bytes.";
     m.attr("ABI_VERSION") = isoterra_abi_version();
     static py::exception<std::runtime_error> error(m, "Error", PyExc_ValueError);
     error.doc() = "Bad input or a failure, with the isoterra program's one-line message.";
@@ -391,11 +392,12 @@ PYBIND11_MODULE(isoterra, m) {
              "The mesh as glTF 2.0 binary bytes, as `isoterra mesh -o x.glb` writes it; compress: quantized and "
              "meshopt-compressed, as with --compress.")
         .def("__repr__", [](const Mesh& me) {
-            return "<isoterra.Mesh " + std::to_string(me.vertex_count()) + " vertices, " + std::to_string(me.triangle_count()) + " triangles>";
+            return "<isoterra.Mesh " + std::to_string(me.vertex_count()) + " vertices, " + std::to_string(me.triangle_count()) +
+                   " triangles>";
         });
 
-    m.def("mesh", &mesh_region, py::arg("field"), py::arg("lo"), py::arg("hi"), py::arg("mesher") = "marching-cubes",
-          py::arg("lod") = 0, py::arg("threads") = 0,
+    m.def("mesh", &mesh_region, py::arg("field"), py::arg("lo"), py::arg("hi"), py::arg("mesher") = "marching-cubes", py::arg("lod") = 0,
+          py::arg("threads") = 0,
           "Meshes the chunks covering the box [lo, hi) (at most 4096) at level of detail `lod` (samples 2**lod m apart); "
           "at level 0 the triangles `isoterra mesh --from lo --to hi` writes. threads 0: every core.");
 
@@ -403,7 +405,8 @@ PYBIND11_MODULE(isoterra, m) {
         .def_readonly("chunk", &ChunkUpdate::chunk, "(x, y, z, lod)")
         .def_readonly("dropped", &ChunkUpdate::dropped, "True: the chunk is gone, forget its triangles.")
         .def_readonly("visible", &ChunkUpdate::visible, "Whether the chunk is drawn.")
-        .def_readonly("vertices", &ChunkUpdate::vertices, "float32 (N, 3) world metres when visible (its triangles as drawn now), else None.")
+        .def_readonly("vertices", &ChunkUpdate::vertices,
+                      "float32 (N, 3) world metres when visible (its triangles as drawn now), else None.")
         .def_readonly("normals", &ChunkUpdate::normals)
         .def_readonly("faces", &ChunkUpdate::faces, "uint32 (M, 3), with vertices.");
 

@@ -20,8 +20,7 @@ struct JobTile {
 std::string root_tileset_json(const BakePlan& plan, const std::vector<Box>& root_boxes);
 /// Returns a job's tileset file: its `tiles` (in BakeJob::tiles() order) and, under its
 /// deepest ones, references to the jobs below with `child_boxes` (BakeJob::child_roots() order).
-std::string job_tileset_json(const BakeJob& job, const std::vector<JobTile>& tiles,
-                             const std::vector<Box>& child_boxes);
+std::string job_tileset_json(const BakeJob& job, const std::vector<JobTile>& tiles, const std::vector<Box>& child_boxes);
 /// Returns the 16-bit PNG of a column's heights (kHeightSamples a side, at its own level's
 /// spacing from its corner; row 0 at the least z): the ground, or where edits reach, the
 /// first solid along a vertical ray.

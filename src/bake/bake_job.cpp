@@ -50,8 +50,7 @@ std::vector<std::pair<std::string, std::string>> start_files(const BakePlan& pla
     const BakeSettings& s = plan.settings();
     std::vector<Box> roots;
     for (int z = s.z0; z <= s.z1; ++z)
-        for (int x = s.x0; x <= s.x1; ++x)
-            roots.push_back(tile_survey_box(field, deltas, {s.levels - 1, x, z}, s.mesher, s.lowest_layer));
+        for (int x = s.x0; x <= s.x1; ++x) roots.push_back(tile_survey_box(field, deltas, {s.levels - 1, x, z}, s.mesher, s.lowest_layer));
     std::vector<std::pair<std::string, std::string>> files = {{"bake.json", s.to_json()},
                                                               {"tileset.json", detail::root_tileset_json(plan, roots)}};
     if (s.heightmaps) files.push_back({"height/heights.json", detail::heights_json(plan)});
@@ -93,9 +92,10 @@ void start_bake(const BakePlan& plan, const Field& field, const ChunkDeltas* del
     if (!found && !write_file_if_absent(settings_path, wanted)) existing = read_file(settings_path, found);  // claimed meanwhile
     if (found && existing != wanted) {
         const BakeSettings theirs = BakeSettings::from_json(existing, dir + "/bake.json");
-        throw BakeError(fmt::format("{} holds a bake of other settings ({} seed {}, {} levels, {}); "
-                                    "bake into another folder or remove it",
-                                    dir, theirs.terrain_name, theirs.seed, theirs.levels, mesher_name(theirs.mesher)));
+        throw BakeError(
+            fmt::format("{} holds a bake of other settings ({} seed {}, {} levels, {}); "
+                        "bake into another folder or remove it",
+                        dir, theirs.terrain_name, theirs.seed, theirs.levels, mesher_name(theirs.mesher)));
     }
     // The digest is written last: a name taken by a folder is refused now, not after the jobs.
     read_file((fs::path(dir) / "bake.digest").string(), found);
@@ -105,8 +105,7 @@ void start_bake(const BakePlan& plan, const Field& field, const ChunkDeltas* del
     }
 }
 
-BakeJobReport run_bake_job(const BakePlan& plan, const Field& field, const ChunkDeltas* deltas, std::size_t index,
-                           const std::string& dir) {
+BakeJobReport run_bake_job(const BakePlan& plan, const Field& field, const ChunkDeltas* deltas, std::size_t index, const std::string& dir) {
     const BakeSettings& s = plan.settings();
     const BakeJob& job = plan.jobs().at(index);
     BakeJobReport report;
@@ -198,15 +197,16 @@ BakeCheck verify_bake(const std::string& dir) {
     for (const BakeJob& job : plan.jobs()) {
         ++check.jobs;
         if (!read_manifest(dir, job.root, settings_sha, files, &manifest)) {
-            check.problems.push_back(fmt::format("job {}: not done (no manifest of this bake at {})", job_name(job.root),
-                                                 job_manifest_path(job.root)));
+            check.problems.push_back(
+                fmt::format("job {}: not done (no manifest of this bake at {})", job_name(job.root), job_manifest_path(job.root)));
             continue;
         }
         for (const auto& [path, sha] : files) {
             bool have = false;
             const std::string actual = hash_of(path, have);
             if (!have) check.problems.push_back(fmt::format("{}: missing (job {})", path, job_name(job.root)));
-            else if (actual != sha) check.problems.push_back(fmt::format("{}: differs from its manifest (job {})", path, job_name(job.root)));
+            else if (actual != sha)
+                check.problems.push_back(fmt::format("{}: differs from its manifest (job {})", path, job_name(job.root)));
             listing += line(actual, path);
         }
         listing += line(sha256_hex(manifest), job_manifest_path(job.root));

@@ -80,9 +80,8 @@ std::string world_edits_sha256(const ChunkDeltas& deltas) {
     if (deltas.empty()) return "";
     std::vector<ChunkCoord> coords;
     for (const auto& [c, chunk] : deltas.chunks()) coords.push_back(c);
-    std::sort(coords.begin(), coords.end(), [](const ChunkCoord& a, const ChunkCoord& b) {
-        return std::tie(a.y, a.z, a.x) < std::tie(b.y, b.z, b.x);
-    });
+    std::sort(coords.begin(), coords.end(),
+              [](const ChunkCoord& a, const ChunkCoord& b) { return std::tie(a.y, a.z, a.x) < std::tie(b.y, b.z, b.x); });
     Sha256 h;
     for (const ChunkCoord& c : coords) {
         h.update(fmt::format("{} {} {}\n", c.x, c.y, c.z));

@@ -50,9 +50,10 @@ std::string heights_json(const BakePlan& plan) {
     j["height_m"] = "offset_m + pixel * scale_m (0 and 65535 also stand for anything below or above)";
     j["offset_m"] = kHeightOffset_m;
     j["scale_m"] = kHeightScale_m;
-    j["pixel"] = "column i, row k of tile (LEVEL, X, Z) is the height at x = X * tile_m + i * spacing_m, "
-                 "z = Z * tile_m + k * spacing_m (world metres, y up); the last row and column repeat the "
-                 "next tile's first";
+    j["pixel"] =
+        "column i, row k of tile (LEVEL, X, Z) is the height at x = X * tile_m + i * spacing_m, "
+        "z = Z * tile_m + k * spacing_m (world metres, y up); the last row and column repeat the "
+        "next tile's first";
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();
     for (int l = s.levels - 1; l >= 0; --l) {
         const LodColumn c{l, 0, 0};

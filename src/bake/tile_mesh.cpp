@@ -47,7 +47,6 @@ Box column_box(const LodColumn& c, int bottom, int top) {
     return {lo, hi};
 }
 
-
 // The layers that can hold a surface; a column with none gets its lowest layer's box.
 Box survey_box(const Survey& s, const LodColumn& c) {
     return s.highest < s.lowest ? column_box(c, s.result.bottom, s.result.bottom) : column_box(c, s.lowest, s.highest);

@@ -62,8 +62,7 @@ std::string root_tileset_json(const BakePlan& plan, const std::vector<Box>& root
     return doc.dump(1) + "\n";
 }
 
-std::string job_tileset_json(const BakeJob& job, const std::vector<JobTile>& tiles,
-                             const std::vector<Box>& child_boxes) {
+std::string job_tileset_json(const BakeJob& job, const std::vector<JobTile>& tiles, const std::vector<Box>& child_boxes) {
     const std::string self = job_tileset_path(job.root);
     const auto roots = job.child_roots();
     // The tiles of each level in (z, x) order, as BakeJob::tiles() lists them: tile i of a

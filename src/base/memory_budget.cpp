@@ -32,8 +32,7 @@ double parse_bytes(const std::string& text) {
     char* end = nullptr;
     const double value = number.empty() || number.size() > 20 ? NAN : std::strtod(number.c_str(), &end) * scale;
     if (scale == 0 || !end || *end != '\0' || !(value >= 0x1p20 && value <= 0x1p50))
-        throw MemoryBudgetError(fmt::format("{}={}: expected bytes from 1M to 1024T, as 512M, 8G or 1.5T", kVariable,
-                                            text_excerpt(text)));
+        throw MemoryBudgetError(fmt::format("{}={}: expected bytes from 1M to 1024T, as 512M, 8G or 1.5T", kVariable, text_excerpt(text)));
     return value;
 }
 
@@ -48,8 +47,7 @@ std::string byte_count_text(double bytes) {
 }
 
 MemoryBudget memory_budget() {
-    if (const char* value = std::getenv(kVariable); value && *value)
-        return {parse_bytes(value), fmt::format("{}={}", kVariable, value)};
+    if (const char* value = std::getenv(kVariable); value && *value) return {parse_bytes(value), fmt::format("{}={}", kVariable, value)};
     const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
     if (!(physical > 0)) return {0x1p32, fmt::format("4 GiB, the machine's memory unknown; {} sets it", kVariable)};
     return {physical / 2, fmt::format("half of this machine's {}; {} sets it", byte_count_text(physical), kVariable)};
@@ -58,8 +56,8 @@ MemoryBudget memory_budget() {
 void check_memory_budget(double bytes, const std::string& what) {
     const MemoryBudget budget = memory_budget();
     if (!(bytes <= budget.bytes))
-        throw MemoryBudgetError(fmt::format("{} needs about {}, more than the memory budget of {} ({})", what,
-                                            byte_count_text(bytes), byte_count_text(budget.bytes), budget.source));
+        throw MemoryBudgetError(fmt::format("{} needs about {}, more than the memory budget of {} ({})", what, byte_count_text(bytes),
+                                            byte_count_text(budget.bytes), budget.source));
 }
 
 }  // namespace isoterra

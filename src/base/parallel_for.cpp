@@ -21,8 +21,8 @@ namespace {
 struct ParallelLoop {
     std::mutex lock;
     std::condition_variable idle;
-    bool closed = false;   // the caller is done; helpers starting now return at once
-    int helpers = 0;       // helpers inside the loop, under `lock`
+    bool closed = false;  // the caller is done; helpers starting now return at once
+    int helpers = 0;      // helpers inside the loop, under `lock`
 };
 
 }  // namespace

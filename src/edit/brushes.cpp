@@ -29,19 +29,18 @@ double reach(const EditOp& op) {
 double brush_value(const EditOp& op, const glm::dvec3& p, double d, double cur, double neighbours) {
     const double r = op.radius_m, s = op.strength_m;
     switch (op.kind) {
-    case BrushKind::sphere: {
-        // Towards the sphere's CSG (carve: max(f, r - d); add: min(f, d - r)), by at most
-        // strength x falloff.
-        if (d > reach(op)) return cur;
-        const double gap = op.mode == BrushMode::carve ? std::max(0.0, (r - d) - cur) : std::max(0.0, cur - (d - r));
-        const double step = std::isinf(s) ? gap : std::min(gap, s * brush_falloff(d, r));
-        return op.mode == BrushMode::carve ? cur + step : cur - step;
-    }
-    case BrushKind::flatten:
-        // Towards the level plane through the centre: f = y - centre.y.
-        return cur + brush_falloff(d, r) * std::clamp((p.y - op.centre.y) - cur, -s, s);
-    case BrushKind::smooth:
-        return cur + brush_falloff(d, r) * std::clamp(neighbours - cur, -s, s);
+        case BrushKind::sphere: {
+            // Towards the sphere's CSG (carve: max(f, r - d); add: min(f, d - r)), by at most
+            // strength x falloff.
+            if (d > reach(op)) return cur;
+            const double gap = op.mode == BrushMode::carve ? std::max(0.0, (r - d) - cur) : std::max(0.0, cur - (d - r));
+            const double step = std::isinf(s) ? gap : std::min(gap, s * brush_falloff(d, r));
+            return op.mode == BrushMode::carve ? cur + step : cur - step;
+        }
+        case BrushKind::flatten:
+            // Towards the level plane through the centre: f = y - centre.y.
+            return cur + brush_falloff(d, r) * std::clamp((p.y - op.centre.y) - cur, -s, s);
+        case BrushKind::smooth: return cur + brush_falloff(d, r) * std::clamp(neighbours - cur, -s, s);
     }
     return cur;
 }
@@ -50,9 +49,9 @@ double brush_value(const EditOp& op, const glm::dvec3& p, double d, double cur, 
 
 const char* brush_name(BrushKind kind) {
     switch (kind) {
-    case BrushKind::sphere: return "sphere";
-    case BrushKind::smooth: return "smooth";
-    case BrushKind::flatten: return "flatten";
+        case BrushKind::sphere: return "sphere";
+        case BrushKind::smooth: return "smooth";
+        case BrushKind::flatten: return "flatten";
     }
     return "?";
 }

@@ -95,8 +95,9 @@ double ChunkDeltas::at(const glm::dvec3& p) const {
     const auto sample = [&](std::int64_t x, std::int64_t y, std::int64_t z) -> double {
         const DeltaChunk* chunk = find({int(floor_div(x, kChunkSize)), int(floor_div(y, kChunkSize)), int(floor_div(z, kChunkSize)), 0});
         if (!chunk) return 0.0;
-        return chunk->values[DeltaChunk::index(int(x - floor_div(x, kChunkSize) * kChunkSize), int(y - floor_div(y, kChunkSize) * kChunkSize),
-                                                int(z - floor_div(z, kChunkSize) * kChunkSize))];
+        return chunk
+            ->values[DeltaChunk::index(int(x - floor_div(x, kChunkSize) * kChunkSize), int(y - floor_div(y, kChunkSize) * kChunkSize),
+                                       int(z - floor_div(z, kChunkSize) * kChunkSize))];
     };
     double v = 0.0;
     for (int corner = 0; corner < 8; ++corner) {
@@ -132,8 +133,7 @@ bool ChunkDeltas::same_as(const ChunkDeltas& other) const {
     if (chunks_.size() != other.chunks_.size()) return false;
     for (const auto& [c, chunk] : chunks_) {
         const DeltaChunk* theirs = other.find(c);
-        if (!theirs || std::memcmp(chunk->values.data(), theirs->values.data(), sizeof(float) * DeltaChunk::kSamples) != 0)
-            return false;
+        if (!theirs || std::memcmp(chunk->values.data(), theirs->values.data(), sizeof(float) * DeltaChunk::kSamples) != 0) return false;
     }
     return true;
 }

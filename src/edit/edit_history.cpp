@@ -13,8 +13,7 @@ ChunkDeltas replay_edits(const Field& base, const std::vector<EditOp>& ops, std:
     return deltas;
 }
 
-EditHistory::EditHistory(std::shared_ptr<const Field> base, std::size_t undo_chunks)
-    : base_(std::move(base)), cap_(undo_chunks) {}
+EditHistory::EditHistory(std::shared_ptr<const Field> base, std::size_t undo_chunks) : base_(std::move(base)), cap_(undo_chunks) {}
 
 EditHistory::EditHistory(std::shared_ptr<const Field> base, std::vector<EditOp> ops, std::size_t applied, ChunkDeltas deltas,
                          std::size_t undo_chunks)

@@ -28,8 +28,7 @@ public:
             case CsgOp::intersect: return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
             case CsgOp::subtract: return {std::max(a.lo, -b.hi), std::max(a.hi, -b.lo)};
             case CsgOp::smooth_union: return {std::min(a.lo, b.lo) - k_ * 0.25, std::min(a.hi, b.hi)};
-            case CsgOp::smooth_subtract:
-                return {std::max(a.lo, -b.hi), std::max(a.hi, -b.lo) + k_ * 0.25};
+            case CsgOp::smooth_subtract: return {std::max(a.lo, -b.hi), std::max(a.hi, -b.lo) + k_ * 0.25};
         }
         return {a.lo, a.hi};
     }
@@ -53,8 +52,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a, std::shared_ptr<const Field> b,
-                                double blend_m) {
+std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a, std::shared_ptr<const Field> b, double blend_m) {
     if ((op == CsgOp::smooth_union || op == CsgOp::smooth_subtract) && !(blend_m > 0.0))
         throw std::invalid_argument("make_csg: a smooth operation needs a blend width > 0");
     return std::make_unique<CsgField>(op, std::move(a), std::move(b), blend_m);

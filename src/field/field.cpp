@@ -38,9 +38,7 @@ bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, flo
     return ground_heights(lattice, ground);
 }
 
-MaterialSample Field::material(const glm::dvec3& p, const glm::dvec3& normal) const {
-    return material_rules().classify(p.y, normal, 0.0);
-}
+MaterialSample Field::material(const glm::dvec3& p, const glm::dvec3& normal) const { return material_rules().classify(p.y, normal, 0.0); }
 
 double Field::value(const glm::dvec3& p) const {
     double v = 0.0;
@@ -49,9 +47,8 @@ double Field::value(const glm::dvec3& p) const {
 }
 
 glm::dvec3 Field::gradient(const glm::dvec3& p, double h) const {
-    const glm::dvec3 pts[6] = {p + glm::dvec3(h, 0, 0), p - glm::dvec3(h, 0, 0),
-                               p + glm::dvec3(0, h, 0), p - glm::dvec3(0, h, 0),
-                               p + glm::dvec3(0, 0, h), p - glm::dvec3(0, 0, h)};
+    const glm::dvec3 pts[6] = {p + glm::dvec3(h, 0, 0), p - glm::dvec3(h, 0, 0), p + glm::dvec3(0, h, 0),
+                               p - glm::dvec3(0, h, 0), p + glm::dvec3(0, 0, h), p - glm::dvec3(0, 0, h)};
     double v[6];
     sample_points(pts, 6, v);
     return glm::dvec3(v[0] - v[1], v[2] - v[3], v[4] - v[5]) / (2.0 * h);

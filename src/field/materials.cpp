@@ -37,9 +37,9 @@ double MaterialClassifier::Step::operator()(double v) const {
 MaterialClassifier::MaterialClassifier(const MaterialRules& r)
     : steep_(r.rock_slope_deg - r.slope_blend_deg, r.rock_slope_deg + r.slope_blend_deg),
       snow_line_(r.snow_line_m - r.snow_blend_m, r.snow_line_m + r.snow_blend_m),
-      snow_slope_(r.snow_max_slope_deg - r.slope_blend_deg, r.snow_max_slope_deg + r.slope_blend_deg),
-      below_(1.0, 3.0), facing_down_(-0.2, -0.6), deep_(r.soil_depth_m - 2.0, r.soil_depth_m + 2.0),
-      surface_reach_m_(r.surface_reach_m), snow_blend_m_(r.snow_blend_m), sand_height_m_(r.sand_height_m) {
+      snow_slope_(r.snow_max_slope_deg - r.slope_blend_deg, r.snow_max_slope_deg + r.slope_blend_deg), below_(1.0, 3.0),
+      facing_down_(-0.2, -0.6), deep_(r.soil_depth_m - 2.0, r.soil_depth_m + 2.0), surface_reach_m_(r.surface_reach_m),
+      snow_blend_m_(r.snow_blend_m), sand_height_m_(r.sand_height_m) {
     // The slope enters through two steps only; outside both bands they are 0 or 1. A
     // thousandth of a degree of margin covers acos's rounding.
     const double lo = std::min(r.rock_slope_deg, r.snow_max_slope_deg) - r.slope_blend_deg - 1e-3;
@@ -93,9 +93,11 @@ MaterialSample MaterialClassifier::operator()(double y, const glm::dvec3& normal
     }
 
     int first = 0;
-    for (int m = 1; m < kMaterialCount; ++m) if (w[m] > w[first]) first = m;
+    for (int m = 1; m < kMaterialCount; ++m)
+        if (w[m] > w[first]) first = m;
     int second = first == 0 ? 1 : 0;
-    for (int m = 0; m < kMaterialCount; ++m) if (m != first && w[m] > w[second]) second = m;
+    for (int m = 0; m < kMaterialCount; ++m)
+        if (m != first && w[m] > w[second]) second = m;
     const double total = w[first] + w[second];
     MaterialSample s;
     s.primary = static_cast<Material>(first);

@@ -35,13 +35,10 @@ struct Range {
     bool lo_open = false;  // lo itself is refused
     bool hi_open = false;
 
-    bool holds(double v) const {
-        return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-    }
+    bool holds(double v) const { return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi); }
     std::string describe() const {
         const bool has_lo = std::isfinite(lo), has_hi = std::isfinite(hi);
-        if (has_lo && has_hi)
-            return fmt::format("in {}{}, {}{}", lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+        if (has_lo && has_hi) return fmt::format("in {}{}, {}{}", lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
         if (has_lo) return fmt::format("{} {}", lo_open ? ">" : ">=", lo);
         if (has_hi) return fmt::format("{} {}", hi_open ? "<" : "<=", hi);
         return "finite";
@@ -57,26 +54,23 @@ struct Key {
     std::function<double(const Preset&)> get_number;
 };
 
-Range between(double lo, double hi, bool lo_open = false, bool hi_open = false) {
-    return {lo, hi, lo_open, hi_open};
-}
+Range between(double lo, double hi, bool lo_open = false, bool hi_open = false) { return {lo, hi, lo_open, hi_open}; }
 Range scale() { return between(0.1, 1e7); }
 
-#define ISO_NUM(key, member, range)                                                       \
-    Key {                                                                                  \
-        key, Kind::number, range, [](Preset& p, double v) { p.terrain.member = v; },      \
-            [](const Preset& p) { return static_cast<double>(p.terrain.member); }          \
+#define ISO_NUM(key, member, range)                                                  \
+    Key {                                                                            \
+        key, Kind::number, range, [](Preset& p, double v) { p.terrain.member = v; }, \
+            [](const Preset& p) { return static_cast<double>(p.terrain.member); }    \
     }
-#define ISO_INT(key, member, range)                                                        \
-    Key {                                                                                  \
-        key, Kind::integer, range,                                                         \
-            [](Preset& p, double v) { p.terrain.member = static_cast<int>(v); },           \
-            [](const Preset& p) { return static_cast<double>(p.terrain.member); }          \
+#define ISO_INT(key, member, range)                                                                     \
+    Key {                                                                                               \
+        key, Kind::integer, range, [](Preset& p, double v) { p.terrain.member = static_cast<int>(v); }, \
+            [](const Preset& p) { return static_cast<double>(p.terrain.member); }                       \
     }
-#define ISO_BOOL(key, member)                                                              \
-    Key {                                                                                  \
+#define ISO_BOOL(key, member)                                                                \
+    Key {                                                                                    \
         key, Kind::boolean, Range{}, [](Preset& p, double v) { p.terrain.member = v != 0; }, \
-            [](const Preset& p) { return p.terrain.member ? 1.0 : 0.0; }                   \
+            [](const Preset& p) { return p.terrain.member ? 1.0 : 0.0; }                     \
     }
 
 const std::vector<Key>& keys() {
@@ -134,8 +128,6 @@ const std::vector<Key>& keys() {
 #undef ISO_NUM
 #undef ISO_INT
 #undef ISO_BOOL
-
-
 
 [[noreturn]] void fail(const std::string& at, const std::string& key, const std::string& what) {
     throw PresetError(fmt::format("{}: key '{}': {}", at, key, what));
@@ -293,15 +285,17 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
     for (auto&& [name_view, node] : table) {
         const std::string name = text_excerpt(std::string(name_view.str()), 100);
         const std::string at = toml_where(source, node);
-        static const std::vector<std::string> material_keys = {"rock_slope_deg", "slope_blend_deg",    "snow_line_m",  "snow_blend_m",
-                                                               "snow_max_slope_deg", "soil_depth_m", "sand_height_m"};
+        static const std::vector<std::string> material_keys = {"rock_slope_deg",     "slope_blend_deg", "snow_line_m",  "snow_blend_m",
+                                                               "snow_max_slope_deg", "soil_depth_m",    "sand_height_m"};
         const Key* key = nullptr;
         if (std::find(material_keys.begin(), material_keys.end(), name) != material_keys.end())
             for (const Key& k : keys())
                 if (name == k.name) key = &k;
         if (!key)
-            throw PresetError(fmt::format("{}: unknown material key '{}' (rock_slope_deg, slope_blend_deg, snow_line_m, "
-                                          "snow_blend_m, snow_max_slope_deg, soil_depth_m, sand_height_m)", at, name));
+            throw PresetError(
+                fmt::format("{}: unknown material key '{}' (rock_slope_deg, slope_blend_deg, snow_line_m, "
+                            "snow_blend_m, snow_max_slope_deg, soil_depth_m, sand_height_m)",
+                            at, name));
         key->set_number(preset, read_key(*key, node, at, name));
     }
     rules = preset.terrain.materials;
@@ -309,7 +303,8 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
 
 void check_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0) throw PresetError(fmt::format("{}: cannot open the {} file ({})", path, what, std::strerror(errno)));
+    if (::stat(path.c_str(), &st) != 0)
+        throw PresetError(fmt::format("{}: cannot open the {} file ({})", path, what, std::strerror(errno)));
     if (!S_ISREG(st.st_mode)) throw PresetError(fmt::format("{}: not a {} file (not a regular file)", path, what));
     if (static_cast<std::size_t>(st.st_size) > max_bytes)
         throw PresetError(fmt::format("{}: {} bytes, more than the {} a {} file may have", path, st.st_size, max_bytes, what));

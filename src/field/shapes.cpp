@@ -68,21 +68,15 @@ private:
 
 }  // namespace
 
-double sphere_distance(const glm::dvec3& p, const glm::dvec3& centre, double radius) {
-    return glm::length(p - centre) - radius;
-}
+double sphere_distance(const glm::dvec3& p, const glm::dvec3& centre, double radius) { return glm::length(p - centre) - radius; }
 
 double box_distance(const glm::dvec3& p, const glm::dvec3& centre, const glm::dvec3& half_extent) {
     const glm::dvec3 q = glm::abs(p - centre) - half_extent;
     return glm::length(glm::max(q, 0.0)) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0);
 }
 
-std::unique_ptr<Field> make_plane(const glm::dvec3& normal, double offset) {
-    return std::make_unique<PlaneField>(normal, offset);
-}
-std::unique_ptr<Field> make_sphere(const glm::dvec3& centre, double radius) {
-    return std::make_unique<SphereField>(centre, radius);
-}
+std::unique_ptr<Field> make_plane(const glm::dvec3& normal, double offset) { return std::make_unique<PlaneField>(normal, offset); }
+std::unique_ptr<Field> make_sphere(const glm::dvec3& centre, double radius) { return std::make_unique<SphereField>(centre, radius); }
 std::unique_ptr<Field> make_box(const glm::dvec3& centre, const glm::dvec3& half_extent) {
     return std::make_unique<BoxField>(centre, half_extent);
 }

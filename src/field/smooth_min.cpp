@@ -5,9 +5,7 @@
 
 namespace isoterra {
 
-double smooth_min_weight(double a, double b, double k) {
-    return std::clamp(0.5 + 0.5 * (b - a) / k, 0.0, 1.0);
-}
+double smooth_min_weight(double a, double b, double k) { return std::clamp(0.5 + 0.5 * (b - a) / k, 0.0, 1.0); }
 
 double smooth_min(double a, double b, double k) {
     const double h = smooth_min_weight(a, b, k);

@@ -24,14 +24,14 @@ struct CombineTerms {
     double cave_width, cave_metres_per_unit, entrance_depth, entrance_narrowing, blend, iso;
 };
 
-
 // combine() for a row of samples from the single-precision noises: the same formula with
 // the choices hoisted out of the loop so that it vectorises (a plain hypot, not V8's).
 enum class CaveMode { none, hard, smooth };
 
 template <CaveMode mode>
 __attribute__((always_inline)) inline void combine_loop(const CombineTerms& t, const double* height, const double* bend_m, double y,
-                         const float* bend, const float* cave_a, const float* cave_b, float* out, std::size_t count) {
+                                                        const float* bend, const float* cave_a, const float* cave_b, float* out,
+                                                        std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) {
         double d = height[i] - y + static_cast<double>(bend[i]) * bend_m[i];
         if constexpr (mode != CaveMode::none) {
@@ -52,8 +52,8 @@ __attribute__((always_inline)) inline void combine_loop(const CombineTerms& t, c
 }
 
 ISOTERRA_CLONES
-void combine_row(const CombineTerms& t, const double* height, const double* bend_m, double y, const float* bend,
-                 const float* cave_a, const float* cave_b, float* out, std::size_t count) {
+void combine_row(const CombineTerms& t, const double* height, const double* bend_m, double y, const float* bend, const float* cave_a,
+                 const float* cave_b, float* out, std::size_t count) {
     if (!t.caves) combine_loop<CaveMode::none>(t, height, bend_m, y, bend, cave_a, cave_b, out, count);
     else if (t.blend > 0.0) combine_loop<CaveMode::smooth>(t, height, bend_m, y, bend, cave_a, cave_b, out, count);
     else combine_loop<CaveMode::hard>(t, height, bend_m, y, bend, cave_a, cave_b, out, count);
@@ -98,8 +98,9 @@ void cave_noises(const TerrainParams& p, const NoiseSet& noise, const Lattice& l
             for (std::size_t i = 0; i < nx; ++i)
                 gate[n + i] = static_cast<float>(heights[row + i] - y + static_cast<double>(bend[n + i]) * bends[row + i]);
         }
-    const double below = (p.cave_entrance_depth_m * p.cave_entrance_narrowing - p.cave_width * p.cave_metres_per_unit -
-                          p.cave_blend_m) / (1.0 + p.cave_entrance_narrowing) - 0.01;
+    const double below = (p.cave_entrance_depth_m * p.cave_entrance_narrowing - p.cave_width * p.cave_metres_per_unit - p.cave_blend_m) /
+                             (1.0 + p.cave_entrance_narrowing) -
+                         0.01;
     const float gate_below = static_cast<float>(std::min(below, p.cave_entrance_depth_m - 0.01));
     NoiseLattice la = noise_lattice(lattice, p.cave_scale_m, p.cave_vertical_scale_m, glm::dvec3(0.0));
     la.gate = gate.data();
@@ -122,8 +123,7 @@ void cave_noises(const TerrainParams& p, const NoiseSet& noise, const Lattice& l
 
 }  // namespace
 
-TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed)
-    : p_(params), seed_(seed), noise_(seed) {
+TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed) : p_(params), seed_(seed), noise_(seed) {
     p_.materials.surface_reach_m = most_bend();
 }
 
@@ -131,15 +131,13 @@ TerrainField::Column TerrainField::column(double x, double z) const {
     if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, x, z);
     const double mountain_noise = noise_.noise2(x / p_.mountain_scale_m + kMountainDx, z / p_.mountain_scale_m + kMountainDz);
     const double hill_noise = fbm2(noise_.noise2, x / p_.hill_scale_m, z / p_.hill_scale_m, p_.hill_fbm);
-    const double ridge_noise =
-        fbm2(noise_.noise2, x / p_.ridge_scale_m + kRidgeDx, z / p_.ridge_scale_m + kRidgeDz, p_.ridge_fbm);
+    const double ridge_noise = fbm2(noise_.noise2, x / p_.ridge_scale_m + kRidgeDx, z / p_.ridge_scale_m + kRidgeDz, p_.ridge_fbm);
     return finish_column(mountain_noise, hill_noise, ridge_noise);
 }
 
 TerrainField::Column TerrainField::finish_column(double mountain_noise, double hill_noise, double ridge_noise) const {
     const double mountain = smoothstep(p_.mountain_from, p_.mountain_to, mountain_noise);
-    const double hills = p_.reshape ? std::pow((hill_noise + 1.0) * 0.5 * p_.reshape_fudge, p_.reshape_exponent) *
-                                          p_.reshape_multiplier_m
+    const double hills = p_.reshape ? std::pow((hill_noise + 1.0) * 0.5 * p_.reshape_fudge, p_.reshape_exponent) * p_.reshape_multiplier_m
                                     : hill_noise * p_.hill_height_m;
     // Where no mountain rises the ridge's weight is 0 and 0 * ridge * h is +0 for any ridge,
     // so the ridge (a pow and a hypot) is not computed.
@@ -272,9 +270,7 @@ void TerrainField::surface_gate(const Lattice& lattice, const double* heights, c
         }
 }
 
-void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
-    sample_lattice_and_ground(lattice, out, nullptr);
-}
+void TerrainField::sample_lattice(const Lattice& lattice, float* out) const { sample_lattice_and_ground(lattice, out, nullptr); }
 
 std::shared_ptr<const LatticeColumns> TerrainField::columns_of(const Lattice& lattice) const {
     auto out = std::make_shared<LatticeColumns>();
@@ -295,8 +291,8 @@ std::shared_ptr<const LatticeColumns> TerrainField::columns_of(const Lattice& la
     return out;
 }
 
-bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use,
-                                             const LatticeColumns* given, ColumnLooks* looks) const {
+bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use, const LatticeColumns* given,
+                                             ColumnLooks* looks) const {
     if (looks) looks->clear();  // its sea is a level (TerrainParams::sea_level_m), not a column output
     // The 2D part once per column (or as given); the three 3D noises of the whole lattice in
     // single precision (Simplex3::lattice_fast), then combined per sample.
@@ -324,8 +320,8 @@ bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* out,
     noise_.noise3.lattice_fast(bend_lattice, bend);
     if (p_.caves) cave_noises(p_, noise_, lattice, heights.data(), bends.data(), bend, gate, cave_a, cave_b);
     else std::fill(cave_a, cave_a + 2 * count, 0.0f);
-    const CombineTerms terms{p_.caves, p_.cave_width, p_.cave_metres_per_unit, p_.cave_entrance_depth_m,
-                             p_.cave_entrance_narrowing, p_.cave_blend_m, p_.iso_level};
+    const CombineTerms terms{p_.caves,        p_.cave_width, p_.cave_metres_per_unit, p_.cave_entrance_depth_m, p_.cave_entrance_narrowing,
+                             p_.cave_blend_m, p_.iso_level};
     std::size_t n = 0;
     for (int k = 0; k < lattice.size.z; ++k)
         for (std::size_t j = 0; j < ny; ++j, n += nx) {
@@ -355,11 +351,9 @@ double TerrainField::most_bend() const { return std::max(p_.overhang_plains_m, p
 double TerrainField::highest_ground(double x, double z, double size) const {
     double highest = -INFINITY;
     for (int i = 0; i <= 4; ++i)
-        for (int j = 0; j <= 4; ++j)
-            highest = std::max(highest, surface_height(x + (i * size) / 4, z + (j * size) / 4));
+        for (int j = 0; j <= 4; ++j) highest = std::max(highest, surface_height(x + (i * size) / 4, z + (j * size) / 4));
     return highest + most_bend() + 16;
 }
-
 
 double TerrainField::height_variation(double reach, double mountain_max) const {
     const double l2 = Simplex2::kLipschitz;
@@ -370,15 +364,16 @@ double TerrainField::height_variation(double reach, double mountain_max) const {
     if (p_.reshape) {
         // g(n) = ((n + 1) / 2 * fudge)^e * multiplier is monotone: its slope at the top bounds it.
         const double u_max = (p_.hill_fbm.max_abs() + 1.0) * 0.5 * p_.reshape_fudge;
-        const double g_slope = std::fabs(p_.reshape_multiplier_m) * p_.reshape_exponent *
-                               std::pow(u_max, p_.reshape_exponent - 1.0) * p_.reshape_fudge * 0.5;
+        const double g_slope =
+            std::fabs(p_.reshape_multiplier_m) * p_.reshape_exponent * std::pow(u_max, p_.reshape_exponent - 1.0) * p_.reshape_fudge * 0.5;
         hills = std::min(hills * g_slope, std::fabs(p_.reshape_multiplier_m) * std::pow(u_max, p_.reshape_exponent));
     } else {
         hills *= std::fabs(p_.hill_height_m);
     }
     // |m1 R1 - m2 R2| <= |m1 - m2| + m_max |R1 - R2| with R in [0, 1] and m in [0, 1].
     const double dm = std::min(1.0, 1.5 / (p_.mountain_to - p_.mountain_from) * l2 * reach / p_.mountain_scale_m);
-    const double dr = std::min(1.0, p_.ridge_exponent * p_.ridge_sharpness * p_.ridge_fbm.variation(Simplex2::kLipschitz, reach / p_.ridge_scale_m));
+    const double dr =
+        std::min(1.0, p_.ridge_exponent * p_.ridge_sharpness * p_.ridge_fbm.variation(Simplex2::kLipschitz, reach / p_.ridge_scale_m));
     return hills + std::fabs(p_.ridge_height_m) * (dm + mountain_max * dr);
 }
 
@@ -386,8 +381,7 @@ double TerrainField::height_variation(double reach, double mountain_max) const {
 // quadtree knows its centre's height, and no point of the cell is further from it than
 // height_variation(half diagonal). The cell that could hold the most extreme height is
 // split until that promise is within `kTolerance` of a height actually seen.
-double TerrainField::height_extreme(double x0, double z0, double x1, double z1, double mountain_max,
-                                    bool highest) const {
+double TerrainField::height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const {
     struct Cell {
         double x, z, hx, hz, value, reach;
         double promise() const { return value + reach; }
@@ -397,9 +391,9 @@ double TerrainField::height_extreme(double x0, double z0, double x1, double z1, 
     const auto make = [&](double x, double z, double hx, double hz) {
         return Cell{x, z, hx, hz, sign * column(x, z).height, height_variation(std::hypot(hx, hz), mountain_max)};
     };
-    constexpr int kStart = 4;            // a 4x4 grid of cells to begin with
-    constexpr int kBudget = 600;         // heights evaluated at most per side
-    constexpr double kTolerance = 2.0;   // metres of slack accepted
+    constexpr int kStart = 4;           // a 4x4 grid of cells to begin with
+    constexpr int kBudget = 600;        // heights evaluated at most per side
+    constexpr double kTolerance = 2.0;  // metres of slack accepted
     std::priority_queue<Cell> cells;
     const double hx = (x1 - x0) / (2 * kStart), hz = (z1 - z0) / (2 * kStart);
     double seen = -INFINITY;
@@ -413,8 +407,7 @@ double TerrainField::height_extreme(double x0, double z0, double x1, double z1, 
         const Cell c = cells.top();
         cells.pop();
         for (int q = 0; q < 4; ++q) {
-            const Cell child = make(c.x + (q & 1 ? 0.5 : -0.5) * c.hx, c.z + (q & 2 ? 0.5 : -0.5) * c.hz,
-                                    c.hx * 0.5, c.hz * 0.5);
+            const Cell child = make(c.x + (q & 1 ? 0.5 : -0.5) * c.hx, c.z + (q & 2 ? 0.5 : -0.5) * c.hz, c.hx * 0.5, c.hz * 0.5);
             seen = std::max(seen, child.value);
             cells.push(child);
         }

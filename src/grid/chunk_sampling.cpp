@@ -11,8 +11,7 @@ namespace isoterra {
 Lattice chunk_lattice(const ChunkCoord& c, const Padding& pad) {
     Lattice lat;
     lat.spacing_m = c.spacing_m();
-    lat.origin = glm::i64vec3(static_cast<std::int64_t>(c.x) * kChunkSize - pad.lo,
-                              static_cast<std::int64_t>(c.y) * kChunkSize - pad.lo,
+    lat.origin = glm::i64vec3(static_cast<std::int64_t>(c.x) * kChunkSize - pad.lo, static_cast<std::int64_t>(c.y) * kChunkSize - pad.lo,
                               static_cast<std::int64_t>(c.z) * kChunkSize - pad.lo);
     const int n = kChunkSize + 1 + pad.lo + pad.hi;
     lat.size = glm::ivec3(n);

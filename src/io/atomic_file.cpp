@@ -152,8 +152,9 @@ void write_file_atomically(const std::string& path, const std::string& bytes) { 
 bool write_file_if_absent(const std::string& path, const std::string& bytes) {
     Pending p = write_pending(path, bytes);
     // link() never replaces: of two writers, exactly one names the file.
-    const int linked = p.unnamed ? ::linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", p.fd).c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW)
-                                 : ::link(p.temp.c_str(), path.c_str());
+    const int linked = p.unnamed
+                           ? ::linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", p.fd).c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW)
+                           : ::link(p.temp.c_str(), path.c_str());
     if (linked != 0 && errno != EEXIST) fail(p, "cannot name the finished file");
     p.drop();
     return linked == 0;

@@ -42,8 +42,7 @@ GltfPrimitive quantized_primitive(const NamedMesh& nm, const MeshBuffers& m, boo
     // Positions on a uniform grid of 65536 steps over the longest side of the box, in double
     // so that far-out meshes keep their precision before the node's translation.
     std::vector<glm::dvec3> where(used);
-    for (std::size_t v = 0; v < used; ++v)
-        where[v] = placed ? glm::dvec3(m.positions[order[v]]) : m.world_position(order[v]);
+    for (std::size_t v = 0; v < used; ++v) where[v] = placed ? glm::dvec3(m.positions[order[v]]) : m.world_position(order[v]);
     glm::dvec3 lo = where.empty() ? glm::dvec3(0.0) : where[0], hi = lo;
     for (const auto& p : where) lo = glm::min(lo, p), hi = glm::max(hi, p);
     const double extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
@@ -69,9 +68,12 @@ GltfPrimitive quantized_primitive(const NamedMesh& nm, const MeshBuffers& m, boo
     GltfPrimitive p;
     p.translation = (placed ? m.origin : glm::dvec3(0.0)) + lo;
     p.scale = step;
-    p.position = {bytes_of(positions), 8, used, false,
-                  {{"componentType", 5123}, {"count", used}, {"type", "VEC3"},
-                   {"min", {qlo[0], qlo[1], qlo[2]}}, {"max", {qhi[0], qhi[1], qhi[2]}}}};
+    p.position = {
+        bytes_of(positions),
+        8,
+        used,
+        false,
+        {{"componentType", 5123}, {"count", used}, {"type", "VEC3"}, {"min", {qlo[0], qlo[1], qlo[2]}}, {"max", {qhi[0], qhi[1], qhi[2]}}}};
     p.normal = {bytes_of(normals), 4, used, false, {{"componentType", 5120}, {"normalized", true}, {"count", used}, {"type", "VEC3"}}};
     p.colour = {bytes_of(colours), 4, used, false, {{"componentType", 5121}, {"normalized", true}, {"count", used}, {"type", "VEC4"}}};
     if (used <= 65535) {

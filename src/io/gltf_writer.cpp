@@ -65,7 +65,8 @@ public:
         doc["buffers"] = json::array({buffer});  // not {buffer}: clang reads that as a copy of the object
         if (compress_) {
             // The views' own buffer holds no data: readers must decode (a required extension).
-            doc["buffers"].push_back({{"byteLength", fallback_bytes_}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
+            doc["buffers"].push_back(
+                {{"byteLength", fallback_bytes_}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
             doc["extensionsUsed"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
             doc["extensionsRequired"] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
         }
@@ -124,7 +125,8 @@ std::string glb(std::string text, const std::string& bin) {
     while (text.size() % 4) text.push_back(' ');
     const auto u32 = [](std::string& s, std::uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); };
     std::string out;
-    const std::uint32_t total = 12 + 8 + static_cast<std::uint32_t>(text.size()) + (bin.empty() ? 0 : 8 + static_cast<std::uint32_t>(bin.size()));
+    const std::uint32_t total =
+        12 + 8 + static_cast<std::uint32_t>(text.size()) + (bin.empty() ? 0 : 8 + static_cast<std::uint32_t>(bin.size()));
     u32(out, 0x46546C67u);  // "glTF"
     u32(out, 2);
     u32(out, total);
@@ -161,10 +163,16 @@ GltfPrimitive plain_primitive(const NamedMesh& nm, const MeshBuffers& m, bool pl
     const auto bytes = [](const void* data, std::size_t n) { return std::string(static_cast<const char*>(data), n); };
     GltfPrimitive p;
     if (placed) p.translation = m.origin;
-    p.position = {bytes(positions.data(), nv * 12), 12, nv, false,
+    p.position = {bytes(positions.data(), nv * 12),
+                  12,
+                  nv,
+                  false,
                   {{"componentType", 5126}, {"count", nv}, {"type", "VEC3"}, {"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}}};
     p.normal = {bytes(m.normals.data(), nv * 12), 12, nv, false, {{"componentType", 5126}, {"count", nv}, {"type", "VEC3"}}};
-    p.colour = {bytes(colours.data(), colours.size()), 4, nv, false,
+    p.colour = {bytes(colours.data(), colours.size()),
+                4,
+                nv,
+                false,
                 {{"componentType", 5121}, {"normalized", true}, {"count", nv}, {"type", "VEC4"}}};
     const std::size_t ni = m.indices.size();
     if (nv <= 65535) {
@@ -194,8 +202,11 @@ std::string encode_gltf(const std::vector<NamedMesh>& meshes, bool binary, bool 
         const int position = buffers.add_accessor(p.position), normal = buffers.add_accessor(p.normal);
         const int colour = buffers.add_accessor(p.colour), index = buffers.add_accessor(p.index);
         gl_meshes.push_back({{"name", nm.name},
-                             {"primitives", {{{"attributes", {{"POSITION", position}, {"NORMAL", normal}, {"COLOR_0", colour}}},
-                                              {"indices", index}, {"material", nm.water ? 1 : 0}, {"mode", 4}}}}});
+                             {"primitives",
+                              {{{"attributes", {{"POSITION", position}, {"NORMAL", normal}, {"COLOR_0", colour}}},
+                                {"indices", index},
+                                {"material", nm.water ? 1 : 0},
+                                {"mode", 4}}}}});
         nodes.push_back({{"name", nm.name}, {"mesh", gl_meshes.size() - 1}});
         if (placed || compress) nodes.back()["translation"] = {p.translation.x, p.translation.y, p.translation.z};
         if (compress) nodes.back()["scale"] = {p.scale, p.scale, p.scale};

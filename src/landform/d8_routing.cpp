@@ -7,8 +7,7 @@
 
 namespace isoterra {
 
-std::vector<std::int32_t> d8_receivers(const HeightGrid& grid, const std::vector<double>& filled,
-                                       const std::vector<CellKind>& kinds) {
+std::vector<std::int32_t> d8_receivers(const HeightGrid& grid, const std::vector<double>& filled, const std::vector<CellKind>& kinds) {
     using landform::inside, landform::kNeighbours, landform::on_edge;
     const auto distance = landform::neighbour_distances(grid);
     std::vector<std::int32_t> receivers(grid.count(), kNoReceiver);

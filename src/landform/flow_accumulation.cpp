@@ -9,8 +9,8 @@
 
 namespace isoterra {
 
-FlowAccumulation accumulate_flow(const HeightGrid& grid, const std::vector<double>& filled,
-                                 const std::vector<std::int32_t>& receivers, const std::vector<CellKind>& kinds) {
+FlowAccumulation accumulate_flow(const HeightGrid& grid, const std::vector<double>& filled, const std::vector<std::int32_t>& receivers,
+                                 const std::vector<CellKind>& kinds) {
     const std::size_t n = grid.count();
     FlowAccumulation flow;
     flow.area_m2.assign(n, 0.0);
@@ -23,9 +23,8 @@ FlowAccumulation accumulate_flow(const HeightGrid& grid, const std::vector<doubl
             flow.area_m2[i] = grid.dx_m * grid.dz_m;
         }
     // Highest first; ties by index so that the sums add in the same order on every run.
-    std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-        return filled[a] != filled[b] ? filled[a] > filled[b] : a < b;
-    });
+    std::sort(order.begin(), order.end(),
+              [&](std::int32_t a, std::int32_t b) { return filled[a] != filled[b] ? filled[a] > filled[b] : a < b; });
     const double diagonal = std::hypot(grid.dx_m, grid.dz_m);
     for (const std::int32_t i : order) {
         const std::int32_t j = receivers[i];

@@ -28,7 +28,9 @@ SlopeStatistics slope_statistics(const HeightGrid& grid, const std::vector<CellK
     const int bins = static_cast<int>(90.0 / SlopeStatistics::kBinDeg);
     s.bin_share.assign(static_cast<std::size_t>(bins), 0.0);
     std::vector<double> slopes;
-    const auto at = [&](int c, int r) { return c < 0 || r < 0 || c >= grid.width || r >= grid.height ? NAN : grid.heights[grid.index(c, r)]; };
+    const auto at = [&](int c, int r) {
+        return c < 0 || r < 0 || c >= grid.width || r >= grid.height ? NAN : grid.heights[grid.index(c, r)];
+    };
     for (int r = 0; r < grid.height; ++r)
         for (int c = 0; c < grid.width; ++c) {
             const std::size_t i = grid.index(c, r);

@@ -48,8 +48,7 @@ struct BlockChunk {
         for (int k = -1; k <= kCore; ++k)
             for (int j = -1; j <= kCore; ++j)
                 for (int i = -1; i <= kCore; ++i)
-                    scratch.solid[((static_cast<std::size_t>(k + 1) * kSolidSide) + (j + 1)) * kSolidSide + (i + 1)] =
-                        s.at(i, j, k) < 0.0f;
+                    scratch.solid[((static_cast<std::size_t>(k + 1) * kSolidSide) + (j + 1)) * kSolidSide + (i + 1)] = s.at(i, j, k) < 0.0f;
     }
 
     // The material of a face of the sample at `centre` with this normal, seen at height `y`.
@@ -104,8 +103,7 @@ void collect_faces(const BlockChunk& c, int axis, int dir, int layer, const glm:
 
 // Covers the layer's faces with rectangles: widest run along u first, then as many rows
 // along v as match it exactly (one face each when not greedy).
-void cover_faces(const BlockChunk& c, int axis, int dir, int layer, const glm::vec3& normal, const LayerMaterials& materials,
-                 bool greedy) {
+void cover_faces(const BlockChunk& c, int axis, int dir, int layer, const glm::vec3& normal, const LayerMaterials& materials, bool greedy) {
     std::vector<std::int32_t>& slots = c.scratch.slots;
     for (int b = 0; b < kCore; ++b)
         for (int a = 0; a < kCore;) {

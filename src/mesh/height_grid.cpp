@@ -5,8 +5,8 @@
 
 namespace isoterra {
 
-void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0, double step,
-                      const MaterialRules& rules, MeshBuffers& out) {
+void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0, double step, const MaterialRules& rules,
+                      MeshBuffers& out) {
     const MaterialClassifier classify(rules);
     out.clear();
     const int stride = nx + 2;

@@ -104,7 +104,8 @@ void mesh_marching_cubes(const ChunkSamples& s, const MaterialRules& rules, Mesh
                     if (!((mask >> a ^ mask >> kCubeEdges[e][1]) & 1)) continue;
                     const int lower[3] = {i + (a & 1), j + (a >> 1 & 1), k + (a >> 2 & 1)};
                     const int axis = kEdgeAxis[e];
-                    std::int32_t& slot = scratch.slots[(lower[2] & 1) * kLayer + (static_cast<std::size_t>(lower[1]) * n + lower[0]) * 3 + axis];
+                    std::int32_t& slot =
+                        scratch.slots[(lower[2] & 1) * kLayer + (static_cast<std::size_t>(lower[1]) * n + lower[0]) * 3 + axis];
                     if (slot < 0) {
                         slot = static_cast<std::int32_t>(out.positions.size());
                         const int b = kCubeEdges[e][1];

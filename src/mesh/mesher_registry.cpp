@@ -15,8 +15,7 @@ void marching_cubes_row(const ChunkSamples& s, const MaterialRules& rules, MeshS
 }
 
 // Surface nets and blocks meet other levels by their own seams, not by transition strips.
-void surface_nets_row(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
-                      unsigned) {
+void surface_nets_row(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out, unsigned) {
     mesh_surface_nets(s, rules, scratch, out);
 }
 
@@ -70,8 +69,8 @@ bool parse_mesher(const std::string& name, Mesher& out) {
 
 Padding mesher_padding(Mesher m) { return mesher_info(m).padding; }
 
-void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch,
-                MeshBuffers& out, unsigned transition_sides) {
+void mesh_chunk(Mesher mesher, const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
+                unsigned transition_sides) {
     mesher_info(mesher).mesh(samples, rules, scratch, out, transition_sides);
 }
 

@@ -71,7 +71,8 @@ std::size_t pinched_edges(const std::vector<std::uint32_t>& tris) {
         for (int e = 0; e < 3; ++e) edges[t + e] = std::uint64_t{tris[t + e]} << 32 | tris[t + (e + 1) % 3];
     std::sort(edges.begin(), edges.end());
     std::size_t pinched = 0;
-    for (std::size_t i = 1; i < edges.size(); ++i) pinched += edges[i] == edges[i - 1] && (i + 1 == edges.size() || edges[i + 1] != edges[i]);
+    for (std::size_t i = 1; i < edges.size(); ++i)
+        pinched += edges[i] == edges[i - 1] && (i + 1 == edges.size() || edges[i + 1] != edges[i]);
     return pinched;
 }
 
@@ -117,9 +118,9 @@ std::size_t simplify_interior(MeshBuffers& mesh, double spacing_m, double max_er
     double error = 0.5 * max_error_m;
     for (int attempt = 0;; ++attempt, error *= 0.25) {
         simplified.resize(inside.size());
-        simplified.resize(meshopt_simplify(simplified.data(), inside.data(), inside.size(), &mesh.positions[0].x,
-                                           mesh.positions.size(), sizeof(glm::vec3), target, static_cast<float>(error / scale),
-                                           meshopt_SimplifyLockBorder, nullptr));
+        simplified.resize(meshopt_simplify(simplified.data(), inside.data(), inside.size(), &mesh.positions[0].x, mesh.positions.size(),
+                                           sizeof(glm::vec3), target, static_cast<float>(error / scale), meshopt_SimplifyLockBorder,
+                                           nullptr));
         drop_twins(simplified);
         if (pinched_edges(simplified) <= pinched_before) break;
         if (attempt == 1) return 0;

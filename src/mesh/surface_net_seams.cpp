@@ -84,8 +84,7 @@ private:
         const int mask = cell_corners(s_, i, j, k, f);
         if (mask == 0 || mask == 255) return -1;
         const std::int32_t id = static_cast<std::int32_t>(out_.positions.size());
-        push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, mask,
-                              [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); });
+        push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, mask, [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); });
         beyond_.emplace_back(key, id);
         return id;
     }
@@ -104,8 +103,8 @@ private:
         // crossing of the finer edges on the cell's surface.
         const glm::dvec3 local = mask != 0 && mask != 255 ? surface_net_vertex(f, mask) : finer_crossings(ci, cj, ck);
         slot = static_cast<std::int32_t>(out_.positions.size());
-        push_surface_net_cell(out_, s_, classify_, ci, cj, ck, 2, f, mask, [&](int a, int b, int c) { return coarse_gradient(a, b, c); },
-                              &local);
+        push_surface_net_cell(
+            out_, s_, classify_, ci, cj, ck, 2, f, mask, [&](int a, int b, int c) { return coarse_gradient(a, b, c); }, &local);
         return slot;
     }
 
@@ -223,13 +222,14 @@ void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& clas
                 level[q] = v.across[q] < 0 ? 0 : (combo >> bit++ & 1);
                 levels[static_cast<std::size_t>((v.quadrant[q][1] + 1) * 3 + v.quadrant[q][0] + 1)] = level[q];
                 if (v.across[q] >= 0)
-                    when = when & (v.diagonal[q] ? DrawCondition::diagonal_is(v.across[q], level[q]) : DrawCondition::side_is(v.across[q], level[q]));
+                    when = when & (v.diagonal[q] ? DrawCondition::diagonal_is(v.across[q], level[q])
+                                                 : DrawCondition::side_is(v.across[q], level[q]));
             }
             int owner = 0;
             for (int q = 1; q < 4; ++q)
                 if (level[q] < level[owner]) owner = q;
             if (v.across[owner] >= 0) continue;  // a neighbour of the same level owns it
-            if (e == 0 && combo == 0) continue;   // all alike: mesh_surface_nets' own quads
+            if (e == 0 && combo == 0) continue;  // all alike: mesh_surface_nets' own quads
             for (int j = 0; j < kChunkSize; ++j) {
                 const int p[3] = {v.i, j, v.k};
                 seams.edge(p, 1, levels, part);

@@ -86,9 +86,9 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                     }
                 }
             }
-    const DrawCondition when[4] = {DrawCondition::always(), DrawCondition::side_is(side_neg_x, 0), DrawCondition::side_is(side_neg_z, 0),
-                                   DrawCondition::side_is(side_neg_x, 0) & DrawCondition::side_is(side_neg_z, 0) &
-                                       DrawCondition::diagonal_is(corner_neg_x_neg_z, 0)};
+    const DrawCondition when[4] = {
+        DrawCondition::always(), DrawCondition::side_is(side_neg_x, 0), DrawCondition::side_is(side_neg_z, 0),
+        DrawCondition::side_is(side_neg_x, 0) & DrawCondition::side_is(side_neg_z, 0) & DrawCondition::diagonal_is(corner_neg_x_neg_z, 0)};
     for (int p = 0; p < 4; ++p) {
         out.ranges.push_back({static_cast<std::uint32_t>(out.indices.size()), static_cast<std::uint32_t>(parts[p].size()), when[p]});
         out.indices.insert(out.indices.end(), parts[p].begin(), parts[p].end());

@@ -30,9 +30,7 @@ std::uint32_t Neighbourhood::code() const {
     return c;
 }
 
-DrawCondition DrawCondition::side_is(int side, int level) {
-    return {3u << (2 * side), level_code(level) << (2 * side)};
-}
+DrawCondition DrawCondition::side_is(int side, int level) { return {3u << (2 * side), level_code(level) << (2 * side)}; }
 
 DrawCondition DrawCondition::diagonal_is(int corner, int level) {
     return {3u << (12 + 2 * corner), level_code(level) << (12 + 2 * corner)};

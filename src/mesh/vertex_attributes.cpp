@@ -151,8 +151,8 @@ void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifi
     out.materials.push_back(classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z, stride), point_looks(s, p.x, p.z, stride)));
 }
 
-void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3],
-                      int axis, int stride, float fa, float fb) {
+void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3], int axis, int stride,
+                      float fa, float fb) {
     const double t = edge_crossing(fa, fb);
     int upper[3] = {lower[0], lower[1], lower[2]};
     upper[axis] += stride;

@@ -54,8 +54,7 @@ inline double edge_crossing(float fa, float fb) {
 
 /// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and
 /// edge e joins kCubeEdges[e][0] (the lower corner) to kCubeEdges[e][1].
-inline constexpr int kCubeEdges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
-                                          {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+inline constexpr int kCubeEdges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
 
 /// Reads the 8 corner values of cell (i, j, k) into `f`; returns the mask of solid corners.
 inline int cell_corners(const ChunkSamples& s, int i, int j, int k, float f[8]) {
@@ -88,8 +87,8 @@ inline glm::dvec3 surface_net_vertex(const float f[8], int mask) {
 /// `stride` samples apart (values f, solid-corner mask): surface_net_vertex, the trilinear
 /// blend of the corners' gradients (`gradient(i, j, k)` at a corner), and its material.
 template <typename Gradient>
-void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k,
-                           int stride, const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
+void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k, int stride,
+                           const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
 
 /// For cells lo..lo+count-1 (per axis, count <= 62), writes one bit mask per cell row
 /// (j, k), row-major over k then j: bit c is set where cell (lo + c, j, k) has corners on
@@ -102,15 +101,14 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
 /// the normal from the gradients at both ends (over `stride` samples) and its material. A
 /// stride of 2 places, from a chunk's even samples, exactly the vertex the chunk one level
 /// coarser makes on that edge.
-void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3],
-                      int axis, int stride, float fa, float fb);
+void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3], int axis, int stride,
+                      float fa, float fb);
 
 /// Appends polygon `v` (3 or 4 vertices in order; a vertex repeated next to itself, or on
 /// the same point, counts once) to `indices` as triangles, a quad split along its shorter
 /// diagonal. Two cells' vertices meet on their common face where the crossings lie on it or
 /// within 2^-16 of it (a sample of 0 there); a triangle between them would have no area.
-inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n,
-                         std::vector<std::uint32_t>& indices) {
+inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n, std::vector<std::uint32_t>& indices) {
     std::uint32_t p[4];
     int m = 0;
     for (int i = 0; i < n; ++i)
@@ -136,8 +134,8 @@ inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uin
 /// its faces and vertical edges that it owns there, joining its own cells (`cell_slots`, as
 /// mesh_surface_nets keeps them) with the coarser neighbours' cells rebuilt from its even
 /// samples.
-void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& classify,
-                           const std::vector<std::int32_t>& cell_slots, MeshBuffers& out);
+void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cell_slots,
+                           MeshBuffers& out);
 
 /// Vertex slots per face of a chunk: one per lattice edge in the face, (33 x 33) x 2 axes.
 inline constexpr std::size_t kFaceSlots = static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1) * 2;
@@ -158,8 +156,8 @@ inline void record_face_vertex(MeshScratch& scratch, const int lower[3], int axi
 /// Appends the Transvoxel transition strips of the faces in `sides` of a marching-cubes chunk
 /// (transvoxel.cpp): one index range per face, drawn when that face has a coarser
 /// neighbour. Needs the face slots of the regular pass.
-void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch,
-                           MeshBuffers& out, unsigned sides);
+void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch, MeshBuffers& out,
+                           unsigned sides);
 
 /// World position of core-relative sample (i, j, k).
 inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
@@ -167,8 +165,8 @@ inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
 }
 
 template <typename Gradient>
-void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k,
-                           int stride, const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction) {
+void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k, int stride,
+                           const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction) {
     const glm::dvec3 local = fraction ? *fraction : surface_net_vertex(f, mask);  // in [0, 1]^3
     glm::vec3 g(0.0f);
     for (int c = 0; c < 8; ++c) {

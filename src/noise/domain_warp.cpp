@@ -13,8 +13,7 @@ void warp2(const Simplex2& noise, double scale_m, double distance_m, double& x, 
     z += dz;
 }
 
-void warp3(const Simplex3& noise, double scale_m, double distance_m, double& x, double& y,
-           double& z) {
+void warp3(const Simplex3& noise, double scale_m, double distance_m, double& x, double& y, double& z) {
     const double u = x / scale_m;
     const double v = y / scale_m;
     const double w = z / scale_m;

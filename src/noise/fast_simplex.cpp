@@ -56,9 +56,7 @@ void run_lattice(const FastLatticeTables& t, float* out) {
 
 }  // namespace
 
-void FastSimplex3::lattice(const NoiseLattice& l, float* out) const {
-    fbm_lattice(l, FbmShape{1, 2.0, 0.5, 1.0}, out);
-}
+void FastSimplex3::lattice(const NoiseLattice& l, float* out) const { fbm_lattice(l, FbmShape{1, 2.0, 0.5, 1.0}, out); }
 
 void FastSimplex3::fbm_lattice(const NoiseLattice& l, const FbmShape& shape, float* out) const {
     thread_local FastLatticeTables tables;

@@ -28,7 +28,7 @@ typedef std::uint32_t U __attribute__((vector_size(4 * kLanes)));
 constexpr double kF2 = 0.36602540378443864676;  // (sqrt(3) - 1) / 2
 constexpr double kG2 = 0.21132486540518711775;  // (3 - sqrt(3)) / 6
 constexpr float kG2f = static_cast<float>(kG2);
-constexpr float kDiagonal = 0.70710678f;         // the diagonal gradients' components, unit length
+constexpr float kDiagonal = 0.70710678f;  // the diagonal gradients' components, unit length
 
 // floor by the 1.5 * 2^52 trick (adds and compares only, so every instruction set vectorises
 // it), for |v| below 2^51; and the floor's low 32 bits, from the same sum's mantissa.

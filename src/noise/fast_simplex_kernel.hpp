@@ -57,7 +57,7 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_gradient(typename FastLanes<N
 // the offset, times the kernel (0.5 - r^2)^4.
 template <int N>
 ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_corner(typename FastLanes<N>::F x, typename FastLanes<N>::F y,
-                                                         typename FastLanes<N>::F z, typename FastLanes<N>::U h) {
+                                                          typename FastLanes<N>::F z, typename FastLanes<N>::U h) {
     using F = typename FastLanes<N>::F;
     using U = typename FastLanes<N>::U;
     const U g = h >> 27;
@@ -73,10 +73,10 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_corner(typename FastLanes<N>:
 // row, fy, fz and theirs (ri, rj, rk, the seed in rk).
 template <int N>
 ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_simplex3(typename FastLanes<N>::U xi, typename FastLanes<N>::U xj,
-                                                           typename FastLanes<N>::U xk, typename FastLanes<N>::F fx,
-                                                           typename FastLanes<N>::U ri, typename FastLanes<N>::U rj,
-                                                           typename FastLanes<N>::U rk, typename FastLanes<N>::F fy,
-                                                           typename FastLanes<N>::F fz) {
+                                                            typename FastLanes<N>::U xk, typename FastLanes<N>::F fx,
+                                                            typename FastLanes<N>::U ri, typename FastLanes<N>::U rj,
+                                                            typename FastLanes<N>::U rk, typename FastLanes<N>::F fy,
+                                                            typename FastLanes<N>::F fz) {
     using F = typename FastLanes<N>::F;
     using U = typename FastLanes<N>::U;
     using I = typename FastLanes<N>::I;
@@ -84,8 +84,7 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_simplex3(typename FastLanes<N
     // part moves every skewed coordinate by a whole number, so only the parts need float.
     const F s = (fx + (fy + fz)) * kFastF3;
     // fx + s >= 0, so truncation is the floor.
-    const I ai = __builtin_convertvector(fx + s, I), bi = __builtin_convertvector(fy + s, I),
-            ci = __builtin_convertvector(fz + s, I);
+    const I ai = __builtin_convertvector(fx + s, I), bi = __builtin_convertvector(fy + s, I), ci = __builtin_convertvector(fz + s, I);
     const F a = __builtin_convertvector(ai, F), b = __builtin_convertvector(bi, F), c = __builtin_convertvector(ci, F);
     const F t = ((a + b) + c) * kFastG3;
     const F x0 = (fx - a) + t, y0 = (fy - b) + t, z0 = (fz - c) + t;
@@ -184,10 +183,8 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
             }
             sum = o == 0 ? noise * t.octaves.amplitude[0] : sum + noise * t.octaves.amplitude[o];
         }
-        if (short_lattice)
-            std::memcpy(out, &sum, sizeof(float) * total);
-        else
-            std::memcpy(out + n, &sum, sizeof sum);
+        if (short_lattice) std::memcpy(out, &sum, sizeof(float) * total);
+        else std::memcpy(out + n, &sum, sizeof sum);
     }
 }
 
@@ -220,10 +217,8 @@ inline void fast_points(const double* const xyz[3], std::size_t count, const Fas
 // A lattice's noise (one octave) or fBm at N lanes.
 template <int N>
 inline void fast_lattice_groups(const FastLatticeTables& t, float* out) {
-    if (t.octaves.count == 1)
-        fast_lattice_run<N, 1>(t, out);
-    else
-        fast_lattice_run<N, 0>(t, out);
+    if (t.octaves.count == 1) fast_lattice_run<N, 1>(t, out);
+    else fast_lattice_run<N, 0>(t, out);
 }
 
 #undef ISOTERRA_FAST_INLINE

@@ -26,9 +26,7 @@ inline constexpr std::uint32_t kFastHashMultiplier = 0x27d4eb2du;
 // The gradients, by hash number g in [0, 32): g / 8 names an axis whose component is 0 (3:
 // none), bits 0, 1, 2 of g make x, y, z negative. The twelve cube edges twice each and the
 // eight diagonals once: the cube's symmetries, so no direction is favoured.
-constexpr float fast_gradient_component(int g, int axis) {
-    return g >> 3 == axis ? 0.0f : (g >> axis & 1) ? -1.0f : 1.0f;
-}
+constexpr float fast_gradient_component(int g, int axis) { return g >> 3 == axis ? 0.0f : (g >> axis & 1) ? -1.0f : 1.0f; }
 struct FastGradientTable {
     float component[3][32];
     constexpr FastGradientTable() : component{} {

@@ -16,11 +16,9 @@ constexpr double kG3 = 1.0 / 6.0;
 
 // The twelve gradients both tables index with (value % 12): the 2D table uses x and y of
 // its own list, the 3D one the cube-edge midpoints.
-constexpr double kGrad2[12][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {-1, 0},
-                                  {1, 0}, {-1, 0}, {0, 1},  {0, -1},  {0, 1}, {0, -1}};
-constexpr double kGrad3[12][3] = {{1, 1, 0},  {-1, 1, 0},  {1, -1, 0}, {-1, -1, 0},
-                                  {1, 0, 1},  {-1, 0, 1},  {1, 0, -1}, {-1, 0, -1},
-                                  {0, 1, 1},  {0, -1, 1},  {0, 1, -1}, {0, -1, -1}};
+constexpr double kGrad2[12][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {-1, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}, {0, 1}, {0, -1}};
+constexpr double kGrad3[12][3] = {{1, 1, 0},  {-1, 1, 0},  {1, -1, 0}, {-1, -1, 0}, {1, 0, 1},  {-1, 0, 1},
+                                  {1, 0, -1}, {-1, 0, -1}, {0, 1, 1},  {0, -1, 1},  {0, 1, -1}, {0, -1, -1}};
 
 // Fisher-Yates over 0..255 driven by `random`, then the table repeated once so that
 // index sums up to 511 need no wrap.
@@ -36,7 +34,6 @@ std::array<std::uint8_t, 512> shuffled_table(Mulberry32& random) {
     for (int i = 256; i < 512; ++i) p[i] = p[i - 256];
     return p;
 }
-
 
 }  // namespace
 
@@ -91,8 +88,7 @@ double Simplex3::operator()(double x, double y, double z) const {
     const std::int32_t i = js_floor(x + s);
     const std::int32_t j = js_floor(y + s);
     const std::int32_t k = js_floor(z + s);
-    const double t =
-        (static_cast<double>(i) + static_cast<double>(j) + static_cast<double>(k)) * kG3;
+    const double t = (static_cast<double>(i) + static_cast<double>(j) + static_cast<double>(k)) * kG3;
     const double x0 = x - (i - t);
     const double y0 = y - (j - t);
     const double z0 = z - (k - t);

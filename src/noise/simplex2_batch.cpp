@@ -11,7 +11,6 @@
 // target clones with different vector ABIs (what -Wpsabi warns about).
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-
 namespace isoterra {
 namespace {
 
@@ -61,17 +60,21 @@ __attribute__((always_inline)) inline v4d noise4(const std::int32_t* perm, const
         const long long a = ii[0], b = jj[0];
         const long long g00 = a + perm[b], g10 = a + 1 + perm[b], g01 = a + perm[b + 1], g11 = a + 1 + perm[b + 1];
         const v4l lower = i1 != 0;  // the (1, 0) corner, else (0, 1)
-        const v4d gx1 = (v4d)(((v4l)(v4d{gx[g10], gx[g10], gx[g10], gx[g10]}) & lower) | ((v4l)(v4d{gx[g01], gx[g01], gx[g01], gx[g01]}) & ~lower));
-        const v4d gy1 = (v4d)(((v4l)(v4d{gy[g10], gy[g10], gy[g10], gy[g10]}) & lower) | ((v4l)(v4d{gy[g01], gy[g01], gy[g01], gy[g01]}) & ~lower));
+        const v4d gx1 =
+            (v4d)(((v4l)(v4d{gx[g10], gx[g10], gx[g10], gx[g10]}) & lower) | ((v4l)(v4d{gx[g01], gx[g01], gx[g01], gx[g01]}) & ~lower));
+        const v4d gy1 =
+            (v4d)(((v4l)(v4d{gy[g10], gy[g10], gy[g10], gy[g10]}) & lower) | ((v4l)(v4d{gy[g01], gy[g01], gy[g01], gy[g01]}) & ~lower));
         const auto term = [](v4d t, v4d px, v4d py, v4d x, v4d y) {
             const v4l keep = t >= 0.0;
             v4d tc = (v4d)((v4l)t & keep);
             tc *= tc;
             return tc * tc * (px * x + py * y);
         };
-        const v4d n0 = term(0.5 - x0 * x0 - y0 * y0, v4d{gx[g00], gx[g00], gx[g00], gx[g00]}, v4d{gy[g00], gy[g00], gy[g00], gy[g00]}, x0, y0);
+        const v4d n0 =
+            term(0.5 - x0 * x0 - y0 * y0, v4d{gx[g00], gx[g00], gx[g00], gx[g00]}, v4d{gy[g00], gy[g00], gy[g00], gy[g00]}, x0, y0);
         const v4d n1 = term(0.5 - x1 * x1 - y1 * y1, gx1, gy1, x1, y1);
-        const v4d n2 = term(0.5 - x2 * x2 - y2 * y2, v4d{gx[g11], gx[g11], gx[g11], gx[g11]}, v4d{gy[g11], gy[g11], gy[g11], gy[g11]}, x2, y2);
+        const v4d n2 =
+            term(0.5 - x2 * x2 - y2 * y2, v4d{gx[g11], gx[g11], gx[g11], gx[g11]}, v4d{gy[g11], gy[g11], gy[g11], gy[g11]}, x2, y2);
         return 70.0 * (n0 + n1 + n2);
     }
     const v4d n0 = contribution(0.5 - x0 * x0 - y0 * y0, ii + lookup(perm, jj), gx, gy, x0, y0);

@@ -140,8 +140,9 @@ void Simplex2::derivatives_batch(const double* xs, const double* ys, std::size_t
         const Sum4 c0 = corner4(0.5 - x0 * x0 - y0 * y0, x0, y0, g0x, g0y);
         const Sum4 c1 = corner4(0.5 - x1 * x1 - y1 * y1, x1, y1, g1x, g1y);
         const Sum4 c2 = corner4(0.5 - x2 * x2 - y2 * y2, x2, y2, g2x, g2y);
-        const v4d columns[6] = {70.0 * (c0.value + c1.value + c2.value), 70.0 * (c0.dx + c1.dx + c2.dx), 70.0 * (c0.dy + c1.dy + c2.dy),
-                                70.0 * (c0.dxx + c1.dxx + c2.dxx), 70.0 * (c0.dxy + c1.dxy + c2.dxy), 70.0 * (c0.dyy + c1.dyy + c2.dyy)};
+        const v4d columns[6] = {70.0 * (c0.value + c1.value + c2.value), 70.0 * (c0.dx + c1.dx + c2.dx),
+                                70.0 * (c0.dy + c1.dy + c2.dy),          70.0 * (c0.dxx + c1.dxx + c2.dxx),
+                                70.0 * (c0.dxy + c1.dxy + c2.dxy),       70.0 * (c0.dyy + c1.dyy + c2.dyy)};
         for (int c = 0; c < 6; ++c) std::memcpy(out[c] + n, &columns[c], sizeof(v4d));
     }
     for (; n < count; ++n) {

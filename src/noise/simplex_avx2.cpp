@@ -36,8 +36,8 @@ __attribute__((always_inline)) inline __m128 narrow_mask(__m256d m) {
 // order is compared in double, exactly as the scalar path does: this noise jumps across
 // simplex faces (its kernel reaches past the simplex), so a different choice near a face
 // would change the value by the jump, not by a rounding.
-__attribute__((always_inline)) inline void skew4(__m256d x, __m256d y, __m256d z, __m128i& i, __m128i& j, __m128i& k,
-                  __m128& x0, __m128& y0, __m128& z0, __m128& a, __m128& b, __m128& c) {
+__attribute__((always_inline)) inline void skew4(__m256d x, __m256d y, __m256d z, __m128i& i, __m128i& j, __m128i& k, __m128& x0,
+                                                 __m128& y0, __m128& z0, __m128& a, __m128& b, __m128& c) {
     const __m256d s = _mm256_mul_pd(_mm256_add_pd(_mm256_add_pd(x, y), z), _mm256_set1_pd(kF3));
     const __m256d fi = _mm256_floor_pd(_mm256_add_pd(x, s));
     const __m256d fj = _mm256_floor_pd(_mm256_add_pd(y, s));
@@ -70,8 +70,8 @@ __attribute__((always_inline)) inline __m256 dot_grad(__m256i h, __m256 x, __m25
 }
 
 __attribute__((always_inline)) inline __m256 corner(__m256 x, __m256 y, __m256 z, __m256i h) {
-    __m256 t = _mm256_sub_ps(_mm256_set1_ps(0.6f),
-                             _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)));
+    __m256 t =
+        _mm256_sub_ps(_mm256_set1_ps(0.6f), _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)));
     t = _mm256_max_ps(t, _mm256_setzero_ps());
     t = _mm256_mul_ps(t, t);
     return _mm256_mul_ps(_mm256_mul_ps(t, t), dot_grad(h, x, y, z));
@@ -80,8 +80,8 @@ __attribute__((always_inline)) inline __m256 corner(__m256 x, __m256 y, __m256 z
 // The hashes of every lane's four corners, in h: the cell's own, the two beyond it by the
 // offsets (i1, j1, k1) and (i2, j2, k2) (0 or 1 each), and the opposite one.
 __attribute__((always_inline)) inline void corner_hashes(const std::int32_t* pair, const std::int32_t* hash, __m256i i, __m256i j,
-                                                         __m256i k, __m256i i1, __m256i j1, __m256i k1, __m256i i2, __m256i j2,
-                                                         __m256i k2, __m256i* h) {
+                                                         __m256i k, __m256i i1, __m256i j1, __m256i k1, __m256i i2, __m256i j2, __m256i k2,
+                                                         __m256i* h) {
     const __m256i ione = _mm256_set1_epi32(1);
     // hash(corner) = perm[i + perm[j + perm[k]]] % 12: the inner two levels come from one
     // 257 x 257 table (pair[j * 257 + k] = perm[j + perm[k]]), so two gathers per corner.
@@ -99,9 +99,9 @@ __attribute__((always_inline)) inline void corner_hashes(const std::int32_t* pai
     const std::array<int, 3> first{_mm256_extract_epi32(i, 0), _mm256_extract_epi32(j, 0), _mm256_extract_epi32(k, 0)};
     const std::array<int, 3> last{_mm256_extract_epi32(i, 7), _mm256_extract_epi32(j, 7), _mm256_extract_epi32(k, 7)};
     const auto in_cell = [&](const std::array<int, 3>& c) {
-        return _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(c[0])),
-                                                 _mm256_cmpeq_epi32(j, _mm256_set1_epi32(c[1]))),
-                                _mm256_cmpeq_epi32(k, _mm256_set1_epi32(c[2])));
+        return _mm256_and_si256(
+            _mm256_and_si256(_mm256_cmpeq_epi32(i, _mm256_set1_epi32(c[0])), _mm256_cmpeq_epi32(j, _mm256_set1_epi32(c[1]))),
+            _mm256_cmpeq_epi32(k, _mm256_set1_epi32(c[2])));
     };
     const auto cube_of = [&](const std::array<int, 3>& c) {
         alignas(32) std::int32_t cube[8];
@@ -141,8 +141,8 @@ __attribute__((always_inline)) inline void corner_hashes(const std::int32_t* pai
 }  // namespace
 
 // Eight points, given as two halves of four doubles per axis.
-__attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, const std::int32_t* hash, __m256d xa_, __m256d xb_, __m256d ya_,
-                    __m256d yb_, __m256d za_, __m256d zb_) {
+__attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, const std::int32_t* hash, __m256d xa_, __m256d xb_,
+                                                   __m256d ya_, __m256d yb_, __m256d za_, __m256d zb_) {
     const __m256 g1 = _mm256_set1_ps(static_cast<float>(kG3));
     const __m256 g2 = _mm256_set1_ps(static_cast<float>(2.0 * kG3));
     const __m256 g3 = _mm256_set1_ps(static_cast<float>(3.0 * kG3));
@@ -162,8 +162,7 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     // Corner offsets from the order of x0, y0, z0 (compared in double above), as masks.
     const __m256 a = _mm256_set_m128(ab, aa), b = _mm256_set_m128(bb, ba), c = _mm256_set_m128(cb, ca);
     const __m256 i1 = _mm256_and_ps(a, c), j1 = _mm256_andnot_ps(a, b), k1 = _mm256_andnot_ps(_mm256_or_ps(b, c), all);
-    const __m256 i2 = _mm256_or_ps(a, c), j2 = _mm256_or_ps(_mm256_andnot_ps(a, all), b),
-                 k2 = _mm256_andnot_ps(_mm256_and_ps(b, c), all);
+    const __m256 i2 = _mm256_or_ps(a, c), j2 = _mm256_or_ps(_mm256_andnot_ps(a, all), b), k2 = _mm256_andnot_ps(_mm256_and_ps(b, c), all);
     const auto bit = [&](__m256 m) { return _mm256_and_si256(_mm256_castps_si256(m), ione); };
     const auto unit = [&](__m256 m) { return _mm256_and_ps(m, one); };
 

@@ -26,15 +26,15 @@ constexpr double kF3 = 1.0 / 3.0;
 constexpr double kG3 = 1.0 / 6.0;
 
 struct Skewed {
-    __m512i i, j, k;            // the cell, & 255
-    __m512 x0, y0, z0;          // offsets inside it
-    __mmask16 a, b, c;          // x0 >= y0, y0 >= z0, x0 >= z0, compared in double
+    __m512i i, j, k;    // the cell, & 255
+    __m512 x0, y0, z0;  // offsets inside it
+    __mmask16 a, b, c;  // x0 >= y0, y0 >= z0, x0 >= z0, compared in double
 };
 
 // Eight points' skew in double (as skew4 of the AVX2 path): cell, in-cell offsets as float,
 // and the offsets' order as masks.
-__attribute__((always_inline)) inline void skew8(__m512d x, __m512d y, __m512d z, __m256i& i, __m256i& j, __m256i& k,
-                                                 __m256& x0, __m256& y0, __m256& z0, __mmask8& a, __mmask8& b, __mmask8& c) {
+__attribute__((always_inline)) inline void skew8(__m512d x, __m512d y, __m512d z, __m256i& i, __m256i& j, __m256i& k, __m256& x0,
+                                                 __m256& y0, __m256& z0, __mmask8& a, __mmask8& b, __mmask8& c) {
     constexpr int down = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
     const __m512d s = _mm512_mul_pd(_mm512_add_pd(_mm512_add_pd(x, y), z), _mm512_set1_pd(kF3));
     const __m512d fi = _mm512_roundscale_pd(_mm512_add_pd(x, s), down);
@@ -65,7 +65,7 @@ __attribute__((always_inline)) inline Skewed skew16(const __m512d (&x)[2], const
     };
     const auto join_f = [](__m256 lo, __m256 hi) { return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1); };
     const auto join_m = [](__mmask8 lo, __mmask8 hi) { return static_cast<__mmask16>(lo | (hi << 8)); };
-    return {join_i(i[0], i[1]), join_i(j[0], j[1]), join_i(k[0], k[1]), join_f(x0[0], x0[1]), join_f(y0[0], y0[1]),
+    return {join_i(i[0], i[1]),   join_i(j[0], j[1]), join_i(k[0], k[1]), join_f(x0[0], x0[1]), join_f(y0[0], y0[1]),
             join_f(z0[0], z0[1]), join_m(a[0], a[1]), join_m(b[0], b[1]), join_m(c[0], c[1])};
 }
 
@@ -77,8 +77,8 @@ __attribute__((always_inline)) inline __m512 corner(__m512 x, __m512 y, __m512 z
     const __m512 flip1 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_and_si512(h, _mm512_set1_epi32(1)), 31));
     const __m512 flip2 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_and_si512(h, _mm512_set1_epi32(2)), 30));
     const __m512 dot = _mm512_add_ps(_mm512_xor_ps(first, flip1), _mm512_xor_ps(second, flip2));
-    __m512 t = _mm512_sub_ps(_mm512_set1_ps(0.6f),
-                             _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x, x), _mm512_mul_ps(y, y)), _mm512_mul_ps(z, z)));
+    __m512 t =
+        _mm512_sub_ps(_mm512_set1_ps(0.6f), _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x, x), _mm512_mul_ps(y, y)), _mm512_mul_ps(z, z)));
     t = _mm512_max_ps(t, _mm512_setzero_ps());
     t = _mm512_mul_ps(t, t);
     return _mm512_mul_ps(_mm512_mul_ps(t, t), dot);

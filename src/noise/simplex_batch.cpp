@@ -11,7 +11,6 @@
 #include "simd/target_clones.hpp"
 #include "isoterra/noise.hpp"
 
-
 namespace isoterra {
 namespace {
 

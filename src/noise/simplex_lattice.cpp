@@ -18,8 +18,7 @@ float Simplex3::fast(double x, double y, double z) const {
     const double t = (fi + fj + fk) * g3;
     const double dx = x - (fi - t), dy = y - (fj - t), dz = z - (fk - t);
     const float x0 = static_cast<float>(dx), y0 = static_cast<float>(dy), z0 = static_cast<float>(dz);
-    const int i = static_cast<std::int32_t>(fi) & 255, j = static_cast<std::int32_t>(fj) & 255,
-              k = static_cast<std::int32_t>(fk) & 255;
+    const int i = static_cast<std::int32_t>(fi) & 255, j = static_cast<std::int32_t>(fj) & 255, k = static_cast<std::int32_t>(fk) & 255;
     const bool a = dx >= dy, b = dy >= dz, c = dx >= dz;
     const int i1 = a && c, j1 = !a && b, k1 = !(b || c), i2 = a || c, j2 = !a || b, k2 = !(b && c);
     const float g1 = static_cast<float>(g3), g2 = static_cast<float>(2.0 * g3), g3f = static_cast<float>(3.0 * g3);

@@ -8,9 +8,7 @@
 
 namespace isoterra {
 
-glm::dvec3 FlyCamera::forward() const {
-    return {-std::sin(yaw) * std::cos(pitch), std::sin(pitch), -std::cos(yaw) * std::cos(pitch)};
-}
+glm::dvec3 FlyCamera::forward() const { return {-std::sin(yaw) * std::cos(pitch), std::sin(pitch), -std::cos(yaw) * std::cos(pitch)}; }
 
 glm::dvec3 FlyCamera::right() const { return {std::cos(yaw), 0.0, -std::sin(yaw)}; }
 

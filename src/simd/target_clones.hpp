@@ -4,8 +4,7 @@
 // resolvers run (define ISOTERRA_NO_TARGET_CLONES).
 #pragma once
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__) && \
-    !defined(ISOTERRA_NO_TARGET_CLONES)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__EMSCRIPTEN__) && !defined(ISOTERRA_NO_TARGET_CLONES)
 #define ISOTERRA_CLONES __attribute__((target_clones("avx2", "default")))
 // The same with an AVX-512 clone (x86-64-v4: F, BW, CD, DQ, VL) first.
 #define ISOTERRA_CLONES_WIDE __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))

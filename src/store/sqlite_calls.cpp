@@ -34,8 +34,7 @@ bool locked(sqlite3* db) {
 
 bool io_failure(sqlite3* db) {
     const int code = sqlite3_errcode(db) & 0xff;
-    return code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_NOMEM || code == SQLITE_CANTOPEN ||
-           code == SQLITE_READONLY;
+    return code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_NOMEM || code == SQLITE_CANTOPEN || code == SQLITE_READONLY;
 }
 
 std::string column_text(sqlite3_stmt* s, int i) {

@@ -7,8 +7,8 @@
 namespace isoterra {
 
 WorldEditor::WorldEditor(std::shared_ptr<const Field> base, std::unique_ptr<WorldFile> file)
-    : history_(file ? EditHistory(base, file->ops(), file->applied(), file->deltas()) : EditHistory(base)),
-      file_(std::move(file)), stored_ops_(history_.ops().size()) {}
+    : history_(file ? EditHistory(base, file->ops(), file->applied(), file->deltas()) : EditHistory(base)), file_(std::move(file)),
+      stored_ops_(history_.ops().size()) {}
 
 void WorldEditor::save(std::size_t first_new, const std::vector<ChunkCoord>& changed) {
     if (!file_) return;

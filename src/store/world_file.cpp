@@ -126,9 +126,10 @@ void check_rasters(const std::string& path, const std::string& stored, const std
         std::replace(list.begin(), list.end(), '\n', ';');
         return text_excerpt(list, 200);
     };
-    throw WorldFileError(fmt::format("{}: a raster its graph reads has changed since the world file was made (was: {}; now: {}); "
-                                     "its edits were made on the old one",
-                                     path, shown(stored), shown(now)));
+    throw WorldFileError(
+        fmt::format("{}: a raster its graph reads has changed since the world file was made (was: {}; now: {}); "
+                    "its edits were made on the old one",
+                    path, shown(stored), shown(now)));
 }
 
 }  // namespace
@@ -149,7 +150,8 @@ WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_n
         // (SQLite would say "unable to open database file" and the errno of its last try).
         if (::access(folder.c_str(), W_OK | X_OK) != 0)
             throw WorldFileError(fmt::format("{}: cannot create: {} {} ({})", path, folder,
-                                             errno == ENOENT || errno == ENOTDIR ? "is not a folder" : "cannot be written", std::strerror(errno)));
+                                             errno == ENOENT || errno == ENOTDIR ? "is not a folder" : "cannot be written",
+                                             std::strerror(errno)));
         remove_stale_temporaries();
         created_text = create(*terrain_for_new);
         created_ = true;
@@ -157,8 +159,8 @@ WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_n
         throw WorldFileError(fmt::format("{}: not a world file (not a regular file)", path));
     }
     if (::access(path.c_str(), R_OK | W_OK) != 0 || ::access(folder.c_str(), W_OK | X_OK) != 0)
-        throw WorldFileError(fmt::format("{}: cannot open: the world file and its folder must be writable ({})", path,
-                                         std::strerror(errno)));
+        throw WorldFileError(
+            fmt::format("{}: cannot open: the world file and its folder must be writable ({})", path, std::strerror(errno)));
     try {
         if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK)
             throw WorldFileWriteError(fmt::format("{}: cannot open: {}", path, sql::reason(db_)));
@@ -214,9 +216,9 @@ std::string WorldFile::create(const TerrainSource& terrain) {
         if (sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
             throw std::runtime_error(sql::reason(db));
         sql::exec(db, fmt::format("PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA application_id = {}; "
-                             "PRAGMA user_version = {};",
-                             kApplicationId, kWorldFileSchema)
-                     .c_str());
+                                  "PRAGMA user_version = {};",
+                                  kApplicationId, kWorldFileSchema)
+                          .c_str());
         sql::exec(db, "BEGIN");
         sql::exec(db, kSchema);
         {
@@ -320,7 +322,8 @@ void WorldFile::save(const EditHistory& history, std::size_t first_new, const st
                 drop.step();
             }
             {
-                sql::Statement put(db_, "INSERT INTO operations (seq, brush, mode, x, y, z, radius, strength) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                sql::Statement put(db_,
+                                   "INSERT INTO operations (seq, brush, mode, x, y, z, radius, strength) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
                 const auto& ops = history.ops();
                 for (std::size_t i = first_new; i < ops.size(); ++i) {
                     const EditOp& op = ops[i];

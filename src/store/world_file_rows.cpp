@@ -29,8 +29,7 @@ std::vector<EditOp> read_operations(sqlite3* db) {
         op.centre = {sqlite3_column_double(s.get(), 3), sqlite3_column_double(s.get(), 4), sqlite3_column_double(s.get(), 5)};
         op.radius_m = sqlite3_column_double(s.get(), 6);
         if (sqlite3_column_type(s.get(), 7) != SQLITE_NULL) op.strength_m = sqlite3_column_double(s.get(), 7);
-        if (const std::string bad = validate_edit(op); !bad.empty())
-            throw std::runtime_error(fmt::format("operation {}: {}", seq, bad));
+        if (const std::string bad = validate_edit(op); !bad.empty()) throw std::runtime_error(fmt::format("operation {}: {}", seq, bad));
         ops.push_back(op);
     }
     return ops;
@@ -46,7 +45,8 @@ void read_deltas(sqlite3* db, const std::vector<EditOp>& ops, ChunkDeltas& delta
                            cz = sqlite3_column_int64(s.get(), 2);
         // Edits change the samples near their brushes only: a chunk no operation's
         // brush reaches holds no edit (and one far past the world's edge, none at all).
-        const Box chunk{glm::dvec3(cx, cy, cz) * double{kChunkSize} - 1.0, glm::dvec3(cx, cy, cz) * double{kChunkSize} + (kChunkSize + 1.0)};
+        const Box chunk{glm::dvec3(cx, cy, cz) * double{kChunkSize} - 1.0,
+                        glm::dvec3(cx, cy, cz) * double{kChunkSize} + (kChunkSize + 1.0)};
         const auto reaches = [&](const EditOp& op) {
             const Box b = edit_box(op);
             for (int a = 0; a < 3; ++a)

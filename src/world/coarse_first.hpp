@@ -22,8 +22,7 @@ inline constexpr int kStandInReach = 2;
 /// the `depth` coarsest of `levels`, and those within kStandInReach columns of the one
 /// holding `focus` at their level; of these, those with no column of `shown` strictly inside
 /// them (where something finer is shown already, a stand-in would only be a step back).
-LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus,
-                       int depth = kStandInLevels);
+LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus, int depth = kStandInLevels);
 
 /// Returns what the shown columns move towards now: `target`'s leaves, except that a ready
 /// stand-in is kept whole where not all of its four quarters can be shown yet (each quarter

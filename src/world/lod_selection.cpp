@@ -85,8 +85,10 @@ LodTarget select_lod(const glm::dvec3& focus, const LodParams& p, const LodTarge
     // The coarsest columns near enough: a margin of half a column so they are ready before
     // they come into view, and another half before a shown one is let go.
     const double reach = p.view_distance_m + 0.5 * root;
-    const int x0 = static_cast<int>(std::floor((focus.x - reach - root) / root)), x1 = static_cast<int>(std::floor((focus.x + reach + root) / root));
-    const int z0 = static_cast<int>(std::floor((focus.z - reach - root) / root)), z1 = static_cast<int>(std::floor((focus.z + reach + root) / root));
+    const int x0 = static_cast<int>(std::floor((focus.x - reach - root) / root)),
+              x1 = static_cast<int>(std::floor((focus.x + reach + root) / root));
+    const int z0 = static_cast<int>(std::floor((focus.z - reach - root) / root)),
+              z1 = static_cast<int>(std::floor((focus.z + reach + root) / root));
     std::vector<LodColumn> stack;
     for (int z = z0; z <= z1; ++z)
         for (int x = x0; x <= x1; ++x) {

@@ -37,13 +37,12 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
     return chunks;
 }
 
-std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks,
-                                     Mesher mesher, int threads, const std::function<void(std::size_t, std::size_t)>& progress,
-                                     double copies) {
+std::vector<MeshBuffers> mesh_chunks(const Field& field, const ChunkDeltas* deltas, const std::vector<ChunkCoord>& chunks, Mesher mesher,
+                                     int threads, const std::function<void(std::size_t, std::size_t)>& progress, double copies) {
     static const ChunkDeltas kNoEdits;
     const ChunkDeltas& edits = deltas ? *deltas : kNoEdits;
-    const std::string what = fmt::format("meshing {} chunks{}", chunks.size(),
-                                         copies > 1 ? fmt::format(" ({:g} copies held)", copies) : std::string());
+    const std::string what =
+        fmt::format("meshing {} chunks{}", chunks.size(), copies > 1 ? fmt::format(" ({:g} copies held)", copies) : std::string());
     check_memory_budget(copies * expected_mesh_bytes(chunks), what);
     const double budget = memory_budget().bytes / copies;
     std::atomic<std::size_t> held{chunks.size() * sizeof(MeshBuffers)};

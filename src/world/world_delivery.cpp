@@ -51,8 +51,8 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
         for (int y = column.bottom; y <= column.top; ++y) {
             auto chunk = chunks_.find(chunk_of(c, y));
             if (chunk == chunks_.end() || chunk->second.handed < 0) continue;
-            changes.push_back({chunk->first, static_cast<std::uint64_t>(chunk->second.handed), false, nullptr, column.shown,
-                               column.neighbours});
+            changes.push_back(
+                {chunk->first, static_cast<std::uint64_t>(chunk->second.handed), false, nullptr, column.shown, column.neighbours});
         }
     };
     for (const LodColumn& c : shown_)
@@ -108,8 +108,8 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
                 if (it->second.version != f.version) queue_jobs_locked();
             }
         }
-        sink(ChunkUpdate{f.coord, f.version, f.dropped, f.dropped ? nullptr : &f.mesh, visible, neighbours,
-                         f.dropped ? nullptr : &f.water});
+        sink(
+            ChunkUpdate{f.coord, f.version, f.dropped, f.dropped ? nullptr : &f.mesh, visible, neighbours, f.dropped ? nullptr : &f.water});
         ++handed;
     }
     std::vector<ChunkUpdate> changes;

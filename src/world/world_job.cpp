@@ -23,8 +23,8 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
     // The world's floor: rock below it, so the surfaces of caves close there instead of
     // ending in the open at the lowest chunks. At and below the floor the value is the
     // floor's alone, so those rows (most of a coarse chunk's lowest layer) are not sampled.
-    const int below = static_cast<int>(std::clamp<std::int64_t>(
-        static_cast<std::int64_t>(std::floor(floor_m / lat.spacing_m)) - lat.origin.y + 1, 0, lat.size.y));
+    const int below = static_cast<int>(
+        std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(floor_m / lat.spacing_m)) - lat.origin.y + 1, 0, lat.size.y));
     const double sp = lat.spacing_m;
     out.sea_level_m = field.sea_level_m();
     // The column looks (water, snow line, scree) come with the values of whichever rows are
@@ -54,7 +54,8 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
         }
         for (int k = 0; k < lat.size.z; ++k)
             for (int j = 0; j < below; ++j)
-                std::fill_n(&out.values[lat.index(0, j, k)], lat.size.x, world_floor_value(static_cast<double>(lat.origin.y + j) * sp, floor_m));
+                std::fill_n(&out.values[lat.index(0, j, k)], lat.size.x,
+                            world_floor_value(static_cast<double>(lat.origin.y + j) * sp, floor_m));
     }
     if (edited) deltas->add_to(lat, out.values.data());
     const std::size_t row = static_cast<std::size_t>(lat.size.x);
@@ -137,8 +138,7 @@ ValueRange world_chunk_range(const Field& field, const ChunkDeltas* deltas, cons
 namespace {
 
 // Samples and meshes a chunk; leaves `built` false when its bounds prove it empty or full.
-void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
-                 const LatticeColumns* columns) {
+void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out, const LatticeColumns* columns) {
     thread_local ChunkSamples samples;
     thread_local MeshScratch scratch;
     const ChunkCoord& c = job.coord;
@@ -152,8 +152,7 @@ void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& 
     mesh_chunk(job.mesher, samples, field.material_rules(), scratch, out.mesh, kWorldTransitionSides);
     // Over the triangle budget: the inside simplified, within half a sample (level 0, under
     // the camera, keeps every triangle), for the meshers whose seams stay closed then.
-    if (job.chunk_triangles > 0 && c.lod >= 1 && mesher_info(job.mesher).simplifiable &&
-        out.mesh.triangle_count() > job.chunk_triangles)
+    if (job.chunk_triangles > 0 && c.lod >= 1 && mesher_info(job.mesher).simplifiable && out.mesh.triangle_count() > job.chunk_triangles)
         simplify_interior(out.mesh, c.spacing_m(), 0.5 * c.spacing_m(), job.chunk_triangles);
     // The water of the cells whose ground this chunk holds (a chunk with a surface there).
     mesh_water(samples, out.water, floor_m);
@@ -162,8 +161,7 @@ void build_chunk(const Field& field, const ChunkDeltas* deltas, const WorldJob& 
 
 }  // namespace
 
-void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out,
-                   const LatticeColumns* columns) {
+void run_world_job(const Field& field, const ChunkDeltas* deltas, const WorldJob& job, WorldJobResult& out, const LatticeColumns* columns) {
     if (job.survey) survey_column(field, job, out);
     else build_chunk(field, deltas, job, out, columns);
 }

@@ -35,17 +35,17 @@ struct World::State {
     int top_layer(const LodColumn& c) const;
 
     struct Chunk {
-        std::uint64_t version = 0;    // counts up whenever the chunk must be built again
-        std::int64_t handed = -1;     // the version the owner has a mesh of
-        std::int64_t pending = -1;    // the version on a worker or waiting for delivery
+        std::uint64_t version = 0;  // counts up whenever the chunk must be built again
+        std::int64_t handed = -1;   // the version the owner has a mesh of
+        std::int64_t pending = -1;  // the version on a worker or waiting for delivery
     };
     struct Column {
         bool surveyed = false, surveying = false;
-        int bottom = 0, top = -1;     // its chunk layers
-        ValueRange ground;            // proven range of the bent ground over its samples
+        int bottom = 0, top = -1;                               // its chunk layers
+        ValueRange ground;                                      // proven range of the bent ground over its samples
         std::shared_ptr<const LatticeColumns> lattice_columns;  // shared by its chunks' sampling
         bool shown = false;
-        Neighbourhood neighbours;     // as shown
+        Neighbourhood neighbours;  // as shown
     };
     struct Finished {
         ChunkCoord coord;
@@ -82,11 +82,11 @@ struct World::State {
     mutable std::mutex mu_;
     std::condition_variable idle_;  // tasks_ fell to 0
     bool stopping_ = false;
-    int tasks_ = 0;                  // its tasks queued or running on pool_
+    int tasks_ = 0;  // its tasks queued or running on pool_
     LodTarget target_;
-    LodColumnSet stand_ins_;     // inner nodes of the target shown until their finer columns are (coarse_first)
-    LodColumnSet wanted_;        // the target's columns when the shown ones last moved towards them
-    bool shown_dirty_ = false;   // something may let the shown columns move
+    LodColumnSet stand_ins_;    // inner nodes of the target shown until their finer columns are (coarse_first)
+    LodColumnSet wanted_;       // the target's columns when the shown ones last moved towards them
+    bool shown_dirty_ = false;  // something may let the shown columns move
     std::unordered_map<LodColumn, Column, LodColumnHash> columns_;
     std::unordered_map<LodColumn, ValueRange, LodColumnHash> heights_;  // guesses, for distances
     LodColumnSet shown_;

@@ -91,7 +91,8 @@ TEST(Bake, gives_one_digest_for_one_process_and_for_three_shards_writing_one_fol
     ASSERT_EQ(whole.size(), 64u);
     const std::string dir = fresh_folder("bake_shards");
     const std::string bake = std::string(ISOTERRA_BINARY) + " bake " + kQuick + " --threads 1 --out " + dir;
-    ASSERT_EQ(std::system(("(" + bake + " --shard 0/3 & " + bake + " --shard 1/3 & " + bake + " --shard 2/3 & wait) >/dev/null").c_str()), 0);
+    ASSERT_EQ(std::system(("(" + bake + " --shard 0/3 & " + bake + " --shard 1/3 & " + bake + " --shard 2/3 & wait) >/dev/null").c_str()),
+              0);
     EXPECT_EQ(digest_of(dir), whole);
     // --verify recomputes it from the files and prints it last.
     const CliResult v = run_cli("bake --verify --out " + dir);
@@ -109,8 +110,9 @@ TEST(Bake, killed_with_sigkill_part_way_then_resumed_gives_the_same_digest_and_l
     const std::string dir = fresh_folder("bake_killed");
     const std::string bake = std::string(ISOTERRA_BINARY) + " bake " + kQuick + " --threads 1 --out " + dir;
     // Kill it once ten jobs are complete (at most 60 s of waiting).
-    const std::string script = "(" + bake + ") & pid=$!; for i in $(seq 6000); do n=$(find " + dir +
-                               "/jobs -name '*.json' 2>/dev/null | wc -l); [ \"$n\" -ge 10 ] && break; sleep 0.01; done; kill -9 $pid; wait $pid; exit 0";
+    const std::string script =
+        "(" + bake + ") & pid=$!; for i in $(seq 6000); do n=$(find " + dir +
+        "/jobs -name '*.json' 2>/dev/null | wc -l); [ \"$n\" -ge 10 ] && break; sleep 0.01; done; kill -9 $pid; wait $pid; exit 0";
     const std::string file = fresh_path("bake_kill.sh");
     std::ofstream(file) << script << "\n";
     ASSERT_EQ(std::system(("bash " + file).c_str()), 0);
@@ -180,8 +182,8 @@ struct TilesetWalk {
         for (const json& c : t["children"]) {
             const double ce = c.at("geometricError");
             // Errors halve level by level down to the finest, whose error is 0.
-            EXPECT_TRUE(ce == error / 2 || (ce == 0.0 && error == 2.0) || (ce == error && c.contains("content") &&
-                                                                            c["content"]["uri"].get<std::string>().ends_with(".json")))
+            EXPECT_TRUE(ce == error / 2 || (ce == 0.0 && error == 2.0) ||
+                        (ce == error && c.contains("content") && c["content"]["uri"].get<std::string>().ends_with(".json")))
                 << file << ": " << error << " -> " << ce;
             this->tile(c, file, error, &box);
         }
@@ -364,9 +366,10 @@ TEST(Bake, bakes_of_other_settings_started_together_into_one_new_folder_never_mi
         const std::string dir = fresh_folder("bake_race") + "/new";
         std::string script = "(";
         for (int i = 0; i < 8; ++i)
-            script += fmt::format("{} bake --preset tutorial --seed {} --from 0,0 --to 64,64 --levels 1 --threads 1 --quiet --out {} "
-                                  ">/dev/null 2>{}.err{}; echo $? > {}.code{} & ",
-                                  ISOTERRA_BINARY, 1 + i % 2, dir, dir, i, dir, i);
+            script += fmt::format(
+                "{} bake --preset tutorial --seed {} --from 0,0 --to 64,64 --levels 1 --threads 1 --quiet --out {} "
+                ">/dev/null 2>{}.err{}; echo $? > {}.code{} & ",
+                ISOTERRA_BINARY, 1 + i % 2, dir, dir, i, dir, i);
         script += "wait)";
         ASSERT_EQ(std::system(script.c_str()), 0);
         const json settings = json::parse(read_bytes(dir + "/bake.json"));

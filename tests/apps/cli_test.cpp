@@ -33,7 +33,8 @@ TEST(Cli, presets_lists_one_line_each) {
         want += fmt::format("{:<10} {}\n", name, description);
     }
     EXPECT_EQ(r.out, want);
-    EXPECT_NE(r.out.find("tutorial   Rolling hills, ridged mountains, overhangs and tunnel caves (seed-000 tutorial)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("tutorial   Rolling hills, ridged mountains, overhangs and tunnel caves (seed-000 tutorial)"), std::string::npos)
+        << r.out;
 }
 
 // The built-in graphs work wherever a preset name does, and export as themselves.
@@ -234,8 +235,8 @@ TEST(CliRegion, slice_and_heightmap_write_pngs_and_refuse_bad_regions) {
 TEST(CliFly, json_report_has_the_documented_keys_and_fills_the_first_view) {
     const auto r = run_cli("fly --radius 2 --threads 2 --seconds 1 --speed 40 --json");
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const char* key : {"first_view_s", "chunks_built", "chunks_per_s", "max_waiting", "max_loaded", "final_loaded",
-                            "peak_rss_mb", "loaded_over_time"})
+    for (const char* key :
+         {"first_view_s", "chunks_built", "chunks_per_s", "max_waiting", "max_loaded", "final_loaded", "peak_rss_mb", "loaded_over_time"})
         EXPECT_NE(r.out.find(std::string("\"") + key + "\""), std::string::npos) << key;
     EXPECT_EQ(r.out.find("\"first_view_s\": -1"), std::string::npos);  // it did fill
 }

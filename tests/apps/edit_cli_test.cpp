@@ -21,7 +21,8 @@ TEST(EditCli, edit_undo_redo_and_history_walk_the_log_of_a_world_file) {
               "1: sphere carve at 16,12,16 radius 6 m\n");
     EXPECT_EQ(run_cli("edit --world " + w + " smooth --at 16,12,16 --radius 8 --strength 0.5").code, 0);
     EXPECT_EQ(run_cli("edit --world " + w + " flatten --at 0,10,0 --radius 5").code, 0);
-    EXPECT_EQ(run_cli("undo --world " + w + " --steps 2").out, "undid 3: flatten at 0,10,0 radius 5 m\nundid 2: smooth at 16,12,16 radius 8 m strength 0.5 m\n");
+    EXPECT_EQ(run_cli("undo --world " + w + " --steps 2").out,
+              "undid 3: flatten at 0,10,0 radius 5 m\nundid 2: smooth at 16,12,16 radius 8 m strength 0.5 m\n");
     EXPECT_EQ(run_cli("history --world " + w).out,
               "1 sphere carve at 16,12,16 radius 6 m\n2 (undone) smooth at 16,12,16 radius 8 m strength 0.5 m\n"
               "3 (undone) flatten at 0,10,0 radius 5 m\n");
@@ -33,8 +34,9 @@ TEST(EditCli, edit_undo_redo_and_history_walk_the_log_of_a_world_file) {
     EXPECT_EQ(count_lines(r.out), 3);
     EXPECT_EQ(run_cli("undo --world " + w).err, "nothing to undo\n");
     // The file keeps its own preset; a different one on the command line is noted.
-    EXPECT_NE(run_cli("edit --world " + w + " --preset alpine sphere --at 1,1,1 --radius 1").err.find("keeps its own graph 'islands' (seed 9)"),
-              std::string::npos);
+    EXPECT_NE(
+        run_cli("edit --world " + w + " --preset alpine sphere --at 1,1,1 --radius 1").err.find("keeps its own graph 'islands' (seed 9)"),
+        std::string::npos);
 }
 
 TEST(EditCli, sample_and_mesh_see_the_edits_of_a_world_file) {
@@ -70,7 +72,8 @@ TEST(EditCli, bad_edits_and_bad_world_files_get_one_line_and_exit_2) {
     expect(run_cli("undo --world " + w), "no such world file");
     const std::string text = fresh_world("text.db");
     std::ofstream(text) << "not a database at all, just words on a line\n";
-    for (const char* cmd : {"history", "undo", "redo"}) expect(run_cli(std::string(cmd) + " --world " + text), "not an isoterra world file");
+    for (const char* cmd : {"history", "undo", "redo"})
+        expect(run_cli(std::string(cmd) + " --world " + text), "not an isoterra world file");
     expect(run_cli("edit --world " + text + " sphere --at 1,2,3"), "not an isoterra world file");
     expect(run_cli("sample --world " + text, "1 2 3\n"), "not an isoterra world file");
     EXPECT_EQ(read_bytes(text), "not a database at all, just words on a line\n");

@@ -29,10 +29,11 @@ TEST(GraphCli, a_bad_graph_is_one_line_and_exit_2) {
     std::ofstream(path) << "format = 1\n[node]\nout = { type = \"ad\", a = 1.0, b = 2.0 }\n[output]\nsdf = \"out\"\n";
     const auto r = run_cli("graph check " + path);
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err, "isoterra: " + path + ":3: node 'out': unknown type 'ad' (known: x, y, z, const, add, sub, mul, min, max, neg, abs, "
-                     "clamp, lerp, smoothstep, pow, remap, curve, terrace, hypot, plane, sphere, box, union, intersect, subtract, "
-                     "smooth_union, smooth_subtract, simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3, heightmap, "
-                     "dfbm2, erosion, spline, fold, slope, curvature, cellular, drainage)\n");
+    EXPECT_EQ(r.err, "isoterra: " + path +
+                         ":3: node 'out': unknown type 'ad' (known: x, y, z, const, add, sub, mul, min, max, neg, abs, "
+                         "clamp, lerp, smoothstep, pow, remap, curve, terrace, hypot, plane, sphere, box, union, intersect, subtract, "
+                         "smooth_union, smooth_subtract, simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3, heightmap, "
+                         "dfbm2, erosion, spline, fold, slope, curvature, cellular, drainage)\n");
     EXPECT_EQ(run_cli("graph check " + kCorpus + "sphere_caves.toml --box 1,1,1,0,0,0").code, 2);
 }
 
@@ -78,7 +79,8 @@ TEST(GraphCli, an_exported_preset_samples_meshes_and_maps_exactly_as_the_preset)
 TEST(GraphCli, a_world_file_keeps_a_graph_and_its_seed_and_graphs_render) {
     const std::string world = fresh_path("graph_world.db");
     std::remove(world.c_str());
-    ASSERT_EQ(run_cli("edit --world " + world + " --config " + kCorpus + "sphere_caves.toml --seed 5 sphere --at 0,20,0 --radius 6").code, 0);
+    ASSERT_EQ(run_cli("edit --world " + world + " --config " + kCorpus + "sphere_caves.toml --seed 5 sphere --at 0,20,0 --radius 6").code,
+              0);
     const auto inside = run_cli("sample --world " + world, "0 20 0\n");
     ASSERT_EQ(inside.code, 0) << inside.err;
     EXPECT_NEAR(std::stod(inside.out), 6.0, 1e-6);  // the carve's centre: 6 m into the air it made
@@ -88,13 +90,16 @@ TEST(GraphCli, a_world_file_keeps_a_graph_and_its_seed_and_graphs_render) {
     ASSERT_EQ(fly.code, 0) << fly.err;
     EXPECT_NE(fly.out.find("\"preset\": \"sphere caves\""), std::string::npos) << fly.out;
     const std::string png = fresh_path("plateau.png");
-    const auto render = run_cli("render --config " + kCorpus + "terraced_plateau.toml --eye 0,120,200 --target 0,20,0 --size 96x64 "
-                                "--view-distance 1000 -o " + png);
+    const auto render = run_cli("render --config " + kCorpus +
+                                "terraced_plateau.toml --eye 0,120,200 --target 0,20,0 --size 96x64 "
+                                "--view-distance 1000 -o " +
+                                png);
     ASSERT_EQ(render.code, 0) << render.err;
     EXPECT_NE(render.err.find("triangles"), std::string::npos) << render.err;
     EXPECT_GT(read_bytes(png).size(), 1000u);
     // A graph without a ground output has no heightmap.
-    const auto map = run_cli("heightmap --config " + kCorpus + "sphere_caves.toml --from 0,0 --to 10,10 --step 1 -o " + fresh_path("h.png"));
+    const auto map =
+        run_cli("heightmap --config " + kCorpus + "sphere_caves.toml --from 0,0 --to 10,10 --step 1 -o " + fresh_path("h.png"));
     EXPECT_EQ(map.code, 2);
     EXPECT_NE(map.err.find("no ground output"), std::string::npos) << map.err;
 }

@@ -93,7 +93,8 @@ TEST(HeightmapRoundTrip, a_preset_heightmap_read_back_through_png_and_geotiff_is
     const std::string translate = fmt::format(
         "gdal_translate -q -of GTiff -ot Float32 -a_ullr -302 202 202 -302 -scale 0 65535 {:.17g} {:.17g} {}/ground.png {}/ground.tif", lo,
         hi, dir, dir);
-    ASSERT_EQ(std::system(translate.c_str()), 0) << "gdal_translate (Debian's gdal-bin, installed by scripts/install-deps.sh): " << translate;
+    ASSERT_EQ(std::system(translate.c_str()), 0)
+        << "gdal_translate (Debian's gdal-bin, installed by scripts/install-deps.sh): " << translate;
     write_graph(dir + "/from_tiff.toml", "ground.tif");
     const auto tiff = run_cli(fmt::format("heightmap --config {}/from_tiff.toml {} --quiet -o {}/back_tiff.png", dir, kGrid, dir));
     ASSERT_EQ(tiff.code, 0) << tiff.err;
@@ -151,7 +152,8 @@ TEST(HeightmapRoundTrip, a_world_file_notices_a_changed_sidecar_or_a_changed_fil
     EXPECT_NE(moved.err.find("a raster its graph reads has changed since the world file was made"), std::string::npos) << moved.err;
 
     // A VRT over a GeoTIFF: the VRT stays, the GeoTIFF under it changes.
-    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 {0}/ground.png {0}/a.tif", dir).c_str()), 0);
+    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 {0}/ground.png {0}/a.tif", dir).c_str()),
+              0);
     std::ofstream(dir + "/ground.vrt") << R"(<VRTDataset rasterXSize="64" rasterYSize="64">
   <GeoTransform>-2, 1.0625, 0, 66, 0, -1.0625</GeoTransform>
   <VRTRasterBand dataType="Float32" band="1">
@@ -164,9 +166,11 @@ TEST(HeightmapRoundTrip, a_world_file_notices_a_changed_sidecar_or_a_changed_fil
     const auto made = edit(dir + "/v.toml", dir + "/vrt.db");
     ASSERT_EQ(made.code, 0) << made.err;
     ASSERT_EQ(run_cli("history --world " + dir + "/vrt.db").code, 0);
-    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 -scale 0 65535 0 1000 {0}/ground.png {0}/b.tif",
-                                      dir).c_str()),
-              0);
+    ASSERT_EQ(
+        std::system(
+            fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 -scale 0 65535 0 1000 {0}/ground.png {0}/b.tif", dir)
+                .c_str()),
+        0);
     fs::copy_file(dir + "/b.tif", dir + "/under.tif", fs::copy_options::overwrite_existing);
     const auto under = run_cli("history --world " + dir + "/vrt.db");
     EXPECT_EQ(under.code, 2) << under.err;
@@ -178,24 +182,30 @@ TEST(HeightmapRoundTrip, a_world_file_notices_a_changed_sidecar_or_a_changed_fil
 TEST(HeightmapRoundTrip, gdal_is_handed_only_regular_files_and_no_raw_bands) {
     const std::string dir = fresh_folder("raster_streams");
     ASSERT_EQ(run_cli(fmt::format("heightmap --preset tutorial --from 0,0 --to 63,63 --quiet -o {}/ground.png", dir)).code, 0);
-    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 {0}/ground.png {0}/a.tif", dir).c_str()), 0);
+    ASSERT_EQ(std::system(fmt::format("gdal_translate -q -of GTiff -ot Float32 -a_ullr -2 -2 66 66 {0}/ground.png {0}/a.tif", dir).c_str()),
+              0);
     const auto vrt = [&](const std::string& name, const std::string& band) {
         std::ofstream(dir + "/" + name) << "<VRTDataset rasterXSize=\"64\" rasterYSize=\"64\">\n"
                                            "  <GeoTransform>-2, 1.0625, 0, 66, 0, -1.0625</GeoTransform>\n"
                                         << band << "</VRTDataset>\n";
     };
     ASSERT_EQ(mkfifo((dir + "/pipe.tif").c_str(), 0600), 0);
-    vrt("fifo.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">pipe.tif"
-                    "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
-    vrt("raw.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\" subClass=\"VRTRawRasterBand\">"
-                   "<SourceFilename relativeToVRT=\"0\">/dev/zero</SourceFilename><ImageOffset>0</ImageOffset>"
-                   "<PixelOffset>4</PixelOffset><LineOffset>256</LineOffset></VRTRasterBand>\n");
-    vrt("inner.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">fifo.vrt"
-                     "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
-    vrt("self.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">self.vrt"
-                    "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
-    vrt("web.vrt", "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename>/vsicurl/http://example.com/a.tif"
-                   "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    vrt("fifo.vrt",
+        "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">pipe.tif"
+        "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    vrt("raw.vrt",
+        "<VRTRasterBand dataType=\"Float32\" band=\"1\" subClass=\"VRTRawRasterBand\">"
+        "<SourceFilename relativeToVRT=\"0\">/dev/zero</SourceFilename><ImageOffset>0</ImageOffset>"
+        "<PixelOffset>4</PixelOffset><LineOffset>256</LineOffset></VRTRasterBand>\n");
+    vrt("inner.vrt",
+        "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">fifo.vrt"
+        "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    vrt("self.vrt",
+        "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename relativeToVRT=\"1\">self.vrt"
+        "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
+    vrt("web.vrt",
+        "<VRTRasterBand dataType=\"Float32\" band=\"1\"><SimpleSource><SourceFilename>/vsicurl/http://example.com/a.tif"
+        "</SourceFilename><SourceBand>1</SourceBand></SimpleSource></VRTRasterBand>\n");
     fs::create_directory(dir + "/side");
     fs::copy_file(dir + "/a.tif", dir + "/side/b.tif");
     ASSERT_EQ(mkfifo((dir + "/side/b.tif.aux.xml").c_str(), 0600), 0);

@@ -69,11 +69,13 @@ TEST(HostileInput, deeply_nested_preset_files_are_refused_by_every_command) {
     const int n = 50000;
     const std::string files[][2] = {
         {"x = " + std::string(n, '[') + std::string(n, ']') + "\n", "arrays and inline tables nest more than 8 levels deep"},
-        {"[a" + std::string() + [&] {
-             std::string s;
-             for (int i = 0; i < n; ++i) s += ".a";
-             return s;
-         }() + "]\n",
+        {"[a" + std::string() +
+             [&] {
+                 std::string s;
+                 for (int i = 0; i < n; ++i) s += ".a";
+                 return s;
+             }() +
+             "]\n",
          "dotted keys nest more than 8 levels deep"},
     };
     for (const auto& [text, expected] : files) {
@@ -124,8 +126,8 @@ TEST(HostileInput, an_export_killed_while_it_writes_leaves_nothing) {
             ::dup2(null, 1);
             ::dup2(null, 2);
             ::signal(SIGINT, SIG_DFL);
-            ::execl(ISOTERRA_BINARY, "isoterra", "mesh", "--quiet", "--from", "-160,-64,-160", "--to", "160,64,160", "-o",
-                    out.c_str(), static_cast<char*>(nullptr));
+            ::execl(ISOTERRA_BINARY, "isoterra", "mesh", "--quiet", "--from", "-160,-64,-160", "--to", "160,64,160", "-o", out.c_str(),
+                    static_cast<char*>(nullptr));
             ::_exit(127);
         }
         // Wait for the moment it has the file open, then stop it.
@@ -171,9 +173,9 @@ TEST(HostileInput, regions_and_points_past_the_worlds_edge_are_refused) {
     const std::string dir = fresh_folder("far");
     for (const std::string& args :
          {"mesh --from 1e11,0,0 --to 1.00000001e11,32,32 -o " + dir + "/far.glb",
-          "mesh --from 68719476736,0,0 --to 68719476768,32,32 -o " + dir + "/far.glb",
-          "mesh --around 0,0,-2e8 -o " + dir + "/far.glb", std::string("stats --from 0,0,3e9 --to 1,1,3000000001"),
-          "heightmap --from -1e300,0 --to 0,1 -o " + dir + "/h.png", "render --eye 0,1e9,0 --target 0,0,0 -o " + dir + "/r.png",
+          "mesh --from 68719476736,0,0 --to 68719476768,32,32 -o " + dir + "/far.glb", "mesh --around 0,0,-2e8 -o " + dir + "/far.glb",
+          std::string("stats --from 0,0,3e9 --to 1,1,3000000001"), "heightmap --from -1e300,0 --to 0,1 -o " + dir + "/h.png",
+          "render --eye 0,1e9,0 --target 0,0,0 -o " + dir + "/r.png",
           "edit --world " + dir + "/w.db sphere --at 5e8,0,0 --radius 3 --mode carve"})
         expect_one_line(run_cli(args), 2, "within +-1e8 m");
     expect_one_line(run_cli("sample", "1 2 3\n0 0 1.5e8\n"), 2, "stdin:2: coordinates must lie within +-1e8 m, got '0 0 1.5e8'");
@@ -225,7 +227,8 @@ TEST(HostileInput, a_bad_points_line_is_quoted_short_and_escaped) {
     EXPECT_LT(long_flag.err.size(), 300u);
     const auto waypoints = fresh_path("waypoints.txt");
     std::ofstream(waypoints) << "0 0 0\n1 1 \x1b]0;title\x07\n";
-    expect_one_line(run_cli("fly --path " + waypoints + " --seconds 1"), 2, "expected three finite numbers 'x y z', got '1 1 \\x1b]0;title\\x07'");
+    expect_one_line(run_cli("fly --path " + waypoints + " --seconds 1"), 2,
+                    "expected three finite numbers 'x y z', got '1 1 \\x1b]0;title\\x07'");
 }
 
 // Case 6 of the third sweep: an export on a full disk is a failure (exit 1), not bad input,
@@ -303,7 +306,8 @@ TEST(HostileInput, echoed_paths_environment_values_and_names_are_escaped_and_sho
 // heightmap (a sidecar with null in it, which isoterra itself then refused).
 TEST(HostileInput, ordinary_inputs_never_reach_an_internal_error) {
     const auto graph = fresh_path("bom.toml");
-    std::ofstream(graph) << "\xef\xbb\xbf" "format = 1\n\"name\" = \"q\"\n'seed' = 4 # the seed\n[\"node\"]\n"
+    std::ofstream(graph) << "\xef\xbb\xbf"
+                            "format = 1\n\"name\" = \"q\"\n'seed' = 4 # the seed\n[\"node\"]\n"
                             "y = { type = \"y\" }\ng = { type = \"const\", value = 0.0 }\n[output]\nsdf = \"y\"\nground = \"g\"\n";
     const auto bake_dir = fresh_path("spelled-bake");
     const auto baked = run_cli("bake --config " + graph + " --seed 9 --from 0,0 --to 64,64 --levels 1 --quiet --out " + bake_dir);
@@ -435,8 +439,7 @@ TEST(HostileInput, plans_past_the_memory_budget_are_refused_before_they_allocate
     ASSERT_EQ(run_cli("heightmap --preset tutorial --from 0,0 --to 511,511 --quiet -o " + dir + "/big.png").code, 0);
     std::ofstream(dir + "/g.toml") << "format = 1\n[node]\nh = { type = \"heightmap\", file = \"big.png\" }\n"
                                       "p = { type = \"plane\", height = \"h\" }\n[output]\nsdf = \"p\"\nground = \"h\"\n";
-    expect_one_line(budget("graph check " + dir + "/g.toml", "1M"), 2,
-                    dir + "/big.png: decoding 512x512 pixels needs about");
+    expect_one_line(budget("graph check " + dir + "/g.toml", "1M"), 2, dir + "/big.png: decoding 512x512 pixels needs about");
     EXPECT_EQ(budget("graph check " + dir + "/g.toml", "16M").code, 0);
     expect_one_line(budget("graph check " + dir + "/g.toml", "16"), 2,
                     "ISOTERRA_MEMORY_BUDGET=16: expected bytes from 1M to 1024T, as 512M, 8G or 1.5T");

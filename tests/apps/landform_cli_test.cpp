@@ -63,8 +63,8 @@ TEST(LandformCli, the_real_dem_has_the_figures_the_issue_measured) {
     const std::string dir = fresh_folder("jacksboro");
     ASSERT_TRUE(std::ifstream(kDem).good()) << kDem << ": install python-matplotlib-data (scripts/install-deps.sh)";
     // Debian's own interpreter: another python3 earlier on PATH may have no numpy.
-    const std::string convert = fmt::format("/usr/bin/python3 {}/tests/apps/dem_to_ehdr.py {} {}/dem > {}/dem.txt", ISOTERRA_SOURCE_DIR,
-                                            kDem, dir, dir);
+    const std::string convert =
+        fmt::format("/usr/bin/python3 {}/tests/apps/dem_to_ehdr.py {} {}/dem > {}/dem.txt", ISOTERRA_SOURCE_DIR, kDem, dir, dir);
     ASSERT_EQ(std::system(convert.c_str()), 0) << "needs Debian's python3-numpy: " << convert;
     const std::string translate = fmt::format("gdal_translate -q -of GTiff {}/dem.bil {}/dem.tif", dir, dir);
     ASSERT_EQ(std::system(translate.c_str()), 0) << "needs gdal-bin: " << translate;
@@ -121,7 +121,7 @@ TEST(LandformCli, a_preset_region_gives_every_key_with_sane_values) {
     for (const char* key : {"relief_m", "min_m", "max_m", "cells", "land_cells", "sea_share", "pit_share", "theta", "theta_intercept",
                             "theta_r2", "theta_cells", "hack_h", "hack_r2", "hypsometric_integral", "mean_slope_deg", "median_slope_deg",
                             "slope_share_over_30", "slope_share_over_45", "slope_histogram_deg", "region"})
-    // clang-format on
+        // clang-format on
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["cells"], 101 * 101);
     EXPECT_EQ(j["land_cells"], 101 * 101);  // the tutorial has no sea
@@ -147,7 +147,8 @@ TEST(LandformCli, a_preset_region_gives_every_key_with_sane_values) {
 
     // The same again, byte for byte; another seed, other ground.
     EXPECT_EQ(run_cli("landform --preset tutorial --from -1500,-1500 --to 1500,1500 --step 30 --json --quiet").out, r.out);
-    const nlohmann::json other = parse_json(run_cli("landform --preset tutorial --seed 7 --from -1500,-1500 --to 1500,1500 --step 30 --json"));
+    const nlohmann::json other =
+        parse_json(run_cli("landform --preset tutorial --seed 7 --from -1500,-1500 --to 1500,1500 --step 30 --json"));
     EXPECT_NE(other["max_m"], j["max_m"]);
 
     // The text summary names the figures.
@@ -188,7 +189,8 @@ TEST(LandformCli, a_heightmap_png_measures_as_the_preset_it_was_made_from) {
 
 TEST(LandformCli, flow_writes_a_16_bit_map_and_a_sidecar_that_maps_pixels_to_square_metres) {
     const std::string dir = fresh_folder("landform_flow");
-    const CliResult r = run_cli(fmt::format("landform --preset canyons --from 0,0 --to 2000,1000 --step 20 --flow {}/flow.png --json", dir));
+    const CliResult r =
+        run_cli(fmt::format("landform --preset canyons --from 0,0 --to 2000,1000 --step 20 --flow {}/flow.png --json", dir));
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(files_in(dir), (std::set<std::string>{"flow.png", "flow.json"}));
     int w = 0, h = 0;
@@ -210,8 +212,8 @@ TEST(LandformCli, flow_writes_a_16_bit_map_and_a_sidecar_that_maps_pixels_to_squ
     EXPECT_NE(side["pixel_to_area"].get<std::string>().find("65534"), std::string::npos);
 
     // A folder that is not there is bad input, as for every export: exit 2, nothing written.
-    expect_refused(fmt::format("landform --preset canyons --from 0,0 --to 2000,1000 --step 20 --flow {}/no/such/flow.png", dir),
-                   "flow.png", 2);
+    expect_refused(fmt::format("landform --preset canyons --from 0,0 --to 2000,1000 --step 20 --flow {}/no/such/flow.png", dir), "flow.png",
+                   2);
 }
 
 TEST(LandformCli, bad_inputs_are_refused_in_one_line_with_exit_2) {

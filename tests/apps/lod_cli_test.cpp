@@ -92,7 +92,8 @@ TEST(LodCli, mesh_around_writes_what_the_world_shows_every_level_closed) {
         for (const double dx : {-0.01, 0.01})
             for (const double dz : {-0.01, 0.01})
                 if (covering(columns, {0, static_cast<int>(std::floor((p[0] + dx) / 32)), static_cast<int>(std::floor((p[2] + dz) / 32))},
-                             w.levels()).level < 0)
+                             w.levels())
+                        .level < 0)
                     return true;
         return false;
     };
@@ -119,9 +120,11 @@ TEST(LodCli, fly_json_reports_the_levels_and_fills_every_level_first) {
 }
 
 TEST(LodCli, bad_view_distances_and_radii_are_refused_with_one_line) {
-    for (const std::string args : {"fly --view-distance 0", "fly --view-distance -5", "render --eye 0,50,0 --target 0,0,-9 --view-distance nan -o x.png",
-                                   "mesh --around 0,0,0 --view-distance 1e9 -o x.glb", "mesh --around 0,0 -o x.glb", "fly --radius 0",
-                                   "mesh --from 0,0,0 --to 32,32,32 --around 0,0,0 -o x.glb", "mesh -o x.glb", "render --eye 0,50,0 --target 0,0,-9 --fog -1 -o x.png"}) {
+    for (const std::string args :
+         {"fly --view-distance 0", "fly --view-distance -5", "render --eye 0,50,0 --target 0,0,-9 --view-distance nan -o x.png",
+          "mesh --around 0,0,0 --view-distance 1e9 -o x.glb", "mesh --around 0,0 -o x.glb", "fly --radius 0",
+          "mesh --from 0,0,0 --to 32,32,32 --around 0,0,0 -o x.glb", "mesh -o x.glb",
+          "render --eye 0,50,0 --target 0,0,-9 --fog -1 -o x.png"}) {
         const auto r = run_cli(args);
         EXPECT_EQ(r.code, 2) << args;
         EXPECT_EQ(count_lines(r.err), 1) << args << ": " << r.err;

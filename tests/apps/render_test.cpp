@@ -21,7 +21,6 @@ namespace {
 using Image = isoterra::test::RgbImage;
 Image read_png(const std::string& path) { return isoterra::test::read_rgb_png(path); }
 
-
 // The picture has sky and shaded, varied terrain in more than one material.
 void check_sky_and_terrain(const Image& img, int width, int height) {
     ASSERT_EQ(img.width, width);
@@ -43,12 +42,12 @@ void check_sky_and_terrain(const Image& img, int width, int height) {
         greyish += g <= r + 4 && b <= g + 8 && r - b < 60;
     }
     const std::size_t pixels = img.rgb.size() / 3, terrain = pixels - sky;
-    EXPECT_GT(sky, pixels / 50);       // some sky...
-    EXPECT_GT(terrain, pixels / 3);    // ...and mostly ground
+    EXPECT_GT(sky, pixels / 50);     // some sky...
+    EXPECT_GT(terrain, pixels / 3);  // ...and mostly ground
     const double mean = sum / terrain, stddev = std::sqrt(sum2 / terrain - mean * mean);
-    EXPECT_GT(stddev, 10.0);           // shaded, not flat
-    EXPECT_GT(greenish, terrain / 20); // grass...
-    EXPECT_GT(greyish, terrain / 10);  // ...and rock
+    EXPECT_GT(stddev, 10.0);            // shaded, not flat
+    EXPECT_GT(greenish, terrain / 20);  // grass...
+    EXPECT_GT(greyish, terrain / 10);   // ...and rock
     std::printf("sky %.0f%%, terrain luminance %.0f +- %.0f, grass %.0f%%, grey %.0f%%\n", 100.0 * sky / pixels, mean, stddev,
                 100.0 * greenish / terrain, 100.0 * greyish / terrain);
 }
@@ -158,7 +157,7 @@ TEST(Images, heightmap_pixels_map_back_to_the_ground_height_and_slice_draws_the_
         dark += img.rgb[p] < 100 && img.rgb[p] == img.rgb[p + 1];
         light += img.rgb[p] > 200 && img.rgb[p] == img.rgb[p + 1];
     }
-    EXPECT_GT(red, 200u);    // the ground line runs across the whole width
-    EXPECT_GT(dark, 1000u);  // solid below
-    EXPECT_GT(light, 1000u); // air above
+    EXPECT_GT(red, 200u);     // the ground line runs across the whole width
+    EXPECT_GT(dark, 1000u);   // solid below
+    EXPECT_GT(light, 1000u);  // air above
 }

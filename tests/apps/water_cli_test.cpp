@@ -38,8 +38,10 @@ TEST(WaterCli, render_draws_the_water_over_the_wet_half_and_not_over_the_dry_hal
     unsetenv("DISPLAY");
     // From 60 m up and 50 m south of the shore's middle, looking at it: x < 0 (water) is the
     // left of the picture, x > 0 (grass) the right; no sky, no fog.
-    const auto r = run_cli("render --config " + graph + " --radius 3 --view-distance 200 --fog 0 --eye 0,60,50 --target 0,0,0 "
-                           "--size 160x120 -o " + png);
+    const auto r = run_cli("render --config " + graph +
+                           " --radius 3 --view-distance 200 --fog 0 --eye 0,60,50 --target 0,0,0 "
+                           "--size 160x120 -o " +
+                           png);
     ASSERT_EQ(r.code, 0) << r.err;
     const Rgb img = read_rgb(png);
     ASSERT_EQ(img.width, 160);
@@ -54,8 +56,8 @@ TEST(WaterCli, render_draws_the_water_over_the_wet_half_and_not_over_the_dry_hal
             water[side] += p[2] > p[0] + 30;
             grass[side] += p[1] > p[2] + 20;
         }
-    std::printf("left: water %zu grass %zu of %zu; right: water %zu grass %zu of %zu\n", water[0], grass[0], pixels[0], water[1],
-                grass[1], pixels[1]);
+    std::printf("left: water %zu grass %zu of %zu; right: water %zu grass %zu of %zu\n", water[0], grass[0], pixels[0], water[1], grass[1],
+                pixels[1]);
     EXPECT_GT(water[0], pixels[0] * 9 / 10);
     EXPECT_LT(grass[0], pixels[0] / 20);
     EXPECT_LT(water[1], pixels[1] / 20);

@@ -17,11 +17,12 @@ TEST(ParallelFor, runs_every_index_once_and_reports_progress_up_to_the_count) {
     for (const int threads : {0, 1, 2, 7}) {
         std::vector<std::atomic<int>> seen(1000);
         std::vector<std::size_t> done;
-        parallel_for(seen.size(), threads, [&](std::size_t i) { ++seen[i]; },
-                     [&](std::size_t d, std::size_t count) {
-                         EXPECT_EQ(count, 1000u);
-                         done.push_back(d);
-                     });
+        parallel_for(
+            seen.size(), threads, [&](std::size_t i) { ++seen[i]; },
+            [&](std::size_t d, std::size_t count) {
+                EXPECT_EQ(count, 1000u);
+                done.push_back(d);
+            });
         for (const auto& s : seen) ASSERT_EQ(s.load(), 1) << threads << " threads";
         ASSERT_EQ(done.size(), 1000u);
         for (std::size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], i + 1);  // one call at a time, in order
@@ -51,10 +52,8 @@ TEST(ParallelFor, rethrows_the_first_exception_and_stops_handing_out_jobs) {
                                   }),
                      std::runtime_error)
             << threads << " threads";
-        if (threads == 1)
-            EXPECT_EQ(ran.load(), 11);
-        else
-            EXPECT_LT(ran.load(), 11 + 4 * threads) << threads << " threads";
+        if (threads == 1) EXPECT_EQ(ran.load(), 11);
+        else EXPECT_LT(ran.load(), 11 + 4 * threads) << threads << " threads";
     }
 }
 

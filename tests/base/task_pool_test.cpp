@@ -75,11 +75,12 @@ TEST(TaskPool, parallel_for_counts_progress_in_order_on_the_shared_pool) {
     for (const int threads : {1, 2, 16}) {
         std::vector<std::size_t> done;
         std::atomic<std::size_t> sum{0};
-        parallel_for(500, threads, [&](std::size_t i) { sum += i; },
-                     [&](std::size_t d, std::size_t count) {
-                         EXPECT_EQ(count, 500u);
-                         done.push_back(d);
-                     });
+        parallel_for(
+            500, threads, [&](std::size_t i) { sum += i; },
+            [&](std::size_t d, std::size_t count) {
+                EXPECT_EQ(count, 500u);
+                done.push_back(d);
+            });
         EXPECT_EQ(sum.load(), 500u * 499u / 2u);
         ASSERT_EQ(done.size(), 500u);
         for (std::size_t k = 0; k < done.size(); ++k) EXPECT_EQ(done[k], k + 1);

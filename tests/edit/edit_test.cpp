@@ -161,7 +161,8 @@ TEST(Edit, undo_gives_back_the_base_and_redo_the_edits_bit_for_bit) {
     }
     EXPECT_FALSE(history.undo(changed, box));
     EXPECT_TRUE(history.deltas().empty());
-    for (std::size_t i = 0; i < chunks.size(); ++i) EXPECT_TRUE(same_bits(sampled(*base, history.deltas(), chunks[i]).values, base_samples[i]));
+    for (std::size_t i = 0; i < chunks.size(); ++i)
+        EXPECT_TRUE(same_bits(sampled(*base, history.deltas(), chunks[i]).values, base_samples[i]));
     for (std::size_t n = 0; n < ops.size(); ++n) {
         ASSERT_TRUE(history.redo(changed, box));
         EXPECT_TRUE(history.deltas().same_as(after[n])) << "redo to " << n + 1;
@@ -213,7 +214,8 @@ TEST(Edit, edited_chunks_agree_on_shared_samples_and_nothing_outside_the_box_mov
             for (int i = 31; i <= 33; ++i) ASSERT_EQ(a.at(i, j, k), b.at(i - 32, j, k));
             for (int i = -1; i <= 33; ++i) {
                 const glm::dvec3 p = a.lattice.position(i + 1, j + 1, k + 1);
-                const bool inside = p.x >= box.lo.x && p.x <= box.hi.x && p.y >= box.lo.y && p.y <= box.hi.y && p.z >= box.lo.z && p.z <= box.hi.z;
+                const bool inside =
+                    p.x >= box.lo.x && p.x <= box.hi.x && p.y >= box.lo.y && p.y <= box.hi.y && p.z >= box.lo.z && p.z <= box.hi.z;
                 if (!inside) ASSERT_EQ(a.at(i, j, k), a0.at(i, j, k));
                 changed += a.at(i, j, k) != a0.at(i, j, k);
             }
@@ -249,7 +251,8 @@ TEST(Edit, bad_brushes_are_named) {
     EXPECT_NE(validate_edit(EditOp{BrushKind::smooth, BrushMode::carve, {0, NAN, 0}, 3.0}).find("centre"), std::string::npos);
     EXPECT_NE(validate_edit(EditOp{BrushKind::flatten, BrushMode::carve, {0, 0, 0}, 3.0, -1.0}).find("strength -1"), std::string::npos);
     EXPECT_EQ(validate_edit(EditOp{}), "");
-    EXPECT_EQ(describe_edit(EditOp{BrushKind::sphere, BrushMode::add, {1, 2.5, -3}, 4.0, 2.0}), "sphere add at 1,2.5,-3 radius 4 m strength 2 m");
+    EXPECT_EQ(describe_edit(EditOp{BrushKind::sphere, BrushMode::add, {1, 2.5, -3}, 4.0, 2.0}),
+              "sphere add at 1,2.5,-3 radius 4 m strength 2 m");
 }
 
 TEST(RayCast, finds_the_plane_and_then_the_bottom_of_a_carved_hole) {
@@ -264,8 +267,8 @@ TEST(RayCast, finds_the_plane_and_then_the_bottom_of_a_carved_hole) {
     const glm::dvec3 first = hit;
     apply_edit(*plane, EditOp{BrushKind::sphere, BrushMode::carve, first, 5.0}, deltas);
     ASSERT_TRUE(ray_cast(*plane, deltas, eye, down, 200.0, hit));
-    EXPECT_NEAR(glm::length(hit - first), 5.0, 0.05);  // trilinear deltas between samples
-    EXPECT_FALSE(ray_cast(*plane, deltas, eye, -down, 200.0, hit));  // up into the sky
+    EXPECT_NEAR(glm::length(hit - first), 5.0, 0.05);                             // trilinear deltas between samples
+    EXPECT_FALSE(ray_cast(*plane, deltas, eye, -down, 200.0, hit));               // up into the sky
     EXPECT_FALSE(ray_cast(*plane, deltas, {0.0, -10.0, 0.0}, down, 200.0, hit));  // starts in rock
 }
 

@@ -24,8 +24,7 @@ TEST_P(PresetBounds, every_value_sampled_in_a_random_box_lies_within_its_bound) 
         const ValueRange range = t->bounds(box);
         for (auto& p : pts) p = box.lo + (box.hi - box.lo) * glm::dvec3(r.next(), r.next(), r.next());
         // Include the corners, where linear parts are extreme.
-        for (int c = 0; c < 8; ++c)
-            pts[c] = {c & 1 ? box.hi.x : box.lo.x, c & 2 ? box.hi.y : box.lo.y, c & 4 ? box.hi.z : box.lo.z};
+        for (int c = 0; c < 8; ++c) pts[c] = {c & 1 ? box.hi.x : box.lo.x, c & 2 ? box.hi.y : box.lo.y, c & 4 ? box.hi.z : box.lo.z};
         t->sample_points(pts.data(), pts.size(), vals.data());
         for (std::size_t i = 0; i < pts.size(); ++i) {
             ASSERT_GE(vals[i], range.lo) << GetParam() << " box " << b;

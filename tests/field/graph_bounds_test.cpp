@@ -57,7 +57,8 @@ public:
             reads_y_ = false;
             std::string text = node();
             // One node of x and z in six runs on a grid of 0.3 to 300 m.
-            if (!reads_y_ && r_.next() < 1.0 / 6.0) text.insert(text.size() - 2, fmt::format(", grid_m = {}", std::pow(10.0, uniform(-0.5, 2.5))));
+            if (!reads_y_ && r_.next() < 1.0 / 6.0)
+                text.insert(text.size() - 2, fmt::format(", grid_m = {}", std::pow(10.0, uniform(-0.5, 2.5))));
             nodes += id + " = " + text + "\n";
             if (reads_y_) on_y_.insert(id);
             ids_.push_back(id);
@@ -250,7 +251,8 @@ TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
             for (std::size_t i = 0; i < points.size(); ++i)
                 ASSERT_TRUE(std::isnan(at_points[i]) || (at_points[i] >= range.lo && at_points[i] <= range.hi))
                     << "graph " << g << " node " << output << " value " << at_points[i] << " outside [" << range.lo << ", " << range.hi
-                    << "]\n" << body;
+                    << "]\n"
+                    << body;
             // Gated noises (skipped where a min, max or CSG node is decided by its other side)
             // change no bit: a second path from every node to the output, changing no value,
             // keeps anything from being skipped.
@@ -268,15 +270,18 @@ TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
                 std::vector<float> reference(lattice.count());
                 ungated->sample_lattice(lattice, reference.data());
                 for (std::size_t i = 0; i < on_lattice.size(); ++i)
-                    ASSERT_TRUE(std::memcmp(&on_lattice[i], &reference[i], sizeof(float)) == 0 || (std::isnan(on_lattice[i]) && std::isnan(reference[i])))
-                        << "graph " << g << " node " << output << " gated " << on_lattice[i] << " ungated " << reference[i] << "\n" << body;
+                    ASSERT_TRUE(std::memcmp(&on_lattice[i], &reference[i], sizeof(float)) == 0 ||
+                                (std::isnan(on_lattice[i]) && std::isnan(reference[i])))
+                        << "graph " << g << " node " << output << " gated " << on_lattice[i] << " ungated " << reference[i] << "\n"
+                        << body;
             }
             for (std::size_t i = 0; i < on_lattice.size(); ++i) {
                 const double v = on_lattice[i];
                 const double slack = std::fabs(v) * 6e-8;  // the float the lattice stores
                 ASSERT_TRUE(std::isnan(v) || (v >= range.lo - slack && v <= range.hi + slack))
                     << "graph " << g << " node " << output << " lattice value " << v << " outside [" << range.lo << ", " << range.hi
-                    << "]\n" << body;
+                    << "]\n"
+                    << body;
             }
             ++checked;
         }

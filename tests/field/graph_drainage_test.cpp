@@ -43,8 +43,9 @@ water = "drain.water"
                        drainage_settings, ground);
 }
 
-const char* kSettings = "cell_m = 2000.0, levels = 4, slope = 0.3, floor_m = 40.0, bed_width_m = 10.0, bed_depth_m = 2.0, "
-                        "water_levels = 2, concavity = 3.0, junction = 0.5, sea_level = 0.0";
+const char* kSettings =
+    "cell_m = 2000.0, levels = 4, slope = 0.3, floor_m = 40.0, bed_width_m = 10.0, bed_depth_m = 2.0, "
+    "water_levels = 2, concavity = 3.0, junction = 0.5, sea_level = 0.0";
 
 double ground_at(const GraphField& g, double x, double z) { return g.ground_height(x, z); }
 
@@ -103,8 +104,8 @@ TEST(Drainage, water_falls_downstream_and_every_river_reaches_the_sea_or_leaves_
             const bool out = at->to.x < lo.x || at->to.x > hi.x || at->to.y < lo.y || at->to.y > hi.y;
             if (out || at->water_to <= 0.0) break;  // left the region, or reached the sea
             const GraphChannel* next = next_of(*at);
-            ASSERT_NE(next, nullptr) << fmt::format("channel of level {} ends at ({}, {}) at {} m, on no other channel",
-                                                    at->level, at->to.x, at->to.y, at->water_to);
+            ASSERT_NE(next, nullptr) << fmt::format("channel of level {} ends at ({}, {}) at {} m, on no other channel", at->level,
+                                                    at->to.x, at->to.y, at->water_to);
             // A junction's water level is the coarser channel's there: it continues downstream.
             double t = 0.0;
             to_segment(at->to, next->from, next->to, &t);
@@ -120,8 +121,9 @@ TEST(Drainage, the_ground_is_the_lowest_of_the_envelope_and_the_valleys_it_sees)
     // One level, no floor and no beds: ground = min(control + relief, min over the channels
     // whose source cells lie within two cells of the point's of water + slope * distance),
     // the water falling linearly along a trunk.
-    const std::string settings = "cell_m = 1000.0, levels = 1, slope = 0.6, floor_m = 0.0, bed_depth_m = 0.0, "
-                                 "water_levels = 0, jitter = 0.8, sea_level = -1000.0";
+    const std::string settings =
+        "cell_m = 1000.0, levels = 1, slope = 0.6, floor_m = 0.0, bed_depth_m = 0.0, "
+        "water_levels = 0, jitter = 0.8, sea_level = -1000.0";
     const auto g = parse_graph(coast_graph(settings), "one_level.toml");
     const auto envelope = parse_graph(coast_graph(settings, "envelope"), "envelope.toml");
     const auto channels = g->channels("drain", {-6000.0, -6000.0}, {6000.0, 6000.0});
@@ -190,8 +192,8 @@ TEST(Drainage, values_do_not_depend_on_the_batch_the_path_or_the_thread) {
 // what each point gives alone. The built-in alpine: its drainage on a grid, every port read.
 TEST(Drainage, points_far_apart_in_one_batch_give_their_values_alone) {
     const auto alpine = isoterra::builtin_terrain("alpine").make_field();
-    const std::vector<glm::dvec3> pts = {{0, 0, 0},           {3.5, 12.25, -8},  {-1234.5, 40, 987.25}, {250000, -30, -125000.5},
-                                         {1e7, 300, -2e7},    {-5e7, 900, 3e7},  {12.0, 700.0, 5e6},    {2.5, 0.0, 2.5}};
+    const std::vector<glm::dvec3> pts = {{0, 0, 0},        {3.5, 12.25, -8}, {-1234.5, 40, 987.25}, {250000, -30, -125000.5},
+                                         {1e7, 300, -2e7}, {-5e7, 900, 3e7}, {12.0, 700.0, 5e6},    {2.5, 0.0, 2.5}};
     std::vector<double> batch(pts.size());
     alpine->sample_points(pts.data(), pts.size(), batch.data());
     for (std::size_t i = 0; i < pts.size(); ++i) {

@@ -121,8 +121,8 @@ TEST(ErosionNode, gullies_run_down_a_tilted_plane) {
             d_along.push_back(vb[i] - 0.4 * 200 - va[i]);
             d_across.push_back(vc[i] - va[i]);
         }
-        EXPECT_GT(rms(d_across), 1.5 * rms(d_along)) << octaves << " octaves: across 50 m " << rms(d_across) << ", along 200 m "
-                                                     << rms(d_along);
+        EXPECT_GT(rms(d_across), 1.5 * rms(d_along))
+            << octaves << " octaves: across 50 m " << rms(d_across) << ", along 200 m " << rms(d_along);
     }
 }
 
@@ -133,8 +133,8 @@ TEST(ErosionNode, the_heights_gradient_is_the_dx_dz_it_carries) {
     const std::vector<glm::dvec3> points = random_ground_points(5, 3000, 4000);
     for (const int octaves : {1, 4}) {
         for (const std::string& extra : {std::string(), std::string(", heights = [-1500.0, 1500.0]")}) {
-            const GradientMatch m =
-                match_gradient(plane_body(0.3, -0.2, fmt::format("scale_m = 250, strength_m = 25, octaves = {}{}", octaves, extra)), points, 1e-3);
+            const GradientMatch m = match_gradient(
+                plane_body(0.3, -0.2, fmt::format("scale_m = 250, strength_m = 25, octaves = {}{}", octaves, extra)), points, 1e-3);
             EXPECT_GT(m.smooth, 2700) << octaves;
             EXPECT_EQ(m.matched, m.smooth) << octaves << extra << ": worst relative error " << m.worst;
         }
@@ -219,8 +219,10 @@ TEST(ErosionNode, a_point_has_the_same_value_in_any_batch_and_on_the_lattice) {
         }
     }
     // The lattice's columns (a chunk's ground at 4 m) give the float of the point path's value.
-    const std::string text = fmt::format("format = 1\nseed = 7\n[node]\n{}out = {{ type = \"plane\", height = \"e\" }}\n"
-                                         "[output]\nsdf = \"out\"\nground = \"e\"\n", body);
+    const std::string text = fmt::format(
+        "format = 1\nseed = 7\n[node]\n{}out = {{ type = \"plane\", height = \"e\" }}\n"
+        "[output]\nsdf = \"out\"\nground = \"e\"\n",
+        body);
     const auto f = parse_graph(text, "erosion.toml");
     const Lattice lattice{{-40, -2, 17}, {33, 3, 33}, 4.0};
     std::vector<float> ground(33 * 33);
@@ -285,7 +287,9 @@ TEST(ErosionNode, DISABLED_timing) {
     // without erosion (the best of five rounds each).
     const auto time = [](const std::string& body, const char* ground) {
         const auto f = parse_graph(fmt::format("format = 1\nseed = 7\n[node]\n{}out = {{ type = \"plane\", height = \"{}\" }}\n"
-                                               "[output]\nsdf = \"out\"\nground = \"{}\"\n", body, ground, ground), "t.toml");
+                                               "[output]\nsdf = \"out\"\nground = \"{}\"\n",
+                                               body, ground, ground),
+                                   "t.toml");
         std::vector<float> out(37 * 37);
         double best = INFINITY;
         for (int round = 0; round < 5; ++round) {
@@ -302,7 +306,8 @@ TEST(ErosionNode, DISABLED_timing) {
     const double one = time(dome_body(1e-5, "octaves = 1"), "e");
     const double four = time(dome_body(1e-5, "octaves = 4"), "e");
     const double eight = time(dome_body(1e-5, "octaves = 8, lacunarity = 1.5"), "e");
-    std::printf("input alone %.1f ns/column; erosion: 1 octave %.1f, 4 octaves %.1f, 8 octaves %.1f ns/column; "
-                "%.1f ns/column/octave (8 octaves)\n",
-                base, one - base, four - base, eight - base, (eight - base) / 8.0);
+    std::printf(
+        "input alone %.1f ns/column; erosion: 1 octave %.1f, 4 octaves %.1f, 8 octaves %.1f ns/column; "
+        "%.1f ns/column/octave (8 octaves)\n",
+        base, one - base, four - base, eight - base, (eight - base) / 8.0);
 }

@@ -51,7 +51,8 @@ TEST(GraphErrors, each_kind_names_the_file_line_node_and_problem) {
                             "out = { type = \"y\" }",
                             "sdf = \"out\"\nground = \"g\""),
                  "g.toml:3: node 'g': output 'ground' depends on y through node 'h' (g -> h)");
-    expect_error(with_nodes("out = { type = \"fbm2\", octaves = 40 }"), "g.toml:3: node 'out': input 'octaves': expected an integer in [1, 12], got 40");
+    expect_error(with_nodes("out = { type = \"fbm2\", octaves = 40 }"),
+                 "g.toml:3: node 'out': input 'octaves': expected an integer in [1, 12], got 40");
     expect_error(with_nodes("out = { type = \"simplex2\", scale_m = 0.0 }"),
                  "node 'out': input 'scale_m': expected a number in [0.1, 10000000], got 0");
     expect_error(with_nodes("out = { type = \"add\", a = nan, b = 1.0 }"), "input 'a': expected a node id or a finite number, got nan");
@@ -61,19 +62,22 @@ TEST(GraphErrors, each_kind_names_the_file_line_node_and_problem) {
     std::string points;  // one pair over the limit the message names
     for (int i = 0; i < 257; ++i) points += (i ? ", [" : "[") + std::to_string(i) + ".0, 0.0]";
     expect_error(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points + "] }"), "expected a list of 2 to 256 [x, y] pairs");
-    EXPECT_EQ(graph_error_of(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points.substr(0, points.rfind(", [")) + "] }")), "");
+    EXPECT_EQ(graph_error_of(with_nodes("out = { type = \"curve\", in = 1.0, points = [" + points.substr(0, points.rfind(", [")) + "] }")),
+              "");
     expect_error(with_nodes("w = { type = \"warp2\", distance_m = 5.0 }\nout = { type = \"neg\", in = \"w\" }"),
                  "input 'in': node 'w' has outputs x and z; name one ('w.x')");
     expect_error(with_nodes("w = { type = \"x\" }\nout = { type = \"neg\", in = \"w.z\" }"), "node 'w' has one output");
     expect_error(with_nodes("out = { type = \"x\" }", "sdf = \"nothing\""), "output 'sdf': unknown node 'nothing'");
     expect_error(with_nodes("out = { type = \"x\" }", "ground = \"out\""), "g.toml: output 'sdf': missing");
     expect_error("[node]\nout = { type = \"x\" }\n[output]\nsdf = \"out\"\n", "g.toml: key 'format': missing (format = 1)");
-    expect_error("format = 2\n[node]\nout = { type = \"x\" }\n[output]\nsdf = \"out\"\n", "g.toml:1: key 'format': this isoterra reads graph format 1, got 2");
+    expect_error("format = 2\n[node]\nout = { type = \"x\" }\n[output]\nsdf = \"out\"\n",
+                 "g.toml:1: key 'format': this isoterra reads graph format 1, got 2");
     expect_error(with_nodes("out = 3.0"), "g.toml:3: node 'out': expected a table with a type, got 3");
     expect_error(with_nodes("out = { type = \"x\" }") + "[material]\nsnow_line = 3.0\n", "unknown material key 'snow_line'");
     expect_error(with_nodes("out = { type = \"x\" }") + "[material]\nsnow_line_m = \"high\"\n", "key 'snow_line_m': expected a number");
     expect_error(with_nodes("out = { type = \"x\" \n"), "g.toml:3:");  // TOML itself
-    expect_error(with_nodes("out = { type = \"x\" }") + "rivers = true\n", "unknown output 'rivers' (sdf, ground, water, snow_line, scree)");
+    expect_error(with_nodes("out = { type = \"x\" }") + "rivers = true\n",
+                 "unknown output 'rivers' (sdf, ground, water, snow_line, scree)");
     // The landform nodes' outputs, knots and inputs read at other points.
     expect_error(with_nodes("e = { type = \"erosion\", in = 1.0, dx = 0.0, dz = 0.0 }\nout = { type = \"neg\", in = \"e.slope\" }"),
                  "node 'e' has outputs height, dx, dz and ridge; name one ('e.height')");
@@ -142,7 +146,8 @@ const char* kPlainGraph = "format = 1\nname = \"q\"\n[node]\na = { type = \"y\" 
 const char* kSpelledGraphs[] = {
     "format = 1\nname = \"q\"\n[\"node\"]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
     "\"format\" = 1\n'name' = \"q\"\n[node]\n\"a\" = { \"type\" = \"y\" }\n[output]\n\"sdf\" = \"a\"\n",
-    "\xef\xbb\xbf" "format = 1\nname = \"q\"\n[node]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
+    "\xef\xbb\xbf"
+    "format = 1\nname = \"q\"\n[node]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
     "format = 1\nname = \"q\"\ndescription = \"\"\"\nseed = 3\n[x]\n[node]\"\"\"\n[node]\na = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
     "format = 1\n\"seed\" = 9 # the file's seed\nname = \"q\"\nnode.a = { type = \"y\" }\n[output]\nsdf = \"a\"\n",
 };
@@ -187,7 +192,7 @@ TEST(GraphSpellings, a_preset_whose_strings_hold_graph_like_lines_stays_a_preset
     std::string one_line = "description = \"";
     for (int i = 0; i < 250000; ++i) one_line += "node ";
     EXPECT_FALSE(is_graph_text(one_line + "\"\n"));
-    EXPECT_FALSE(is_graph_text(one_line));  // not TOML (the string is open): the look at the lines
+    EXPECT_FALSE(is_graph_text(one_line));        // not TOML (the string is open): the look at the lines
     EXPECT_TRUE(is_graph_text("[node]\na = {"));  // not TOML, but a graph's parser should say why
 }
 
@@ -228,20 +233,23 @@ TEST(GraphShapes, a_long_cycle_is_named_by_its_ends_and_length) {
     std::string nodes;
     for (int i = 0; i < 30000; ++i) nodes += "a" + std::to_string(i) + "={type=\"neg\",in=\"a" + std::to_string((i + 1) % 30000) + "\"}\n";
     const std::string e = graph_error_of(with_nodes(nodes, "sdf = \"a0\""));
-    EXPECT_EQ(e, "g.toml:3: node 'a0': is part of a cycle of 30000 nodes: a0 -> a1 -> a2 -> a3 -> ... (29993 nodes) -> a29997 -> "
-                 "a29998 -> a29999 -> a0");
+    EXPECT_EQ(e,
+              "g.toml:3: node 'a0': is part of a cycle of 30000 nodes: a0 -> a1 -> a2 -> a3 -> ... (29993 nodes) -> a29997 -> "
+              "a29998 -> a29999 -> a0");
 }
 
 TEST(GraphShapes, ids_are_what_the_message_says_and_suggestions_stay_cheap) {
     for (const std::string& id : std::vector<std::string>{"\"a b\"", "\"a+b\"", "\"\u00e9t\u00e9\"", "\"a'b\"", std::string(61, 'a')})
         expect_error(with_nodes(id + " = { type = \"y\" }\nout = { type = \"y\" }"), "an id is 1 to 60 ASCII letters, digits, '_' or '-'");
-    EXPECT_EQ(graph_error_of(with_nodes(std::string(60, 'a') + " = { type = \"y\" }\nout-1_B = { type = \"y\" }", "sdf = \"out-1_B\"")), "");
+    EXPECT_EQ(graph_error_of(with_nodes(std::string(60, 'a') + " = { type = \"y\" }\nout-1_B = { type = \"y\" }", "sdf = \"out-1_B\"")),
+              "");
     // An unknown reference of 200,000 bytes among 20,000 ids: only ids within two edits in
     // length are compared (every one of them took minutes).
     std::string many;
     for (int i = 0; i < 20000; ++i) many += "node_" + std::to_string(i) + " = { type = \"y\" }\n";
     expect_error(with_nodes(many + "out = { type = \"neg\", in = \"" + std::string(200000, 'n') + "\" }"), "unknown node 'nnnnn");
-    expect_error(with_nodes(many + "out = { type = \"neg\", in = \"node_1234x\" }"), "unknown node 'node_1234x' (did you mean 'node_1234'?)");
+    expect_error(with_nodes(many + "out = { type = \"neg\", in = \"node_1234x\" }"),
+                 "unknown node 'node_1234x' (did you mean 'node_1234'?)");
 }
 
 // Case 1: a graph of many guards. Looking for the noises each guard lets the lattice skip

@@ -30,8 +30,9 @@ TEST(GraphFastNoise, the_files_flavour_gives_fast_simplex3s_bits_at_points) {
     const NoiseSet seed(7);
     const auto simplex = flavoured_graph("noise = \"fast\"\n", kSimplex);
     const auto fbm = flavoured_graph("noise = \"fast\"\n", kFbm);
-    const auto by_node = flavoured_graph("", "out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, "
-                                      "offset = [43.7, -11.3, 7.9], noise = \"fast\" }");
+    const auto by_node = flavoured_graph("",
+                                         "out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, "
+                                         "offset = [43.7, -11.3, 7.9], noise = \"fast\" }");
     const auto seed_by_node = flavoured_graph("noise = \"fast\"\n", "out = { type = \"simplex3\", scale_m = 50.0, noise = \"seed\" }");
     const auto plain = flavoured_graph("", "out = { type = \"simplex3\", scale_m = 50.0 }");
     const FbmShape shape{4, 2.0, 0.45, 0.5};
@@ -48,10 +49,13 @@ TEST(GraphFastNoise, the_files_flavour_gives_fast_simplex3s_bits_at_points) {
 TEST(GraphFastNoise, two_d_nodes_of_the_fast_flavour_give_fast_simplex2s_bits) {
     const FastSimplex2 fast(7);
     const NoiseSet seed(7);
-    const auto fbm = flavoured_graph("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, offset = [40.0, -70.0], octaves = 4, gain = 0.45 }");
+    const auto fbm = flavoured_graph("noise = \"fast\"\n",
+                                     "out = { type = \"fbm2\", scale_m = 300.0, offset = [40.0, -70.0], octaves = 4, gain = 0.45 }");
     const auto simplex = flavoured_graph("", "out = { type = \"simplex2\", scale_m = 200.0, noise = \"fast\" }");
-    const auto ridged = flavoured_graph("noise = \"fast\"\n", "out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
-    const auto seed_fbm = flavoured_graph("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, octaves = 4, noise = \"seed\" }");
+    const auto ridged = flavoured_graph(
+        "noise = \"fast\"\n", "out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
+    const auto seed_fbm =
+        flavoured_graph("noise = \"fast\"\n", "out = { type = \"fbm2\", scale_m = 300.0, octaves = 4, noise = \"seed\" }");
     for (const glm::dvec3& p : random_points(4, 300, 1e5)) {
         EXPECT_EQ(fbm->value(p), static_cast<double>(fast.fbm(p.x / 300.0 + 40.0, p.z / 300.0 - 70.0, FbmShape{4, 2.0, 0.45, 0.5})));
         EXPECT_EQ(simplex->value(p), static_cast<double>(fast(p.x / 200.0, p.z / 200.0)));
@@ -63,12 +67,13 @@ TEST(GraphFastNoise, two_d_nodes_of_the_fast_flavour_give_fast_simplex2s_bits) {
 TEST(GraphFastNoise, the_ranges_of_fast_noises_hold_what_they_sample) {
     // Ground of fast fBm (its range by the 2D slope bound), 3D fast noise on top: every value
     // sampled in a box lies in the graph's range over that box, for boxes small and large.
-    const auto g = flavoured_graph("noise = \"fast\"\n", "hills = { type = \"fbm2\", scale_m = 150.0, octaves = 5 }\n"
-                                                  "ground = { type = \"mul\", a = \"hills\", b = 40.0 }\n"
-                                                  "land = { type = \"plane\", height = \"ground\" }\n"
-                                                  "n = { type = \"fbm3\", scale_m = 30.0, octaves = 3 }\n"
-                                                  "bumps = { type = \"mul\", a = \"n\", b = 6.0 }\n"
-                                                  "out = { type = \"add\", a = \"land\", b = \"bumps\" }");
+    const auto g = flavoured_graph("noise = \"fast\"\n",
+                                   "hills = { type = \"fbm2\", scale_m = 150.0, octaves = 5 }\n"
+                                   "ground = { type = \"mul\", a = \"hills\", b = 40.0 }\n"
+                                   "land = { type = \"plane\", height = \"ground\" }\n"
+                                   "n = { type = \"fbm3\", scale_m = 30.0, octaves = 3 }\n"
+                                   "bumps = { type = \"mul\", a = \"n\", b = 6.0 }\n"
+                                   "out = { type = \"add\", a = \"land\", b = \"bumps\" }");
     Mulberry32 r(9);
     std::size_t checked = 0;
     for (int b = 0; b < 200; ++b) {
@@ -120,15 +125,17 @@ TEST(GraphFastNoise, lattice_and_points_give_the_same_bits_and_match_the_noises_
 TEST(GraphFastNoise, a_guarded_fast_noise_is_computed_whole_and_changes_no_bit) {
     // A fast noise behind a max with the ground would be a gate for the seed flavour; the fast
     // kernel has no gate, so nothing is skipped and the values are those of the ungated twin.
-    const std::string body = "hills = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
-                             "height = { type = \"mul\", a = \"hills\", b = 20.0 }\n"
-                             "land = { type = \"plane\", height = \"height\" }\n"
-                             "n = { type = \"simplex3\", scale_m = 20.0 }\n"
-                             "blobs = { type = \"mul\", a = \"n\", b = 10.0 }\n"
-                             "guarded = { type = \"max\", a = \"land\", b = \"blobs\" }\n";
+    const std::string body =
+        "hills = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
+        "height = { type = \"mul\", a = \"hills\", b = 20.0 }\n"
+        "land = { type = \"plane\", height = \"height\" }\n"
+        "n = { type = \"simplex3\", scale_m = 20.0 }\n"
+        "blobs = { type = \"mul\", a = \"n\", b = 10.0 }\n"
+        "guarded = { type = \"max\", a = \"land\", b = \"blobs\" }\n";
     const auto gated = flavoured_graph("noise = \"fast\"\n", body + "out = { type = \"add\", a = \"guarded\", b = 0.0 }");
-    const auto twin = flavoured_graph("noise = \"fast\"\n", body + "low = { type = \"sub\", a = \"n\", b = 1e12 }\n"
-                                                            "out = { type = \"max\", a = \"guarded\", b = \"low\" }");
+    const auto twin = flavoured_graph("noise = \"fast\"\n", body +
+                                                                "low = { type = \"sub\", a = \"n\", b = 1e12 }\n"
+                                                                "out = { type = \"max\", a = \"guarded\", b = \"low\" }");
     const Lattice lattice{{-16, -32, 40}, {33, 33, 33}, 1.0};
     std::vector<float> a(lattice.count()), b(lattice.count());
     gated->sample_lattice(lattice, a.data());

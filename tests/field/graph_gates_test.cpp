@@ -22,11 +22,12 @@ namespace {
 
 // What the graphs below share: ground from 2D noise, 20 m high, and a 3D noise scaled to
 // [-10, 10] m.
-const std::string kGroundAndNoise = "hills = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
-                                    "height = { type = \"mul\", a = \"hills\", b = 20.0 }\n"
-                                    "land = { type = \"plane\", height = \"height\" }\n"
-                                    "n = { type = \"simplex3\", scale_m = 20.0 }\n"
-                                    "scaled = { type = \"mul\", a = \"n\", b = 10.0 }\n";
+const std::string kGroundAndNoise =
+    "hills = { type = \"fbm2\", scale_m = 120.0, octaves = 3 }\n"
+    "height = { type = \"mul\", a = \"hills\", b = 20.0 }\n"
+    "land = { type = \"plane\", height = \"height\" }\n"
+    "n = { type = \"simplex3\", scale_m = 20.0 }\n"
+    "scaled = { type = \"mul\", a = \"n\", b = 10.0 }\n";
 
 // The output `out`; `ungated` adds a second path from the noise to the output that changes no
 // value (a max with something a trillion metres lower), so nothing can be skipped.
@@ -39,9 +40,8 @@ std::string with_output(std::string text, bool ungated) {
 // side `side`; with_output's `ungated`.
 std::string graph_text(const std::string& guard, int side, bool ungated, const std::string& extra = "") {
     const std::string a = side == 1 ? "land" : "blobs", b = side == 1 ? "blobs" : "land";
-    const std::string text = "format = 1\nseed = 31\n[node]\n" + kGroundAndNoise +
-                       "blobs = { type = \"add\", a = \"scaled\", b = 4.0 }\n" +
-                       fmt::format("out = {{ type = \"{}\", a = \"{}\", b = \"{}\"{} }}\n", guard, a, b, extra);
+    const std::string text = "format = 1\nseed = 31\n[node]\n" + kGroundAndNoise + "blobs = { type = \"add\", a = \"scaled\", b = 4.0 }\n" +
+                             fmt::format("out = {{ type = \"{}\", a = \"{}\", b = \"{}\"{} }}\n", guard, a, b, extra);
     return with_output(text, ungated);
 }
 
@@ -98,10 +98,9 @@ namespace {
 // the noise to the output that changes no value, so nothing can be skipped.
 std::string masked_text(const std::string& mask, int side, bool ungated) {
     const std::string a = side == 0 ? "scaled" : "mask", b = side == 0 ? "mask" : "scaled";
-    const std::string text = "format = 1\nseed = 31\n[node]\npy = { type = \"y\" }\n" + kGroundAndNoise +
-                       "mask = " + mask + "\n" +
-                       fmt::format("bumps = {{ type = \"mul\", a = \"{}\", b = \"{}\" }}\n", a, b) +
-                       "out = { type = \"add\", a = \"land\", b = \"bumps\" }\n";
+    const std::string text = "format = 1\nseed = 31\n[node]\npy = { type = \"y\" }\n" + kGroundAndNoise + "mask = " + mask + "\n" +
+                             fmt::format("bumps = {{ type = \"mul\", a = \"{}\", b = \"{}\" }}\n", a, b) +
+                             "out = { type = \"add\", a = \"land\", b = \"bumps\" }\n";
     return with_output(text, ungated);
 }
 
@@ -148,7 +147,8 @@ TEST(GraphGates, a_noise_times_a_mask_is_skipped_where_the_mask_is_0_and_changes
 // A mask whose range over a lattice does not hold 0 gates nothing there (nothing to gain), and
 // a mask that also reads the noise is no gate at all (it would need the noise to decide).
 TEST(GraphGates, a_mask_that_cannot_be_0_or_reads_the_noise_skips_nothing) {
-    const auto positive = parse_graph(masked_text("{ type = \"smoothstep\", in = \"py\", from = -500.0, to = -400.0 }", 0, false), "g.toml");
+    const auto positive =
+        parse_graph(masked_text("{ type = \"smoothstep\", in = \"py\", from = -500.0, to = -400.0 }", 0, false), "g.toml");
     const Lattice lattice{{-16, -20, 40}, {33, 33, 33}, 1.0};
     GraphSkipCount c = positive->count_skipped(lattice);
     EXPECT_EQ(c.noise_samples, lattice.count());
@@ -160,10 +160,11 @@ TEST(GraphGates, a_mask_that_cannot_be_0_or_reads_the_noise_skips_nothing) {
 
 TEST(GraphGates, a_noise_with_another_path_to_the_output_is_never_skipped) {
     // The noise also moves the ground: it matters everywhere.
-    const auto g = parse_graph("format = 1\n[node]\nn = { type = \"simplex3\", scale_m = 20.0 }\n"
-                               "land = { type = \"plane\", height = \"n\" }\nblobs = { type = \"mul\", a = \"n\", b = 3.0 }\n"
-                               "out = { type = \"min\", a = \"land\", b = \"blobs\" }\n[output]\nsdf = \"out\"\n",
-                               "g.toml");
+    const auto g = parse_graph(
+        "format = 1\n[node]\nn = { type = \"simplex3\", scale_m = 20.0 }\n"
+        "land = { type = \"plane\", height = \"n\" }\nblobs = { type = \"mul\", a = \"n\", b = 3.0 }\n"
+        "out = { type = \"min\", a = \"land\", b = \"blobs\" }\n[output]\nsdf = \"out\"\n",
+        "g.toml");
     const Lattice lattice{{0, 20, 0}, {33, 33, 33}, 1.0};
     const GraphSkipCount c = g->count_skipped(lattice);
     EXPECT_EQ(c.noise_samples, lattice.count());

@@ -61,7 +61,7 @@ const char* const kDrainagePorts[] = {"height", "dx", "dz", "distance", "water",
 // `body` with g on a grid of `grid` m (0: not on a grid), its sdf and ground `sdf` (g itself
 // by default: a column output is sampled as is on every path).
 std::unique_ptr<GraphField> grid_graph(const std::string& body, double grid, const std::string& sdf = "g",
-                                     const std::string& ground = "g") {
+                                       const std::string& ground = "g") {
     std::string text = body;
     const std::size_t at = text.find("{grid}");
     text.replace(at, 6, grid > 0.0 ? fmt::format(", grid_m = {}", grid) : "");
@@ -139,11 +139,10 @@ TEST(GraphGrid, at_grid_nodes_a_gridded_node_is_the_ungridded_node_bit_for_bit) 
             for (std::size_t i = 0; i < nodes.size(); ++i) mixed.push_back(nodes[i]), mixed.push_back(others[i]);
             const std::vector<double> in_mixed = sample(*gridded, mixed);
             for (std::size_t i = 0; i < nodes.size(); ++i) {
-                ASSERT_TRUE(same_bits(alone[i], want[i])) << c.name << " grid " << g << " node " << nodes[i].x << "," << nodes[i].z << ": "
-                                                          << alone[i] << " against " << want[i];
-                ASSERT_TRUE(same_bits(in_mixed[2 * i], want[i]))
-                    << c.name << " grid " << g << " node " << nodes[i].x << "," << nodes[i].z << " in a mixed batch: " << in_mixed[2 * i]
-                    << " against " << want[i];
+                ASSERT_TRUE(same_bits(alone[i], want[i]))
+                    << c.name << " grid " << g << " node " << nodes[i].x << "," << nodes[i].z << ": " << alone[i] << " against " << want[i];
+                ASSERT_TRUE(same_bits(in_mixed[2 * i], want[i])) << c.name << " grid " << g << " node " << nodes[i].x << "," << nodes[i].z
+                                                                 << " in a mixed batch: " << in_mixed[2 * i] << " against " << want[i];
             }
         }
 }
@@ -194,8 +193,8 @@ TEST(GraphGrid, a_drainages_order_is_the_most_of_the_four_nodes_and_the_other_po
             differ += !(v[0] == v[1] && v[0] == v[2] && v[0] == v[3]);
             if (most) {
                 const double want = std::max({v[0], v[1], v[2], v[3]});
-                ASSERT_TRUE(same_bits(got[i], want)) << sdf << " at " << points[i].x << "," << points[i].z << ": " << got[i] << " against the most of "
-                                                     << v[0] << ", " << v[1] << ", " << v[2] << ", " << v[3];
+                ASSERT_TRUE(same_bits(got[i], want)) << sdf << " at " << points[i].x << "," << points[i].z << ": " << got[i]
+                                                     << " against the most of " << v[0] << ", " << v[1] << ", " << v[2] << ", " << v[3];
             } else {
                 const double scale = 1.0 + std::max({std::fabs(v[0]), std::fabs(v[1]), std::fabs(v[2]), std::fabs(v[3])});
                 ASSERT_NEAR(got[i], bilinear(v.data(), k.tx, k.tz), 1e-12 * scale) << sdf << " at " << points[i].x << "," << points[i].z;
@@ -294,14 +293,16 @@ TEST(GraphGrid, a_gridded_nodes_proven_range_holds_its_values_between_the_nodes)
                 points.emplace_back(box.lo.x + (box.hi.x - box.lo.x) * u(r), 0.5, box.lo.z + (box.hi.z - box.lo.z) * u(r));
             const std::vector<double> v = sample(*gridded, points);
             for (std::size_t i = 0; i < points.size(); ++i) {
-                ASSERT_TRUE(v[i] >= range.lo && v[i] <= range.hi) << sdf << " value " << v[i] << " outside [" << range.lo << ", " << range.hi
-                                                                  << "] at " << points[i].x << "," << points[i].z << "\n" << body;
+                ASSERT_TRUE(v[i] >= range.lo && v[i] <= range.hi) << sdf << " value " << v[i] << " outside [" << range.lo << ", "
+                                                                  << range.hi << "] at " << points[i].x << "," << points[i].z << "\n"
+                                                                  << body;
                 outside_plain += !(v[i] >= own.lo && v[i] <= own.hi);
                 ++checked;
             }
             // A lattice of the samples inside the box (its spacing an eighth of the box's width).
             const double spacing = (box.hi.x - box.lo.x) / 8.0;
-            const std::int64_t i0 = static_cast<std::int64_t>(std::ceil(box.lo.x / spacing)), k0 = static_cast<std::int64_t>(std::ceil(box.lo.z / spacing));
+            const std::int64_t i0 = static_cast<std::int64_t>(std::ceil(box.lo.x / spacing)),
+                               k0 = static_cast<std::int64_t>(std::ceil(box.lo.z / spacing));
             const int nx = static_cast<int>(std::floor(box.hi.x / spacing) - static_cast<double>(i0)) + 1;
             const int nz = static_cast<int>(std::floor(box.hi.z / spacing) - static_cast<double>(k0)) + 1;
             if (nx < 1 || nz < 1) continue;
@@ -310,8 +311,9 @@ TEST(GraphGrid, a_gridded_nodes_proven_range_holds_its_values_between_the_nodes)
             gridded->sample_lattice(lattice, on_lattice.data());
             for (const float f : on_lattice) {
                 const double slack = std::fabs(f) * 6e-8;  // the float the lattice stores
-                ASSERT_TRUE(f >= range.lo - slack && f <= range.hi + slack) << sdf << " lattice value " << f << " outside [" << range.lo << ", "
-                                                                            << range.hi << "]\n" << body;
+                ASSERT_TRUE(f >= range.lo - slack && f <= range.hi + slack)
+                    << sdf << " lattice value " << f << " outside [" << range.lo << ", " << range.hi << "]\n"
+                    << body;
             }
         }
     }
@@ -335,16 +337,18 @@ TEST(GraphGrid, bad_grid_m_values_and_nodes_of_y_are_refused_in_one_line_naming_
         }
     };
     for (const char* bad : {"0.0", "-4.0", "1e5", "\"4\"", "nan", "inf", "[4.0]", "true"})
-        refused(fmt::format("g = {{ type = \"add\", a = \"px\", b = 1.0, grid_m = {} }}", bad), "input 'grid_m': expected a number in (0, 10000]");
+        refused(fmt::format("g = {{ type = \"add\", a = \"px\", b = 1.0, grid_m = {} }}", bad),
+                "input 'grid_m': expected a number in (0, 10000]");
     refused("g = { type = \"add\", a = \"py\", b = 1.0, grid_m = 4.0 }", "depends on y");
     refused("g = { type = \"y\", grid_m = 4.0 }", "depends on y");
     refused("g = { type = \"simplex3\", scale_m = 9.0, grid_m = 4.0 }", "depends on y");
     // The largest and smallest accepted, and an integer.
     for (const char* good : {"10000.0", "1e-3", "4"})
-        EXPECT_NO_THROW(parse_graph(fmt::format("format = 1\n[node]\npx = {{ type = \"x\" }}\ng = {{ type = \"add\", a = \"px\", b = 1.0, grid_m = {} }}\n"
-                                                "[output]\nsdf = \"g\"\n",
-                                                good),
-                                    "good.toml"))
+        EXPECT_NO_THROW(parse_graph(
+            fmt::format("format = 1\n[node]\npx = {{ type = \"x\" }}\ng = {{ type = \"add\", a = \"px\", b = 1.0, grid_m = {} }}\n"
+                        "[output]\nsdf = \"g\"\n",
+                        good),
+            "good.toml"))
             << good;
 }
 
@@ -354,10 +358,10 @@ TEST(GraphGrid, bad_grid_m_values_and_nodes_of_y_are_refused_in_one_line_naming_
 // lattices that run the gridded nodes on the grid (1 m) and directly (4 m).
 TEST(GraphGrid, inputs_only_a_gridded_node_reads_are_left_out_at_the_samples_and_the_sdf_stays_right) {
     const std::string body =
-        "hills = { type = \"fbm2\", scale_m = 31.0, octaves = 3, amplitude = 12.0 }\n"   // read by g only
-        "dunes = { type = \"simplex2\", scale_m = 11.0, offset = [1.0, 2.0] }\n"          // read by g only
+        "hills = { type = \"fbm2\", scale_m = 31.0, octaves = 3, amplitude = 12.0 }\n"  // read by g only
+        "dunes = { type = \"simplex2\", scale_m = 11.0, offset = [1.0, 2.0] }\n"        // read by g only
         "g = { type = \"add\", a = \"hills\", b = \"dunes\"{grid} }\n"
-        "shared = { type = \"simplex2\", scale_m = 7.0 }\n"                               // read by g2 and by top
+        "shared = { type = \"simplex2\", scale_m = 7.0 }\n"  // read by g2 and by top
         "g2 = { type = \"mul\", a = \"shared\", b = 3.0, grid_m = 4.0 }\n"
         "both = { type = \"add\", a = \"g\", b = \"g2\" }\n"
         "top = { type = \"add\", a = \"both\", b = \"shared\" }\n"
@@ -388,7 +392,8 @@ TEST(GraphGrid, inputs_only_a_gridded_node_reads_are_left_out_at_the_samples_and
                 for (int i = 0; i < 9; ++i) {
                     const glm::dvec3 p = lattice.position(i, j, k);
                     const double want = expected(p);
-                    EXPECT_NEAR(values[lattice.index(i, j, k)], want, 1e-6 * (1.0 + std::fabs(want))) << spacing << ": " << p.x << "," << p.y << "," << p.z;
+                    EXPECT_NEAR(values[lattice.index(i, j, k)], want, 1e-6 * (1.0 + std::fabs(want)))
+                        << spacing << ": " << p.x << "," << p.y << "," << p.z;
                 }
     }
 }

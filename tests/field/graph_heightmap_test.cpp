@@ -18,7 +18,7 @@ namespace {
 
 // A 3 x 2 raster, 16 bits: pixel values chosen so that heights 0..65535 m map to themselves
 // with the sidecar's range [0, 65535].
-const std::vector<std::uint16_t> kPixels = {0, 100, 400,  //
+const std::vector<std::uint16_t> kPixels = {0,    100,  400,  //
                                             1000, 3000, 65535};
 
 class HeightmapNode : public ::testing::Test {
@@ -63,8 +63,8 @@ TEST_F(HeightmapNode, pixel_centres_give_the_pixels_and_between_them_bilinear) {
     EXPECT_EQ(at(*g, 30, 20), 400.0);
     EXPECT_EQ(at(*g, 10, 25), 1000.0);
     EXPECT_EQ(at(*g, 30, 25), 65535.0);
-    EXPECT_DOUBLE_EQ(at(*g, 15, 20), 50.0);                                  // halfway along a row
-    EXPECT_DOUBLE_EQ(at(*g, 20, 22.5), 1550.0);                              // halfway down a column
+    EXPECT_DOUBLE_EQ(at(*g, 15, 20), 50.0);                                      // halfway along a row
+    EXPECT_DOUBLE_EQ(at(*g, 20, 22.5), 1550.0);                                  // halfway down a column
     EXPECT_DOUBLE_EQ(at(*g, 25, 22.5), (100.0 + 400.0 + 3000.0 + 65535.0) / 4);  // a cell's middle
     EXPECT_DOUBLE_EQ(at(*g, 12, 21), 0.8 * 0.8 * 0 + 0.2 * 0.8 * 100 + 0.8 * 0.2 * 1000 + 0.2 * 0.2 * 3000);
     // Beyond the edges the edge pixels hold.

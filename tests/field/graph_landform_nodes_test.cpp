@@ -44,8 +44,9 @@ void next_octave(double lacunarity, double& u, double& v) {
     u = nu, v = nv;
 }
 
-constexpr const char* kDfbm = "{{ type = \"dfbm2\", scale_m = 250.0, offset = [3.5, -1.25], octaves = 6, lacunarity = 2.0, "
-                              "gain = 0.5, amplitude = 0.7, damping = {} }}";
+constexpr const char* kDfbm =
+    "{{ type = \"dfbm2\", scale_m = 250.0, offset = [3.5, -1.25], octaves = 6, lacunarity = 2.0, "
+    "gain = 0.5, amplitude = 0.7, damping = {} }}";
 
 }  // namespace
 
@@ -85,9 +86,10 @@ TEST(LandformNodes, dfbm2_damps_each_octave_by_the_gradients_summed_so_far) {
 
 TEST(LandformNodes, dfbm2_gradient_ports_are_the_derivatives_of_its_value) {
     for (const double k : {0.0, 1.0, 6.0}) {
-        const std::string node = fmt::format("{{ type = \"dfbm2\", scale_m = 300.0, offset = [-7.0, 2.5], octaves = 7, lacunarity = 1.9, "
-                                             "gain = 0.55, amplitude = 400.0, damping = {} }}",
-                                             k);
+        const std::string node = fmt::format(
+            "{{ type = \"dfbm2\", scale_m = 300.0, offset = [-7.0, 2.5], octaves = 7, lacunarity = 1.9, "
+            "gain = 0.55, amplitude = 400.0, damping = {} }}",
+            k);
         const auto value = landform_graph("h = " + node, "h");
         const auto dx = landform_graph("h = " + node, "h.dx");
         const auto dz = landform_graph("h = " + node, "h.dz");
@@ -116,8 +118,8 @@ TEST(LandformNodes, dfbm2_gradient_follows_coordinates_given_as_nodes) {
     // derivative with respect to the sample's x.
     const std::string shape = "scale_m = 90.0, octaves = 4, damping = 1.0";
     const auto own = landform_graph("h = { type = \"dfbm2\", " + shape + " }", "h.dx");
-    const auto doubled = landform_graph("twice = { type = \"mul\", a = \"px\", b = 2.0 }\nh = { type = \"dfbm2\", x = \"twice\", " + shape + " }",
-                                  "h.dx");
+    const auto doubled =
+        landform_graph("twice = { type = \"mul\", a = \"px\", b = 2.0 }\nh = { type = \"dfbm2\", x = \"twice\", " + shape + " }", "h.dx");
     Mulberry32 r(2);
     for (int i = 0; i < 200; ++i) {
         const double x = (r.next() * 2 - 1) * 1e3, z = (r.next() * 2 - 1) * 1e3;
@@ -154,7 +156,8 @@ TEST(LandformNodes, dfbm2_ranges_hold_its_values_and_narrow_over_small_boxes) {
 
 TEST(LandformNodes, spline_passes_through_its_knots_and_is_flat_beyond_them) {
     const double xs[] = {-1.0, -0.2, 0.3, 0.7, 1.5}, ys[] = {-40.0, 5.0, 5.0, 80.0, 100.0};
-    const auto g = landform_graph("out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
+    const auto g = landform_graph(
+        "out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
     for (int i = 0; i < 5; ++i) EXPECT_EQ(at(*g, xs[i], 3.0, -2.0), ys[i]) << "knot " << i;
     EXPECT_EQ(at(*g, -1e6, 0, 0), -40.0);
     EXPECT_EQ(at(*g, -1.0000001, 0, 0), -40.0);
@@ -185,7 +188,8 @@ TEST(LandformNodes, spline_uses_pchip_slopes) {
     EXPECT_NEAR(at(*g, 0.5, 0, 0), 19.0 / 48.0, 1e-15);
     EXPECT_NEAR(at(*g, 1.5, 0, 0), 89.0 / 48.0, 1e-15);
     // A turning point: the slope there is 0, so neither piece overshoots the peak.
-    const auto peak = landform_graph("out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, 10.0], [1.2, 0.0], [4.0, 1.0]] }");
+    const auto peak =
+        landform_graph("out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, 10.0], [1.2, 0.0], [4.0, 1.0]] }");
     double highest = -1.0;
     for (int s = 0; s <= 4000; ++s) highest = std::max(highest, at(*peak, s / 1000.0, 0, 0));
     EXPECT_EQ(highest, 10.0);
@@ -199,10 +203,12 @@ TEST(LandformNodes, spline_knot_values_may_be_nodes) {
     // The middle knot's value is another spline of z: at each point the outer spline is the
     // one whose middle knot is that number.
     const std::string inner = "inner = { type = \"spline\", in = \"pz\", points = [[-10.0, 0.0], [10.0, 50.0]] }\n";
-    const auto nested = landform_graph(inner + "out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, \"inner\"], [2.0, 100.0]] }");
+    const auto nested =
+        landform_graph(inner + "out = { type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, \"inner\"], [2.0, 100.0]] }");
     for (const double z : {-20.0, -3.0, 0.0, 7.5}) {
         const double middle = 2.5 * (std::clamp(z, -10.0, 10.0) + 10.0);
-        const auto fixed = landform_graph(fmt::format("out = {{ type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, {}], [2.0, 100.0]] }}", middle));
+        const auto fixed = landform_graph(
+            fmt::format("out = {{ type = \"spline\", in = \"px\", points = [[0.0, 0.0], [1.0, {}], [2.0, 100.0]] }}", middle));
         for (const double x : {-1.0, 0.25, 0.5, 1.0, 1.3, 1.9, 3.0})
             EXPECT_NEAR(at(*nested, x, 0, z), at(*fixed, x, 0, z), 1e-12) << x << ", " << z;
         EXPECT_NEAR(at(*nested, 1.0, 0, z), middle, 1e-12);
@@ -216,16 +222,17 @@ TEST(LandformNodes, spline_knot_values_may_be_nodes) {
 }
 
 TEST(LandformNodes, spline_range_narrows_to_the_values_at_the_inputs_ends) {
-    const auto g = landform_graph("out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
+    const auto g = landform_graph(
+        "out = { type = \"spline\", in = \"px\", points = [[-1.0, -40.0], [-0.2, 5.0], [0.3, 5.0], [0.7, 80.0], [1.5, 100.0]] }");
     const auto check = [&](double lo, double hi, double expect_lo, double expect_hi) {
         const ValueRange r = range_of(*g, "out", Box{{lo, 0, 0}, {hi, 1, 1}});
         EXPECT_NEAR(r.lo, expect_lo, 1e-9) << lo << ".." << hi;
         EXPECT_NEAR(r.hi, expect_hi, 1e-9) << lo << ".." << hi;
     };
     check(0.4, 0.6, at(*g, 0.4, 0, 0), at(*g, 0.6, 0, 0));  // inside one rising piece
-    check(-0.1, 0.2, 5.0, 5.0);                              // the flat piece
-    check(-5.0, -2.0, -40.0, -40.0);                         // before the first knot
-    check(0.5, 9.0, at(*g, 0.5, 0, 0), 100.0);               // past the last
+    check(-0.1, 0.2, 5.0, 5.0);                             // the flat piece
+    check(-5.0, -2.0, -40.0, -40.0);                        // before the first knot
+    check(0.5, 9.0, at(*g, 0.5, 0, 0), 100.0);              // past the last
     check(-3.0, 3.0, -40.0, 100.0);
 }
 
@@ -245,10 +252,12 @@ TEST(LandformNodes, fold_slope_and_curvature_follow_their_formulas) {
     EXPECT_NEAR(at(*slope, 1e300, 0, 0), 90.0, 1e-12);
 
     // h = x^2 + z^2: the four neighbours' mean is h + s^2, so the curvature is -s everywhere.
-    const std::string bowl = "xx = { type = \"mul\", a = \"px\", b = \"px\" }\nzz = { type = \"mul\", a = \"pz\", b = \"pz\" }\n"
-                             "h = { type = \"add\", a = \"xx\", b = \"zz\" }\n";
+    const std::string bowl =
+        "xx = { type = \"mul\", a = \"px\", b = \"px\" }\nzz = { type = \"mul\", a = \"pz\", b = \"pz\" }\n"
+        "h = { type = \"add\", a = \"xx\", b = \"zz\" }\n";
     const auto curvature = landform_graph(bowl + "out = { type = \"curvature\", in = \"h\", step_m = 4.0 }");
-    const auto ridge = landform_graph(bowl + "n = { type = \"neg\", in = \"h\" }\nout = { type = \"curvature\", in = \"n\", step_m = 0.5 }");
+    const auto ridge =
+        landform_graph(bowl + "n = { type = \"neg\", in = \"h\" }\nout = { type = \"curvature\", in = \"n\", step_m = 0.5 }");
     Mulberry32 r(8);
     for (int i = 0; i < 100; ++i) {
         const double x = (r.next() * 2 - 1) * 300, z = (r.next() * 2 - 1) * 300;
@@ -262,7 +271,8 @@ TEST(LandformNodes, cellular_finds_the_nearest_jittered_point_of_a_brute_force_s
     // (r1 - 0.5)) cells from the hash of stream "cell", less the offset, times the cell size.
     for (const double jitter : {1.0, 0.6, 0.0}) {
         const double cell = 37.5, ox = 0.25, oz = -3.0;
-        const std::string node = fmt::format("{{ type = \"cellular\", cell_m = {}, jitter = {}, offset = [{}, {}] }}", cell, jitter, ox, oz);
+        const std::string node =
+            fmt::format("{{ type = \"cellular\", cell_m = {}, jitter = {}, offset = [{}, {}] }}", cell, jitter, ox, oz);
         const auto distance = landform_graph("c = " + node, "c");
         const auto px = landform_graph("c = " + node, "c.x");
         const auto pz = landform_graph("c = " + node, "c.z");
@@ -272,7 +282,8 @@ TEST(LandformNodes, cellular_finds_the_nearest_jittered_point_of_a_brute_force_s
             const double u = x / cell + ox, v = z / cell + oz;
             double best = INFINITY, bx = 0.0, bz = 0.0;
             for (std::int64_t j = static_cast<std::int64_t>(std::floor(v)) - 5; j <= static_cast<std::int64_t>(std::floor(v)) + 5; ++j)
-                for (std::int64_t k = static_cast<std::int64_t>(std::floor(u)) - 5; k <= static_cast<std::int64_t>(std::floor(u)) + 5; ++k) {
+                for (std::int64_t k = static_cast<std::int64_t>(std::floor(u)) - 5; k <= static_cast<std::int64_t>(std::floor(u)) + 5;
+                     ++k) {
                     const std::uint64_t h = cell_hash(7, k, j, 0x63656c6c);
                     const double cx = static_cast<double>(k) + 0.5 + jitter * (cell_random(h, 0) - 0.5);
                     const double cz = static_cast<double>(j) + 0.5 + jitter * (cell_random(h, 1) - 0.5);
@@ -292,8 +303,8 @@ TEST(LandformNodes, cellular_point_ranges_hold_where_its_coordinates_are_held) {
     // x past 1e12 cells reads as 1e12 cells (as the noises hold theirs): the point's range
     // follows the held coordinate, not the input (it once claimed [5e13, 1.5e14] m for a
     // point at 2e11 m).
-    const auto g = landform_graph("big = { type = \"mul\", a = \"px\", b = 1e14 }\nc = { type = \"cellular\", cell_m = 0.2, x = \"big\" }",
-                            "c.x");
+    const auto g =
+        landform_graph("big = { type = \"mul\", a = \"px\", b = 1e14 }\nc = { type = \"cellular\", cell_m = 0.2, x = \"big\" }", "c.x");
     const Box box{{0.5, 0, 0}, {1.5, 1, 1}};
     const ValueRange r = g->bounds(box);
     for (const double x : {0.5, 0.75, 1.0, 1.5}) {

@@ -44,7 +44,8 @@ TEST(GraphNodes, arithmetic_nodes_follow_their_formulas_at_points) {
         {"{ type = \"max\", a = \"px\", b = \"py\" }", [](double x, double y, double) { return std::max(x, y); }},
         {"{ type = \"neg\", in = \"pz\" }", [](double, double, double z) { return -z; }},
         {"{ type = \"abs\", in = \"pz\" }", [](double, double, double z) { return std::fabs(z); }},
-        {"{ type = \"clamp\", in = \"px\", lo = \"py\", hi = 3.5 }", [](double x, double y, double) { return std::min(std::max(x, y), 3.5); }},
+        {"{ type = \"clamp\", in = \"px\", lo = \"py\", hi = 3.5 }",
+         [](double x, double y, double) { return std::min(std::max(x, y), 3.5); }},
         {"{ type = \"lerp\", a = \"px\", b = \"py\", t = \"pz\" }", [](double x, double y, double z) { return x + (y - x) * z; }},
         {"{ type = \"smoothstep\", in = \"px\", from = -2.0, to = 6.0 }",
          [](double x, double, double) {
@@ -100,33 +101,34 @@ TEST(GraphNodes, shapes_and_csg_equal_the_librarys_shapes_bit_for_bit) {
 }
 
 TEST(GraphNodes, curve_terrace_and_remap_at_their_ends_and_knees) {
-    const auto curve = node_graph(std::string(kXYZ) + "out = { type = \"curve\", in = \"px\", points = [[-1.0, 5.0], [0.0, 0.0], [2.0, 4.0]] }");
+    const auto curve =
+        node_graph(std::string(kXYZ) + "out = { type = \"curve\", in = \"px\", points = [[-1.0, 5.0], [0.0, 0.0], [2.0, 4.0]] }");
     const auto at = [&](const Field& f, double x) { return f.value({x, 0.0, 0.0}); };
     EXPECT_EQ(at(*curve, -100.0), 5.0);  // flat before the first knot
     EXPECT_EQ(at(*curve, -1.0), 5.0);
     EXPECT_EQ(at(*curve, -0.5), 2.5);
-    EXPECT_EQ(at(*curve, 0.0), 0.0);     // the knee
+    EXPECT_EQ(at(*curve, 0.0), 0.0);  // the knee
     EXPECT_EQ(at(*curve, 1.0), 2.0);
     EXPECT_EQ(at(*curve, 2.0), 4.0);
-    EXPECT_EQ(at(*curve, 1e6), 4.0);     // flat after the last
+    EXPECT_EQ(at(*curve, 1e6), 4.0);  // flat after the last
     const auto hard = node_graph(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 10.0 }");
     EXPECT_EQ(at(*hard, 0.0), 0.0);
     EXPECT_EQ(at(*hard, 9.99), 0.0);
     EXPECT_EQ(at(*hard, 10.0), 10.0);
     EXPECT_EQ(at(*hard, -0.5), -10.0);
     const auto soft = node_graph(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 10.0, smoothness = 0.5 }");
-    EXPECT_EQ(at(*soft, 2.0), 0.0);     // flat for the first half of the step
-    EXPECT_EQ(at(*soft, 5.0), 0.0);     // the knee
-    EXPECT_EQ(at(*soft, 7.5), 5.0);     // half way up the smooth rise
+    EXPECT_EQ(at(*soft, 2.0), 0.0);  // flat for the first half of the step
+    EXPECT_EQ(at(*soft, 5.0), 0.0);  // the knee
+    EXPECT_EQ(at(*soft, 7.5), 5.0);  // half way up the smooth rise
     EXPECT_NEAR(at(*soft, 9.999999), 10.0, 1e-6);
     EXPECT_EQ(at(*soft, 10.0), 10.0);
     const auto full = node_graph(std::string(kXYZ) + "out = { type = \"terrace\", in = \"px\", step = 4.0, smoothness = 1.0 }");
-    EXPECT_EQ(at(*full, 2.0), 2.0);     // smoothness 1: a smoothstep over the whole step
+    EXPECT_EQ(at(*full, 2.0), 2.0);  // smoothness 1: a smoothstep over the whole step
     const auto remap = node_graph(std::string(kXYZ) + "out = { type = \"remap\", in = \"px\", from = [2.0, 4.0], to = [1.0, -1.0] }");
     EXPECT_EQ(at(*remap, 2.0), 1.0);
     EXPECT_EQ(at(*remap, 4.0), -1.0);
     EXPECT_EQ(at(*remap, 3.0), 0.0);
-    EXPECT_EQ(at(*remap, 6.0), -3.0);   // not clamped
+    EXPECT_EQ(at(*remap, 6.0), -3.0);  // not clamped
 }
 
 TEST(GraphNodes, noises_follow_the_library_noises) {
@@ -135,8 +137,9 @@ TEST(GraphNodes, noises_follow_the_library_noises) {
     const auto g3 = node_graph("out = { type = \"simplex3\", scale_m = 50.0, vertical_scale_m = 35.0, offset = [43.7, -11.3, 7.9] }");
     const auto r2 = node_graph("out = { type = \"ridged2\", scale_m = 500.0, octaves = 3, sharpness = 1.6, crest = 0.15, exponent = 3.0 }");
     const auto f3 = node_graph("out = { type = \"fbm3\", scale_m = 80.0, octaves = 3 }");
-    const auto w = node_graph("w = { type = \"warp2\", scale_m = 600.0, distance_m = 40.0 }\n"
-                            "out = { type = \"simplex2\", x = \"w.x\", z = \"w.z\", scale_m = 200.0 }");
+    const auto w = node_graph(
+        "w = { type = \"warp2\", scale_m = 600.0, distance_m = 40.0 }\n"
+        "out = { type = \"simplex2\", x = \"w.x\", z = \"w.z\", scale_m = 200.0 }");
     const FbmShape fbm{4, 2.0, 0.45, 0.5};
     for (const glm::dvec3& p : random_points(3, 200, 5000.0)) {
         EXPECT_EQ(g2->value(p), fbm2(noise.noise2, p.x / 300.0 + 40.0, p.z / 300.0 - 70.0, fbm));
@@ -176,7 +179,8 @@ TEST(GraphNodes, the_lattice_path_matches_the_point_path) {
 // into a number before the noise has a value (it once read the noise as 0).
 TEST(GraphNodes, arithmetic_on_a_noise_at_a_fixed_point_reads_the_noise) {
     const auto noise = node_graph("out = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }");
-    const auto doubled = node_graph("n = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }\nout = { type = \"mul\", a = \"n\", b = 2.0 }");
+    const auto doubled =
+        node_graph("n = { type = \"simplex2\", scale_m = 50.0, x = 30.0, z = -70.0 }\nout = { type = \"mul\", a = \"n\", b = 2.0 }");
     const std::vector<glm::dvec3> points = {{0, 0, 0}, {100, -5, 3}};
     const double n = values(*noise, points)[0];
     ASSERT_NE(n, 0.0);

@@ -48,8 +48,8 @@ TEST_P(ExportedPreset, samples_the_same_bits_at_points) {
     builtin_->sample_points(points.data(), points.size(), want.data());
     graph_->sample_points(points.data(), points.size(), got.data());
     for (std::size_t i = 0; i < points.size(); ++i)
-        ASSERT_TRUE(same_bits(got[i], want[i])) << GetParam() << " at (" << points[i].x << ", " << points[i].y << ", " << points[i].z
-                                                << "): " << got[i] << " vs " << want[i];
+        ASSERT_TRUE(same_bits(got[i], want[i]))
+            << GetParam() << " at (" << points[i].x << ", " << points[i].y << ", " << points[i].z << "): " << got[i] << " vs " << want[i];
     for (std::size_t i = 0; i < points.size(); i += 37) {
         ASSERT_TRUE(same_bits(graph_->ground_height(points[i].x, points[i].z), builtin_->surface_height(points[i].x, points[i].z)));
         const glm::dvec3 normal = glm::normalize(glm::dvec3(r.next() - 0.5, r.next(), r.next() - 0.5));
@@ -70,8 +70,8 @@ TEST_P(ExportedPreset, samples_the_same_bits_on_lattices_at_every_spacing) {
             builtin_->sample_lattice_and_ground(lattice, want.data(), want_ground.data());
             ASSERT_TRUE(graph_->sample_lattice_and_ground(lattice, got.data(), got_ground.data()));
             for (std::size_t i = 0; i < want.size(); ++i)
-                ASSERT_TRUE(same_bits(got[i], want[i])) << GetParam() << " spacing " << spacing << " origin " << origin.x << ","
-                                                        << origin.y << "," << origin.z << " sample " << i << ": " << got[i] << " vs " << want[i];
+                ASSERT_TRUE(same_bits(got[i], want[i])) << GetParam() << " spacing " << spacing << " origin " << origin.x << "," << origin.y
+                                                        << "," << origin.z << " sample " << i << ": " << got[i] << " vs " << want[i];
             for (std::size_t c = 0; c < want_ground.size(); ++c) ASSERT_TRUE(same_bits(got_ground[c], want_ground[c]));
         }
 }

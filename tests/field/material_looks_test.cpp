@@ -25,10 +25,10 @@ TEST(MaterialLooks, sand_lies_on_gentle_ground_by_the_water_and_under_it) {
     MaterialRules rules;
     rules.sand_height_m = 2.0;
     const PointLooks lake = water_at(10.0);
-    EXPECT_EQ(rules.classify(11.0, slope(5), 0, lake).primary, Material::sand);  // the beach
-    EXPECT_EQ(rules.classify(4.0, slope(5), 0, lake).primary, Material::sand);   // the lake's bed
-    EXPECT_EQ(rules.classify(15.0, slope(5), 0, lake).primary, Material::grass); // 5 m up: past the sand
-    EXPECT_EQ(rules.classify(11.0, slope(70), 0, lake).primary, Material::rock); // a cliff by the water
+    EXPECT_EQ(rules.classify(11.0, slope(5), 0, lake).primary, Material::sand);   // the beach
+    EXPECT_EQ(rules.classify(4.0, slope(5), 0, lake).primary, Material::sand);    // the lake's bed
+    EXPECT_EQ(rules.classify(15.0, slope(5), 0, lake).primary, Material::grass);  // 5 m up: past the sand
+    EXPECT_EQ(rules.classify(11.0, slope(70), 0, lake).primary, Material::rock);  // a cliff by the water
     // The band ends smoothly: at the sand height above the water, half sand, half grass.
     const MaterialSample edge = rules.classify(12.0, slope(0), 0, lake);
     EXPECT_NEAR(edge.blend, 0.5, 1e-6);
@@ -46,7 +46,7 @@ TEST(MaterialLooks, scree_shows_where_the_channel_says_below_the_rock_slope) {
     EXPECT_EQ(rules.classify(10, slope(25), 0, looks).primary, Material::scree);
     EXPECT_EQ(rules.classify(10, slope(0), 0, looks).primary, Material::scree);
     EXPECT_EQ(rules.classify(10, slope(60), 0, looks).primary, Material::rock);  // rock above the rock slope stays rock
-    looks.scree = 0.5;  // half of the gentle ground's grass
+    looks.scree = 0.5;                                                           // half of the gentle ground's grass
     const MaterialSample half = rules.classify(10, slope(10), 0, looks);
     EXPECT_NEAR(half.blend, 0.5, 1e-6);
     EXPECT_TRUE((half.primary == Material::grass && half.secondary == Material::scree) ||

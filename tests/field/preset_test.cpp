@@ -84,7 +84,8 @@ TEST(PresetErrors, each_kind_of_bad_value_names_file_line_and_key) {
     EXPECT_EQ(preset_error_of("name = \"x\"\n\n\n\n\n\nhill_scale_m = -3\n"),
               "my.toml:7: key 'hill_scale_m': expected a number in [0.1, 10000000], got -3");
     EXPECT_EQ(preset_error_of("hill_scael_m = 3\n"), "my.toml:1: unknown key 'hill_scael_m'");
-    EXPECT_EQ(preset_error_of("hill_scale_m = \"big\"\n"), "my.toml:1: key 'hill_scale_m': expected a number in [0.1, 10000000], got \"big\"");
+    EXPECT_EQ(preset_error_of("hill_scale_m = \"big\"\n"),
+              "my.toml:1: key 'hill_scale_m': expected a number in [0.1, 10000000], got \"big\"");
     EXPECT_EQ(preset_error_of("hill_scale_m = nan\n"), "my.toml:1: key 'hill_scale_m': expected a number in [0.1, 10000000], got nan");
     EXPECT_EQ(preset_error_of("base_height_m = inf\n"), "my.toml:1: key 'base_height_m': expected a number in [-10000, 10000], got inf");
     EXPECT_EQ(preset_error_of("hill_octaves = 2.5\n"), "my.toml:1: key 'hill_octaves': expected an integer in [1, 12], got 2.5");
@@ -138,8 +139,8 @@ TEST(PresetErrors, nesting_and_size_are_bounded_before_parsing) {
         for (const std::string& t : {arrays, tables, mixed})
             EXPECT_EQ(preset_error_of(t), "my.toml:1: arrays and inline tables nest more than 8 levels deep") << n;
         EXPECT_EQ(preset_error_of(lines), "my.toml:9: arrays and inline tables nest more than 8 levels deep") << n;
-        for (const std::string& t : {"[" + dotted(n) + "]\n", "[[" + dotted(n) + "]]\n", dotted(n) + " = 1\n",
-                                     "x = {" + dotted(n) + " = 1}\n"})
+        for (const std::string& t :
+             {"[" + dotted(n) + "]\n", "[[" + dotted(n) + "]]\n", dotted(n) + " = 1\n", "x = {" + dotted(n) + " = 1}\n"})
             EXPECT_EQ(preset_error_of(t), "my.toml:1: dotted keys nest more than 8 levels deep") << n;
     }
     // Brackets inside strings and comments do not count.

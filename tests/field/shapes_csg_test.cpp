@@ -55,13 +55,13 @@ TEST(Csg, identities_hold_on_shapes) {
     for (int n = 0; n < 2000; ++n) {
         const glm::dvec3 p(r.next() * 16 - 8, r.next() * 16 - 8, r.next() * 16 - 8);
         const double va = a->value(p), vb = b->value(p);
-        EXPECT_EQ(u->value(p), u2->value(p));                     // union commutes
+        EXPECT_EQ(u->value(p), u2->value(p));  // union commutes
         EXPECT_EQ(u->value(p), std::min(va, vb));
-        EXPECT_EQ(i->value(p), -std::min(-va, -vb));              // De Morgan
+        EXPECT_EQ(i->value(p), -std::min(-va, -vb));  // De Morgan
         EXPECT_EQ(s->value(p), std::max(va, -vb));
         EXPECT_GE(sa->value(p), 0.0 - 1e-12);                     // a minus a is empty
-        EXPECT_LE(su->value(p), std::min(va, vb) + 1e-12);       // smooth union: at most min...
-        EXPECT_GE(su->value(p), std::min(va, vb) - 0.5 - 1e-12); // ...and at most k/4 below
+        EXPECT_LE(su->value(p), std::min(va, vb) + 1e-12);        // smooth union: at most min...
+        EXPECT_GE(su->value(p), std::min(va, vb) - 0.5 - 1e-12);  // ...and at most k/4 below
         if (std::fabs(va - vb) >= 2.0) EXPECT_NEAR(su->value(p), std::min(va, vb), 1e-12);
         EXPECT_GE(ss->value(p), std::max(va, -vb) - 1e-12);
         EXPECT_LE(ss->value(p), std::max(va, -vb) + 0.5 + 1e-12);
@@ -102,9 +102,11 @@ MaterialSample reference_material(const MaterialRules& r, double y, const glm::d
     const double w[4] = {open * (1.0 - snowy) * (1.0 - steep), under * (1.0 - deep), open * (1.0 - snowy) * steep + under * deep,
                          open * snowy};  // grass, soil, rock, snow
     int first = 0;
-    for (int m = 1; m < 4; ++m) if (w[m] > w[first]) first = m;
+    for (int m = 1; m < 4; ++m)
+        if (w[m] > w[first]) first = m;
     int second = first == 0 ? 1 : 0;
-    for (int m = 0; m < 4; ++m) if (m != first && w[m] > w[second]) second = m;
+    for (int m = 0; m < 4; ++m)
+        if (m != first && w[m] > w[second]) second = m;
     MaterialSample out;
     out.primary = static_cast<Material>(first);
     out.secondary = static_cast<Material>(second);

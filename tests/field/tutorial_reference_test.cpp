@@ -44,16 +44,15 @@ TEST(TutorialPreset, highest_ground_follows_the_seed_003_rule) {
 TEST(TutorialPreset, lattice_sampling_agrees_with_point_sampling_within_1e_4_m) {
     const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
     for (const bool far : {false, true}) {
-    Lattice lat;
-    lat.origin = {-40, -5, 300};  // and far out, where float coordinates alone would fail:
-    if (far) lat.origin = {1000000, -5, -1000000};
-    lat.size = {9, 40, 7};
-    std::vector<float> grid(lat.count());
-    t->sample_lattice(lat, grid.data());
-    for (int k = 0; k < lat.size.z; ++k)
-        for (int j = 0; j < lat.size.y; ++j)
-            for (int i = 0; i < lat.size.x; ++i)
-                ASSERT_NEAR(grid[lat.index(i, j, k)], t->value(lat.position(i, j, k)), 1e-4);
+        Lattice lat;
+        lat.origin = {-40, -5, 300};  // and far out, where float coordinates alone would fail:
+        if (far) lat.origin = {1000000, -5, -1000000};
+        lat.size = {9, 40, 7};
+        std::vector<float> grid(lat.count());
+        t->sample_lattice(lat, grid.data());
+        for (int k = 0; k < lat.size.z; ++k)
+            for (int j = 0; j < lat.size.y; ++j)
+                for (int i = 0; i < lat.size.x; ++i) ASSERT_NEAR(grid[lat.index(i, j, k)], t->value(lat.position(i, j, k)), 1e-4);
     }
 }
 

@@ -78,7 +78,7 @@ void expect_clean_message(const std::string& what, std::size_t max_bytes, const 
 
 // Runs `target` on the corpus, then on mutations until the time is up; returns the count.
 std::size_t run_target(const std::string& name, const std::vector<std::string>& inputs, const std::vector<std::string>& words,
-                 const std::function<void(const std::string&)>& target) {
+                       const std::function<void(const std::string&)>& target) {
     for (const auto& input : inputs) target(input);
     fuzz::Mutator mutator(base_seed() ^ std::hash<std::string>{}(name), words);
     const auto start = std::chrono::steady_clock::now();
@@ -190,7 +190,8 @@ TEST(Fuzz, graph_parser) {
         std::vector<float> lattice_values(lattice.count());
         graph->sample_lattice(lattice, lattice_values.data());
         for (const float v : lattice_values)
-            EXPECT_TRUE(std::isnan(v) || (v >= r.lo - std::fabs(v) * 6e-8 && v <= r.hi + std::fabs(v) * 6e-8)) << v << "\n" << text_excerpt(text, 2000);
+            EXPECT_TRUE(std::isnan(v) || (v >= r.lo - std::fabs(v) * 6e-8 && v <= r.hi + std::fabs(v) * 6e-8)) << v << "\n"
+                                                                                                               << text_excerpt(text, 2000);
     });
     std::printf("graphs: %zu accepted, %zu refused\n", accepted, refused);
     EXPECT_GT(accepted, 3u);
@@ -241,26 +242,26 @@ TEST(Fuzz, points_parser) {
 TEST(Fuzz, delta_decoder) {
     std::size_t accepted = 0, refused = 0;
     run_target("delta", corpus("delta"), {"ITD1", std::string("\x00\x80\x00\x00", 4), std::string("\x28\xb5\x2f\xfd", 4)},
-         [&](const std::string& bytes) {
-             // Its own copy of exactly that size: a read past it shows under AddressSanitizer.
-             std::unique_ptr<std::uint8_t[]> copy(new std::uint8_t[bytes.size()]);
-             std::copy(bytes.begin(), bytes.end(), copy.get());
-             try {
-                 const DeltaChunk c = decode_delta_chunk(copy.get(), bytes.size());
-                 float lo = c.values[0], hi = c.values[0];
-                 for (const float v : c.values) {
-                     ASSERT_TRUE(std::isfinite(v));
-                     lo = std::min(lo, v);
-                     hi = std::max(hi, v);
-                 }
-                 EXPECT_EQ(c.lo, lo);
-                 EXPECT_EQ(c.hi, hi);
-                 ++accepted;
-             } catch (const std::runtime_error& e) {
-                 ++refused;
-                 expect_clean_message(e.what(), 200, bytes);
-             }
-         });
+               [&](const std::string& bytes) {
+                   // Its own copy of exactly that size: a read past it shows under AddressSanitizer.
+                   std::unique_ptr<std::uint8_t[]> copy(new std::uint8_t[bytes.size()]);
+                   std::copy(bytes.begin(), bytes.end(), copy.get());
+                   try {
+                       const DeltaChunk c = decode_delta_chunk(copy.get(), bytes.size());
+                       float lo = c.values[0], hi = c.values[0];
+                       for (const float v : c.values) {
+                           ASSERT_TRUE(std::isfinite(v));
+                           lo = std::min(lo, v);
+                           hi = std::max(hi, v);
+                       }
+                       EXPECT_EQ(c.lo, lo);
+                       EXPECT_EQ(c.hi, hi);
+                       ++accepted;
+                   } catch (const std::runtime_error& e) {
+                       ++refused;
+                       expect_clean_message(e.what(), 200, bytes);
+                   }
+               });
     std::printf("delta chunks: %zu decoded, %zu refused\n", accepted, refused);
     EXPECT_GT(accepted + refused, 100u);
 }
@@ -277,7 +278,8 @@ TEST(Fuzz, world_file_reader) {
             if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK) {
                 if (!blob.empty()) {
                     sqlite3_bind_blob(s, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
-                    sqlite3_bind_int64(s, 2, static_cast<std::int64_t>(blob_checksum(reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size())));
+                    sqlite3_bind_int64(
+                        s, 2, static_cast<std::int64_t>(blob_checksum(reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size())));
                 }
                 sqlite3_step(s);
             }
@@ -285,8 +287,9 @@ TEST(Fuzz, world_file_reader) {
         }
         sqlite3_close(db);
     };
-    const std::vector<std::string> values = {"0", "-1", "1", "2147483648", "-9223372036854775808", "1e300", "-1e300", "0.5", "NULL",
-                                             "'abc'", "''", "'12'", "'1e3'", "X'00'", "X'49544431'", "4294967296", "33", "-33"};
+    const std::vector<std::string> values = {
+        "0",  "-1",   "1",     "2147483648", "-9223372036854775808", "1e300",      "-1e300", "0.5", "NULL", "'abc'",
+        "''", "'12'", "'1e3'", "X'00'",      "X'49544431'",          "4294967296", "33",     "-33"};
     const std::vector<std::string> op_columns = {"seq", "brush", "mode", "x", "y", "z", "radius", "strength"},
                                    delta_columns = {"cx", "cy", "cz", "blob", "checksum"};
     const std::vector<std::string> inputs = corpus("world");
@@ -311,7 +314,9 @@ TEST(Fuzz, world_file_reader) {
                     // clang-format on
                     default: {
                         // A delta blob mutated, its checksum made to match.
-                        const std::string blob = sql_rng.below(2) ? bytes.substr(0, 200) : test::read_bytes(std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corpus/delta/brush.bin");
+                        const std::string blob =
+                            sql_rng.below(2) ? bytes.substr(0, 200)
+                                             : test::read_bytes(std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corpus/delta/brush.bin");
                         run_sql("UPDATE deltas SET blob = ?1, checksum = ?2 WHERE rowid IN (SELECT rowid FROM deltas LIMIT 1)",
                                 fuzz::Mutator(sql_rng.rng()(), {}).mutate(blob, blob));
                         continue;

@@ -11,13 +11,12 @@
 #include "isoterra/isoterra.h"
 
 static int failures = 0;
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            fprintf(stderr, "%s:%d: failed: %s (last error: %s)\n", __FILE__,    \
-                    __LINE__, #cond, isoterra_last_error());                     \
-            failures++;                                                          \
-        }                                                                        \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "%s:%d: failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, isoterra_last_error()); \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 typedef struct {
@@ -67,7 +66,7 @@ int main(int argc, char** argv) {
     CHECK(isoterra_field_sample(f, points, 5 * 9 * 4, values) == 0);
     int solid = 0, air = 0, close = 1;
     for (int n = 0; n < 5 * 9 * 4; ++n) {
-        solid += values[n] < 0, air += values[n] > 0;
+        solid += values[n]<0, air += values[n]> 0;
         if (fabs(values[n] - lattice[n]) > 1e-3 * (1 + fabs(values[n]))) close = 0;
     }
     CHECK(close);
@@ -92,7 +91,8 @@ int main(int argc, char** argv) {
         const uint8_t* mat = isoterra_mesh_materials(m);
         int inside = 1, indices_ok = 1, materials_ok = 1;
         for (size_t i = 0; i < nv; ++i) {
-            if (p[3 * i] < lo[0] - 1e-3 || p[3 * i] > hi[0] + 1e-3 || p[3 * i + 2] < lo[2] - 1e-3 || p[3 * i + 2] > hi[2] + 1e-3) inside = 0;
+            if (p[3 * i] < lo[0] - 1e-3 || p[3 * i] > hi[0] + 1e-3 || p[3 * i + 2] < lo[2] - 1e-3 || p[3 * i + 2] > hi[2] + 1e-3)
+                inside = 0;
             if (mat[i] > 5) materials_ok = 0;
         }
         for (size_t i = 0; i < 3 * nt; ++i)
@@ -177,14 +177,15 @@ int main(int argc, char** argv) {
     if (w) {
         world_tally t = {0, 0, 0, 0};
         const struct timespec pause = {0, 5000000};
-        CHECK(isoterra_world_set_focus(w, 0, ground, 40) == 0); /* a World without a focus is settled */
+        CHECK(isoterra_world_set_focus(w, 0, ground, 40) == 0);         /* a World without a focus is settled */
         for (int i = 0; i < 24000 && !isoterra_world_settled(w); ++i) { /* at most two minutes */
             CHECK(isoterra_world_set_focus(w, 0, ground, 40) == 0);
             CHECK(isoterra_world_deliver(w, 50.0, on_chunk, &t) >= 0);
             nanosleep(&pause, NULL);
         }
         CHECK(isoterra_world_settled(w));
-        if (!(t.updates > 0 && t.visible_meshes > 0 && t.triangles > 1000)) fprintf(stderr, "world: %d updates, %d meshes, %zu triangles\n", t.updates, t.visible_meshes, t.triangles);
+        if (!(t.updates > 0 && t.visible_meshes > 0 && t.triangles > 1000))
+            fprintf(stderr, "world: %d updates, %d meshes, %zu triangles\n", t.updates, t.visible_meshes, t.triangles);
         CHECK(t.updates > 0 && t.visible_meshes > 0 && t.triangles > 1000);
         isoterra_world_free(w);
     }

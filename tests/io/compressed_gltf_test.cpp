@@ -133,8 +133,8 @@ TEST(CompressedGltf, decodes_to_every_triangle_on_the_nodes_grid_with_the_extens
 
 TEST(CompressedGltf, placed_tiles_keep_their_origin_in_the_nodes_translation) {
     const auto field = builtin_terrain("tutorial").make_field();
-    MeshBuffers mesh = merge_meshes(mesh_chunks(*field, nullptr, chunks_covering({1e6, 0.0, -2e6}, {1e6 + 32, 64.0, -2e6 + 32}),
-                                                Mesher::surface_nets, 1));
+    MeshBuffers mesh =
+        merge_meshes(mesh_chunks(*field, nullptr, chunks_covering({1e6, 0.0, -2e6}, {1e6 + 32, 64.0, -2e6 + 32}), Mesher::surface_nets, 1));
     // As a bake tile: positions relative to the chunk's origin, far from the world's.
     mesh.origin = {1e6, 0.0, -2e6};
     for (auto& p : mesh.positions) p -= glm::vec3(1e6f, 0.0f, -2e6f);

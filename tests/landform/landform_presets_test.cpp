@@ -53,15 +53,16 @@ TEST_P(PresetLandform, drains_is_concave_and_not_too_steep) {
                 j["pit_share"].get<double>(), j["theta"].get<double>(), j["slope_share_over_45"].get<double>());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Goals, PresetLandform,
-    ::testing::Values(Place{"alpine", ""}, Place{"alpine", "--seed 3"}, Place{"alpine", "--from -315000,285000 --to -285000,315000"},
-                      Place{"islands", ""}, Place{"islands", "--seed 2"}, Place{"islands", "--from 185000,-95000 --to 215000,-65000"},
-                      Place{"rivers", ""}, Place{"rivers", "--seed 3"}, Place{"rivers", "--from 185000,-95000 --to 215000,-65000"}),
-    [](const ::testing::TestParamInfo<Place>& info) {
-        std::string name = fmt::format("{}_{}", info.param.preset, info.index);
-        return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Goals, PresetLandform,
+                         ::testing::Values(Place{"alpine", ""}, Place{"alpine", "--seed 3"},
+                                           Place{"alpine", "--from -315000,285000 --to -285000,315000"}, Place{"islands", ""},
+                                           Place{"islands", "--seed 2"}, Place{"islands", "--from 185000,-95000 --to 215000,-65000"},
+                                           Place{"rivers", ""}, Place{"rivers", "--seed 3"},
+                                           Place{"rivers", "--from 185000,-95000 --to 215000,-65000"}),
+                         [](const ::testing::TestParamInfo<Place>& info) {
+                             std::string name = fmt::format("{}_{}", info.param.preset, info.index);
+                             return name;
+                         });
 
 class RiversPreset : public ::testing::TestWithParam<std::uint32_t> {};
 
@@ -101,7 +102,8 @@ TEST_P(RiversPreset, every_river_of_order_two_or_more_reaches_the_sea_or_leaves_
             // The next: a trunk whose source is this end, or a coarser channel through it.
             const isoterra::GraphChannel* next = nullptr;
             for (const auto& c : channels)
-                if (&c != at && c.level <= at->level && ((c.level == 0 && at->level == 0 && c.from == at->to) || (c.level < at->level && on(at->to, c)))) {
+                if (&c != at && c.level <= at->level &&
+                    ((c.level == 0 && at->level == 0 && c.from == at->to) || (c.level < at->level && on(at->to, c)))) {
                     next = &c;
                     break;
                 }

@@ -152,9 +152,8 @@ TEST(Landform, flats_drain_through_the_epsilon_fill_without_counting_as_pits) {
     // A flat floor walled by a 5 m rim with one gap to the edge (1 m lower, so the rim drains
     // outwards): every cell reaches an outlet, and all the area arrives there.
     const int n = 30;
-    HeightGrid g = make_grid(n, n, 5.0, 5.0, [&](double x, double z) {
-        return x == 0.0 || z == 0.0 || x == 5.0 * (n - 1) || z == 5.0 * (n - 1) ? -1.0 : 0.0;
-    });
+    HeightGrid g = make_grid(
+        n, n, 5.0, 5.0, [&](double x, double z) { return x == 0.0 || z == 0.0 || x == 5.0 * (n - 1) || z == 5.0 * (n - 1) ? -1.0 : 0.0; });
     for (int i = 1; i < n - 1; ++i)
         for (const std::size_t k : {g.index(i, 1), g.index(i, n - 2), g.index(1, i), g.index(n - 2, i)}) g.heights[k] = 5.0;
     g.heights[g.index(15, 1)] = 0.0;  // the gap
@@ -194,7 +193,7 @@ TEST(Landform, d8_and_accumulation_on_a_hand_checked_grid) {
     const HeightGrid g = from_rows(5, {50, 50, 50, 50, 50,  //
                                        50, 30, 20, 25, 50,  //
                                        50, 28, 10, 24, 50,  //
-                                       50, 50, 0, 50, 50});
+                                       50, 50, 0,  50, 50});
     const auto kinds = classify_cells(g, -1e9);
     const auto filled = fill_depressions(g, kinds);
     EXPECT_EQ(filled, g.heights);

@@ -49,8 +49,8 @@ std::string without_comments(const std::string& cmake_lists) {
 }
 
 // The #include lines of one file that break the plan for its stage.
-void check_includes(const fs::path& root, const fs::path& file, const std::string& stage,
-                    const StagePlan& plan, std::vector<std::string>& violations) {
+void check_includes(const fs::path& root, const fs::path& file, const std::string& stage, const StagePlan& plan,
+                    std::vector<std::string>& violations) {
     static const std::regex include_line(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
     const auto allowed = reachable_stages(plan, stage);
     const auto shown = fs::relative(file, root).generic_string();
@@ -64,8 +64,7 @@ void check_includes(const fs::path& root, const fs::path& file, const std::strin
             if (owner == plan.header_stage.end())
                 violations.push_back(shown + ": includes " + included + ", which is no stage's public header");
             else if (!allowed.contains(owner->second))
-                violations.push_back(shown + ": includes " + included + " (stage " + owner->second + "), which " +
-                                     stage + " may not use");
+                violations.push_back(shown + ": includes " + included + " (stage " + owner->second + "), which " + stage + " may not use");
             continue;
         }
         const auto resolved = (file.parent_path() / included).lexically_normal();
@@ -74,8 +73,7 @@ void check_includes(const fs::path& root, const fs::path& file, const std::strin
         if (inside_src.empty()) continue;
         const auto other = inside_src.begin()->string();
         if (other == ".." || other == stage || other == "simd") continue;
-        violations.push_back(shown + ": includes src/" + inside_src.generic_string() + ", a private header of " +
-                             other);
+        violations.push_back(shown + ": includes src/" + inside_src.generic_string() + ", a private header of " + other);
     }
 }
 
@@ -125,10 +123,8 @@ std::map<std::string, std::set<std::string>> read_cmake_stage_links(const std::s
         std::string word;
         bool in_uses = false;
         while (words >> word) {
-            if (word == "USES" || word == "LINKS" || word == "SOURCES")
-                in_uses = word == "USES";
-            else if (in_uses)
-                uses.insert(word);
+            if (word == "USES" || word == "LINKS" || word == "SOURCES") in_uses = word == "USES";
+            else if (in_uses) uses.insert(word);
         }
     }
     return links;
@@ -144,8 +140,7 @@ std::vector<std::string> layering_violations(const fs::path& root) {
     for (const auto& [stage, uses] : plan.may_use) {
         const bool has_code = stage != "simd";
         const auto target = links.find(stage);
-        if (has_code && target == links.end())
-            violations.push_back("CMakeLists.txt: no isoterra_stage(" + stage + " ...)");
+        if (has_code && target == links.end()) violations.push_back("CMakeLists.txt: no isoterra_stage(" + stage + " ...)");
         else if (has_code && target->second != uses)
             violations.push_back("CMakeLists.txt: stage " + stage + " links " + join(target->second) +
                                  " but docs/architecture.md says it may use " + join(uses));
@@ -169,10 +164,8 @@ std::vector<std::string> layering_violations(const fs::path& root) {
         const auto name = entry.path().filename().string();
         if (entry.path().extension() != ".hpp") continue;  // isoterra.h is the C API's, not a stage's
         const auto owner = plan.header_stage.find(name);
-        if (owner == plan.header_stage.end())
-            violations.push_back("include/isoterra/" + name + ": no stage names it as its public header");
-        else
-            files.emplace_back(entry.path(), owner->second);
+        if (owner == plan.header_stage.end()) violations.push_back("include/isoterra/" + name + ": no stage names it as its public header");
+        else files.emplace_back(entry.path(), owner->second);
     }
     std::sort(files.begin(), files.end());
     for (const auto& [file, stage] : files) check_includes(root, file, stage, plan, violations);

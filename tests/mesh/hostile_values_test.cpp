@@ -71,8 +71,8 @@ TEST(HostileValues, every_mesher_survives_any_float_in_its_samples) {
                 MeshScratch scratch;
                 MeshBuffers out;
                 mesh_chunk(mesher, s, sphere->material_rules(), scratch, out);
-                const std::string what = std::string(mesher_name(mesher)) + " lod " + std::to_string(lod) +
-                                         " fraction " + std::to_string(fraction);
+                const std::string what =
+                    std::string(mesher_name(mesher)) + " lod " + std::to_string(lod) + " fraction " + std::to_string(fraction);
                 expect_sane(out, c, what.c_str());
                 if (fraction < 1.0) EXPECT_GT(out.triangle_count(), 0u) << what;
             }

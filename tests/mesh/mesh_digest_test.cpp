@@ -98,9 +98,12 @@ TEST(MeshDigest, every_terrain_and_mesher_meshes_to_the_recorded_bits) {
         // Smooth ground (the issue 24 graphs: a sea floor, plateaus) crosses these chunks with
         // a few thousand vertices; the noisy classic terrains with tens of thousands.
         EXPECT_GT(vertices, 2000u) << g.terrain << " " << mesher_name(g.mesher) << ": too little surface to tell";
-        if (print) std::printf("    {\"%s\", Mesher::%s, \"%s\"},  // %zu vertices\n", g.terrain,
-                               g.mesher == Mesher::marching_cubes ? "marching_cubes" : g.mesher == Mesher::surface_nets ? "surface_nets" : "blocks",
-                               d.c_str(), vertices);
+        if (print)
+            std::printf("    {\"%s\", Mesher::%s, \"%s\"},  // %zu vertices\n", g.terrain,
+                        g.mesher == Mesher::marching_cubes ? "marching_cubes"
+                        : g.mesher == Mesher::surface_nets ? "surface_nets"
+                                                           : "blocks",
+                        d.c_str(), vertices);
         EXPECT_EQ(d, g.digest) << g.terrain << " " << mesher_name(g.mesher);
     }
 }

@@ -53,8 +53,8 @@ TEST_P(SmoothMesher, sphere_is_closed_accurate_and_faces_out) {
     EXPECT_LT(worst_deg, 2.0);
     const double exact = 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius;
     EXPECT_NEAR(test::enclosed_volume(m), exact, 0.02 * exact);
-    std::printf("%s sphere: %zu triangles, |p|-r <= %.4f m, normals within %.3f deg, volume %.1f of %.1f\n",
-                mesher_name(GetParam()), m.triangle_count(), worst_pos, worst_deg, test::enclosed_volume(m), exact);
+    std::printf("%s sphere: %zu triangles, |p|-r <= %.4f m, normals within %.3f deg, volume %.1f of %.1f\n", mesher_name(GetParam()),
+                m.triangle_count(), worst_pos, worst_deg, test::enclosed_volume(m), exact);
 }
 
 TEST_P(SmoothMesher, plane_vertices_lie_on_the_plane) {
@@ -64,8 +64,9 @@ TEST_P(SmoothMesher, plane_vertices_lie_on_the_plane) {
     for (const glm::vec3& p : m.positions) ASSERT_NEAR(plane->value(glm::dvec3(p)), 0.0, 1e-4);
 }
 
-INSTANTIATE_TEST_SUITE_P(Meshers, SmoothMesher, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets),
-                         [](const auto& info) { return std::string(info.param == Mesher::marching_cubes ? "marching_cubes" : "surface_nets"); });
+INSTANTIATE_TEST_SUITE_P(Meshers, SmoothMesher, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets), [](const auto& info) {
+    return std::string(info.param == Mesher::marching_cubes ? "marching_cubes" : "surface_nets");
+});
 
 class AnyMesher : public ::testing::TestWithParam<Mesher> {};
 
@@ -117,7 +118,8 @@ TEST_P(AnyMesher, chunks_meshed_one_at_a_time_close_up_in_a_3x3x3_block) {
     std::vector<glm::vec3> by_id(all.positions.size());
     for (std::size_t v = 0; v < id.size(); ++v) by_id[id[v]] = all.positions[v];
     int inner = 0;
-    for (const auto& [a, b] : test::open_edges(all, GetParam() == Mesher::marching_cubes)) inner += !(on_outside(by_id[a]) && on_outside(by_id[b]));
+    for (const auto& [a, b] : test::open_edges(all, GetParam() == Mesher::marching_cubes))
+        inner += !(on_outside(by_id[a]) && on_outside(by_id[b]));
     EXPECT_EQ(inner, 0) << mesher_name(GetParam());
 }
 
@@ -139,7 +141,12 @@ TEST_P(AnyMesher, vertices_within_a_chunk_are_not_duplicated) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Meshers, AnyMesher, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets, Mesher::blocks),
-                         [](const auto& info) { std::string n = mesher_name(info.param); for (auto& c : n) if (c == '-') c = '_'; return n; });
+                         [](const auto& info) {
+                             std::string n = mesher_name(info.param);
+                             for (auto& c : n)
+                                 if (c == '-') c = '_';
+                             return n;
+                         });
 
 TEST(HeightGrid, indexed_grid_with_upward_normals_and_ccw_triangles) {
     // h = 0.5 x: a slope whose normal is (-0.5, 1, 0) normalised.
@@ -177,8 +184,10 @@ TEST(Blocks, greedy_rectangles_cover_exactly_the_unit_faces_with_fewer_triangles
             std::multiset<std::tuple<float, float, float, float, float, float>> set;
             for (std::size_t q = 0; q < m.vertex_count(); q += 4) {
                 const glm::vec3 n = m.normals[q];
-                const glm::vec3 lo = glm::min(glm::min(m.positions[q], m.positions[q + 1]), glm::min(m.positions[q + 2], m.positions[q + 3]));
-                const glm::vec3 hi = glm::max(glm::max(m.positions[q], m.positions[q + 1]), glm::max(m.positions[q + 2], m.positions[q + 3]));
+                const glm::vec3 lo =
+                    glm::min(glm::min(m.positions[q], m.positions[q + 1]), glm::min(m.positions[q + 2], m.positions[q + 3]));
+                const glm::vec3 hi =
+                    glm::max(glm::max(m.positions[q], m.positions[q + 1]), glm::max(m.positions[q + 2], m.positions[q + 3]));
                 for (float x = lo.x; x < std::max(hi.x, lo.x + 0.5f); x += 1.0f)
                     for (float y = lo.y; y < std::max(hi.y, lo.y + 0.5f); y += 1.0f)
                         for (float z = lo.z; z < std::max(hi.z, lo.z + 0.5f); z += 1.0f) set.insert({x, y, z, n.x, n.y, n.z});
@@ -243,7 +252,8 @@ TEST(MarchingCubesTables, closed_for_every_cell_case_and_random_small_blocks) {
             for (int j = 0; j < n; ++j)
                 for (int i = 0; i < n; ++i) {
                     const bool solid = trial < 255 ? ((trial + 1) >> (i + 2 * j + 4 * k) & 1) : r.next() < 0.5;
-                    s.values[s.lattice.index(11 + i, 11 + j, 11 + k)] = solid ? -0.2f - static_cast<float>(r.next()) : 0.2f + static_cast<float>(r.next());
+                    s.values[s.lattice.index(11 + i, 11 + j, 11 + k)] =
+                        solid ? -0.2f - static_cast<float>(r.next()) : 0.2f + static_cast<float>(r.next());
                 }
         MeshScratch scratch;
         MeshBuffers m;

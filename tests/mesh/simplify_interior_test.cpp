@@ -124,7 +124,8 @@ TEST(SimplifyInterior, what_lies_within_a_cell_of_a_face_and_the_transition_stri
     EXPECT_EQ(m.ranges[0].count, original.ranges[0].count - 3 * removed);
     for (std::size_t r = 1; r < m.ranges.size(); ++r) {
         EXPECT_EQ(m.ranges[r].when, original.ranges[r].when);
-        EXPECT_EQ(triangles(m, m.ranges[r].first, m.ranges[r].count), triangles(original, original.ranges[r].first, original.ranges[r].count));
+        EXPECT_EQ(triangles(m, m.ranges[r].first, m.ranges[r].count),
+                  triangles(original, original.ranges[r].first, original.ranges[r].count));
     }
     // The rim (and any hole) the same: the inside closes up to exactly what it met.
     EXPECT_EQ(open_edges(m), open_edges(original));

@@ -29,8 +29,15 @@ struct VertexBits {
 
 VertexBits bits_of(const MeshBuffers& m, std::size_t v) {
     const glm::dvec3 p = m.world_position(v);
-    return {p.x, p.y, p.z, m.normals[v].x, m.normals[v].y, m.normals[v].z, static_cast<int>(m.materials[v].primary),
-            static_cast<int>(m.materials[v].secondary), m.materials[v].blend};
+    return {p.x,
+            p.y,
+            p.z,
+            m.normals[v].x,
+            m.normals[v].y,
+            m.normals[v].z,
+            static_cast<int>(m.materials[v].primary),
+            static_cast<int>(m.materials[v].secondary),
+            m.materials[v].blend};
 }
 
 MeshBuffers mesh_at(const Field& f, const ChunkCoord& c, LatticeUse use = LatticeUse::surface) {

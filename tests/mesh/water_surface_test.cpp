@@ -56,7 +56,8 @@ WaterCells water_over(const Field& field, int lod, int x0, int x1, int y0, int y
                     const double twice = (b.z - a.z) * (c.x - a.x) - (b.x - a.x) * (c.z - a.z);
                     EXPECT_GT(twice, 0.0);
                     const glm::dvec3 centre = (a + b + c) / 3.0;
-                    out.area[{static_cast<long>(std::floor(centre.x / cell)), static_cast<long>(std::floor(centre.z / cell))}] += 0.5 * twice;
+                    out.area[{static_cast<long>(std::floor(centre.x / cell)), static_cast<long>(std::floor(centre.z / cell))}] +=
+                        0.5 * twice;
                     for (const glm::dvec3& p : {a, b, c}) {
                         out.lowest = std::min(out.lowest, p.y), out.highest = std::max(out.highest, p.y);
                         out.east_most = std::max(out.east_most, p.x);
@@ -92,13 +93,14 @@ TEST(WaterSurface, covers_exactly_the_wet_half_at_the_waters_height_each_cell_on
 TEST(WaterSurface, stops_at_the_shore_where_the_ground_rises_out_of_it) {
     // Ground sloping up eastwards, 1 m per metre from -5 m at x = 0; water at 0 m everywhere:
     // the shore is at x = 5, and the water reaches no further.
-    const auto field = parse_graph("format = 1\n[node]\n"
-                                   "east = { type = \"x\" }\n"
-                                   "ground = { type = \"add\", a = \"east\", b = -5.0 }\n"
-                                   "out = { type = \"plane\", height = \"ground\" }\n"
-                                   "water = { type = \"const\", value = 0.0 }\n"
-                                   "[output]\nsdf = \"out\"\nground = \"ground\"\nwater = \"water\"\n",
-                                   "shore.toml");
+    const auto field = parse_graph(
+        "format = 1\n[node]\n"
+        "east = { type = \"x\" }\n"
+        "ground = { type = \"add\", a = \"east\", b = -5.0 }\n"
+        "out = { type = \"plane\", height = \"ground\" }\n"
+        "water = { type = \"const\", value = 0.0 }\n"
+        "[output]\nsdf = \"out\"\nground = \"ground\"\nwater = \"water\"\n",
+        "shore.toml");
     const WaterCells w = water_over(*field, 0, -1, 0, -2, 1, 0, 0);
     EXPECT_DOUBLE_EQ(w.lowest, 0.0);
     EXPECT_DOUBLE_EQ(w.highest, 0.0);

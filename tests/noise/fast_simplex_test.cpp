@@ -84,10 +84,8 @@ TEST(FastSimplex, every_path_and_the_one_point_path_give_the_same_bits) {
     const FbmShape fbm{5, 2.0, 0.5, 1.0 / 1.9375};
     // Rows longer and shorter than every path's lanes, a lattice of fewer points than lanes,
     // one 1,000 km out with an offset.
-    const NoiseLattice shapes[] = {lattice({33, 33, 33}, {10, -20, 10}, 1.0, {50, 35, 50}),
-                                   lattice({5, 7, 3}, {-3, 4, 9}, 2.0, {7, 9, 11}),
-                                   lattice({17, 2, 2}, {0, 0, 0}, 0.37, {1, 1, 1}),
-                                   lattice({2, 1, 1}, {1, 2, 3}, 1.0, {3, 3, 3}),
+    const NoiseLattice shapes[] = {lattice({33, 33, 33}, {10, -20, 10}, 1.0, {50, 35, 50}), lattice({5, 7, 3}, {-3, 4, 9}, 2.0, {7, 9, 11}),
+                                   lattice({17, 2, 2}, {0, 0, 0}, 0.37, {1, 1, 1}), lattice({2, 1, 1}, {1, 2, 3}, 1.0, {3, 3, 3}),
                                    lattice({40, 3, 2}, {31250, 0, -31250}, 32.0, {100, 50, 100}, {0.25, 3.5, -7.0})};
     for (const FbmShape* shape : {static_cast<const FbmShape*>(nullptr), &fbm}) {
         for (const NoiseLattice& l : shapes) {

@@ -75,7 +75,8 @@ TEST(Simplex, fast_noise3_agrees_with_the_double_path_within_2e_6_even_far_out) 
         z[i] = (r.next() * 2 - 1) * far;
     }
     double worst = 0.0;
-    for (std::size_t i = 0; i < count; ++i) worst = std::max(worst, std::fabs(n.noise3.fast(x[i], y[i], z[i]) - n.noise3(x[i], y[i], z[i])));
+    for (std::size_t i = 0; i < count; ++i)
+        worst = std::max(worst, std::fabs(n.noise3.fast(x[i], y[i], z[i]) - n.noise3(x[i], y[i], z[i])));
     EXPECT_LT(worst, 2e-6);
     std::printf("fast noise3: worst difference %.3g\n", worst);
 }
@@ -87,28 +88,28 @@ TEST(Simplex, lattice_noise3_equals_fast_at_every_point_and_gates_whole_groups) 
     // of 5 are too short for any vector path, 8 for AVX-512; every path this CPU has runs.
     const NoisePath widest = noise_path();
     for (int path = 0; path <= static_cast<int>(widest); ++path)
-    for (const double feature : {50.0, 9.0, 1.5})
-    for (const int nx : {5, 8, 16, 33, 37}) {
-        limit_noise_path(static_cast<NoisePath>(path));
-        SCOPED_TRACE(noise_path_name(noise_path()));
-        NoiseLattice l{{-40, 3, 1000000}, {nx, 3, 2}, 1.0, {feature, 35.0, feature}, {0.0, 0.0, 0.0}};
-        std::vector<float> out(static_cast<std::size_t>(nx) * 6);
-        n.noise3.lattice_fast(l, out.data());
-        std::size_t p = 0;
-        for (int k = 0; k < 2; ++k)
-            for (int j = 0; j < 3; ++j)
-                for (int i = 0; i < nx; ++i, ++p)
-                    ASSERT_EQ(out[p], n.noise3.fast(l.coordinate(0, i), l.coordinate(1, j), l.coordinate(2, k))) << nx;
-        // A gate above every gate value skips everything; one below them skips nothing.
-        std::vector<float> gate(out.size(), -5.0f), gated(out.size(), 9.0f);
-        l.gate = gate.data();
-        l.gate_below = 0.0f;
-        n.noise3.lattice_fast(l, gated.data());
-        for (const float v : gated) ASSERT_EQ(v, 0.0f);
-        l.gate_below = -10.0f;
-        n.noise3.lattice_fast(l, gated.data());
-        ASSERT_EQ(gated, out);
-    }
+        for (const double feature : {50.0, 9.0, 1.5})
+            for (const int nx : {5, 8, 16, 33, 37}) {
+                limit_noise_path(static_cast<NoisePath>(path));
+                SCOPED_TRACE(noise_path_name(noise_path()));
+                NoiseLattice l{{-40, 3, 1000000}, {nx, 3, 2}, 1.0, {feature, 35.0, feature}, {0.0, 0.0, 0.0}};
+                std::vector<float> out(static_cast<std::size_t>(nx) * 6);
+                n.noise3.lattice_fast(l, out.data());
+                std::size_t p = 0;
+                for (int k = 0; k < 2; ++k)
+                    for (int j = 0; j < 3; ++j)
+                        for (int i = 0; i < nx; ++i, ++p)
+                            ASSERT_EQ(out[p], n.noise3.fast(l.coordinate(0, i), l.coordinate(1, j), l.coordinate(2, k))) << nx;
+                // A gate above every gate value skips everything; one below them skips nothing.
+                std::vector<float> gate(out.size(), -5.0f), gated(out.size(), 9.0f);
+                l.gate = gate.data();
+                l.gate_below = 0.0f;
+                n.noise3.lattice_fast(l, gated.data());
+                for (const float v : gated) ASSERT_EQ(v, 0.0f);
+                l.gate_below = -10.0f;
+                n.noise3.lattice_fast(l, gated.data());
+                ASSERT_EQ(gated, out);
+            }
     limit_noise_path(widest);
     std::printf("lattice noise3 paths checked: baseline to %s\n", noise_path_name(widest));
 }

@@ -138,7 +138,8 @@ TEST(HostileWorldFile, creation_on_a_full_disk_leaves_nothing_and_says_why) {
     const std::string edit = " edit --world w.db --preset tutorial sphere --at 0,0,0 --radius 3 --mode carve";
     if (mounted) {
         for (int fill_k = 240; fill_k <= 400; fill_k += test::sweep_step(4, 3)) {
-            std::system(("rm -f '" + dir + "'/*; head -c " + std::to_string(fill_k) + "k /dev/zero > '" + dir + "/pad' 2>/dev/null").c_str());
+            std::system(
+                ("rm -f '" + dir + "'/*; head -c " + std::to_string(fill_k) + "k /dev/zero > '" + dir + "/pad' 2>/dev/null").c_str());
             check(test::run_cli(edit, "", "cd '" + dir + "' &&"), dir + "/w.db");
             // With space again, a world file a failed edit left behind is whole.
             std::remove((dir + "/pad").c_str());

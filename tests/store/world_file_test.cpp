@@ -37,8 +37,8 @@ std::string world_with_edits(const std::string& name, EditHistory* out = nullptr
     EditHistory history(field_of(file.preset()));
     for (int i = 0; i < 5; ++i) {
         const std::size_t first = history.applied();
-        const auto changed = history.apply(EditOp{i % 2 ? BrushKind::sphere : BrushKind::smooth, BrushMode::carve,
-                                                  {10.0 * i, 20.0, -5.0 * i}, 5.0 + i});
+        const auto changed =
+            history.apply(EditOp{i % 2 ? BrushKind::sphere : BrushKind::smooth, BrushMode::carve, {10.0 * i, 20.0, -5.0 * i}, 5.0 + i});
         file.save(history, first, changed);
     }
     std::vector<ChunkCoord> changed;
@@ -185,17 +185,19 @@ TEST(DeltaBlob, decoder_survives_twenty_thousand_mangled_blobs) {
     for (int round = 0; round < 20000; ++round) {
         std::vector<std::uint8_t> blob = good;
         switch (round % 4) {
-        case 0:
-            for (int f = 0; f <= static_cast<int>(rng() % 4); ++f) blob[rng() % blob.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
-            break;
-        case 1: blob.resize(rng() % blob.size()); break;
-        case 2:
-            for (std::size_t i = rng() % blob.size(), n = rng() % 64; n-- > 0 && i < blob.size(); ++i) blob[i] = static_cast<std::uint8_t>(rng());
-            break;
-        case 3:
-            blob.resize(8 + rng() % 256);
-            for (std::size_t i = 8; i < blob.size(); ++i) blob[i] = static_cast<std::uint8_t>(rng());
-            break;
+            case 0:
+                for (int f = 0; f <= static_cast<int>(rng() % 4); ++f)
+                    blob[rng() % blob.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+                break;
+            case 1: blob.resize(rng() % blob.size()); break;
+            case 2:
+                for (std::size_t i = rng() % blob.size(), n = rng() % 64; n-- > 0 && i < blob.size(); ++i)
+                    blob[i] = static_cast<std::uint8_t>(rng());
+                break;
+            case 3:
+                blob.resize(8 + rng() % 256);
+                for (std::size_t i = 8; i < blob.size(); ++i) blob[i] = static_cast<std::uint8_t>(rng());
+                break;
         }
         try {
             // Own copy, exact size: reading past it would show under a sanitizer.

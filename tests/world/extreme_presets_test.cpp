@@ -77,9 +77,7 @@ void expect_finite_meshes(const Field& field, double x, double z, const std::str
     }
 }
 
-Preset with(const std::string& lines) {
-    return parse_preset("name = \"extreme\"\ncaves = true\nreshape = true\n" + lines, "extreme.toml");
-}
+Preset with(const std::string& lines) { return parse_preset("name = \"extreme\"\ncaves = true\nreshape = true\n" + lines, "extreme.toml"); }
 
 }  // namespace
 
@@ -143,8 +141,8 @@ TEST(ExtremePresets, everything_at_once_streams_into_a_world_of_finite_meshes) {
                             sign.size() < 25 ? "heights up" : "heights down", mesher_name(mesher), owner.meshes.size(), triangles);
                 for (const auto& [k, m] : owner.meshes)
                     for (std::size_t v = 0; v < m.vertex_count(); ++v)
-                        ASSERT_TRUE(std::isfinite(m.positions[v].x) && std::isfinite(m.positions[v].y) &&
-                                    std::isfinite(m.positions[v].z) && std::isfinite(m.normals[v].x));
+                        ASSERT_TRUE(std::isfinite(m.positions[v].x) && std::isfinite(m.positions[v].y) && std::isfinite(m.positions[v].z) &&
+                                    std::isfinite(m.normals[v].x));
             }
         }
     }

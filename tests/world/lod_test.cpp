@@ -47,8 +47,8 @@ int holes_or_overlaps(const LodColumnSet& columns, const glm::dvec3& p, double r
 
 TEST(Lod, levels_reach_the_view_distance_with_r_columns_per_ring) {
     EXPECT_EQ(lod_levels_for(256, 8), 1);
-    EXPECT_EQ(lod_levels_for(8000, 8), 6);    // 8 * 32 * 2^5 = 8192 m
-    EXPECT_EQ(lod_levels_for(32000, 8), 8);   // 32768 m
+    EXPECT_EQ(lod_levels_for(8000, 8), 6);   // 8 * 32 * 2^5 = 8192 m
+    EXPECT_EQ(lod_levels_for(32000, 8), 8);  // 32768 m
     EXPECT_EQ(lod_levels_for(32000, 4), 9);
 }
 
@@ -56,7 +56,8 @@ TEST(Lod, levels_reach_the_view_distance_with_r_columns_per_ring) {
 // n appears where its rule puts it: R columns of level n - 1 from the focus.
 TEST(Lod, the_target_covers_the_view_once_balanced_in_rings_of_r_columns) {
     for (const int r : {2, 4, 8})
-        for (const glm::dvec3 focus : {glm::dvec3(0.0), glm::dvec3(31.9, 0, 31.9), glm::dvec3(-1000.5, 0, 2048.0), glm::dvec3(5e5, 0, -3e5)}) {
+        for (const glm::dvec3 focus :
+             {glm::dvec3(0.0), glm::dvec3(31.9, 0, 31.9), glm::dvec3(-1000.5, 0, 2048.0), glm::dvec3(5e5, 0, -3e5)}) {
             LodParams p;
             p.chunks_per_ring = r;
             p.view_distance_m = 8000;
@@ -110,7 +111,7 @@ TEST(Lod, neighbourhoods_give_each_side_and_corner_its_relative_level) {
     EXPECT_EQ(n.side[side_neg_x], 1);
     EXPECT_EQ(n.side[side_pos_x], 0);
     EXPECT_EQ(n.side[side_pos_z], -1);
-    EXPECT_EQ(n.side[side_neg_z], 0);  // nothing there
+    EXPECT_EQ(n.side[side_neg_z], 0);              // nothing there
     EXPECT_EQ(n.diagonal[corner_neg_x_pos_z], 1);  // the level-2 column (0, 1) holds (1, 3)
     EXPECT_EQ(n.coarser_mask(), 1u << side_neg_x);
 }
@@ -163,10 +164,11 @@ TEST(Lod, coarse_first_covers_the_whole_view_early_and_settles_on_the_same_meshe
         for (const auto& [k, m] : owner.meshes)
             if (owner.shown.visible_columns().count({std::get<0>(k), std::get<1>(k), std::get<3>(k)})) settled_meshes[coarse][k] = m;
     }
-    std::printf("chunks done when the whole view was first covered / the camera's column was at level 0 / settled: "
-                "%zu / %zu / %zu coarse first, %zu / %zu / %zu without\n",
-                done_when_covered[1], done_when_fine_below[1], done_when_settled[1], done_when_covered[0], done_when_fine_below[0],
-                done_when_settled[0]);
+    std::printf(
+        "chunks done when the whole view was first covered / the camera's column was at level 0 / settled: "
+        "%zu / %zu / %zu coarse first, %zu / %zu / %zu without\n",
+        done_when_covered[1], done_when_fine_below[1], done_when_settled[1], done_when_covered[0], done_when_fine_below[0],
+        done_when_settled[0]);
     EXPECT_EQ(settled_columns[1], settled_columns[0]);
     ASSERT_EQ(settled_meshes[1].size(), settled_meshes[0].size());
     for (const auto& [k, m] : settled_meshes[0]) {

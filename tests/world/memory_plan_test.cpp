@@ -49,8 +49,7 @@ std::string budget_error(const std::function<void()>& call) {
 class BlobLattice : public Field {
 public:
     void sample_points(const glm::dvec3* p, std::size_t count, double* out) const override {
-        for (std::size_t i = 0; i < count; ++i)
-            out[i] = std::sin(p[i].x * 1.5) * std::sin(p[i].y * 1.5) * std::sin(p[i].z * 1.5) - 0.1;
+        for (std::size_t i = 0; i < count; ++i) out[i] = std::sin(p[i].x * 1.5) * std::sin(p[i].y * 1.5) * std::sin(p[i].z * 1.5) - 0.1;
     }
     ValueRange bounds(const Box&) const override { return {-1.1, 0.9}; }
 };
@@ -101,8 +100,7 @@ TEST(MemoryBudget, a_region_mesh_is_planned_per_column_before_any_chunk_is_meshe
     const auto many = chunks_covering({0, -32, 0}, {32 * 4, 32, 32 * 4});  // 16 columns: 2 MiB planned
     int progress_calls = 0;
     EXPECT_EQ(budget_error([&] {
-                  mesh_chunks(*plane, nullptr, many, Mesher::marching_cubes, 2,
-                              [&](std::size_t, std::size_t) { ++progress_calls; });
+                  mesh_chunks(*plane, nullptr, many, Mesher::marching_cubes, 2, [&](std::size_t, std::size_t) { ++progress_calls; });
               }),
               "meshing 32 chunks needs about " + byte_count_text(expected_mesh_bytes(many)) +
                   ", more than the memory budget of 1.0 MiB (ISOTERRA_MEMORY_BUDGET=1M)");
@@ -110,8 +108,9 @@ TEST(MemoryBudget, a_region_mesh_is_planned_per_column_before_any_chunk_is_meshe
     // Copies held by the caller count: 4 columns fit once (0.5 MiB), not three times.
     const auto four = chunks_covering({0, -32, 0}, {64, 32, 64});
     EXPECT_EQ(mesh_chunks(*plane, nullptr, four, Mesher::marching_cubes, 2).size(), 8u);
-    EXPECT_NE(budget_error([&] { mesh_chunks(*plane, nullptr, four, Mesher::marching_cubes, 2, {}, 3.0); })
-                  .find("meshing 8 chunks (3 copies held) needs about"),
+    EXPECT_NE(budget_error([&] {
+                  mesh_chunks(*plane, nullptr, four, Mesher::marching_cubes, 2, {}, 3.0);
+              }).find("meshing 8 chunks (3 copies held) needs about"),
               std::string::npos);
 }
 
@@ -128,11 +127,10 @@ TEST(MemoryBudget, surfaces_larger_than_planned_stop_the_meshing_at_the_budget) 
     const BudgetVariable v("4M");
     const BlobLattice blobs;
     const auto column = chunks_covering({0, -128, 0}, {32, 128, 32});  // one column of 8 full chunks
-    ASSERT_LT(expected_mesh_bytes(column), 4.0 * 1024 * 1024);        // planned: fits
+    ASSERT_LT(expected_mesh_bytes(column), 4.0 * 1024 * 1024);         // planned: fits
     std::size_t done = 0;
-    const std::string message = budget_error([&] {
-        mesh_chunks(blobs, nullptr, column, Mesher::marching_cubes, 1, [&](std::size_t d, std::size_t) { done = d; });
-    });
+    const std::string message = budget_error(
+        [&] { mesh_chunks(blobs, nullptr, column, Mesher::marching_cubes, 1, [&](std::size_t d, std::size_t) { done = d; }); });
     EXPECT_NE(message.find("meshing 8 chunks (surfaces larger than expected) needs about"), std::string::npos) << message;
     EXPECT_LT(done, 8u);  // stopped before the column was meshed
 }
@@ -185,7 +183,9 @@ TEST(MemoryBudget, shown_chunks_count_the_bytes_they_hold) {
 
 TEST(MemoryBudget, a_region_too_long_to_list_is_refused_before_the_list) {
     const BudgetVariable v("1M");
-    EXPECT_EQ(budget_error([] { chunks_covering({0, 0, 0}, {32 * 300, 32, 32 * 300}, 1e8); }),
+    EXPECT_EQ(budget_error([] {
+                  chunks_covering({0, 0, 0}, {32 * 300, 32, 32 * 300}, 1e8);
+              }),
               "the list of a region's 90000 chunks needs about 1.4 MiB, more than the memory budget of 1.0 MiB "
               "(ISOTERRA_MEMORY_BUDGET=1M)");
 }

@@ -12,7 +12,7 @@ TEST(RegionMesh, the_chunks_covering_a_box_are_those_its_cells_touch_at_each_lev
     ASSERT_EQ(chunks.size(), 2u * 1u * 3u);
     EXPECT_EQ(chunks.front(), (ChunkCoord{-1, 0, 0, 0}));
     EXPECT_EQ(chunks.back(), (ChunkCoord{0, 0, 2, 0}));
-    EXPECT_EQ(chunks[1], (ChunkCoord{0, 0, 0, 0}));  // x fastest
+    EXPECT_EQ(chunks[1], (ChunkCoord{0, 0, 0, 0}));                                           // x fastest
     const auto coarse = chunks_covering({0.0, -200.0, 0.0}, {300.0, 100.0, 127.0}, 4096, 2);  // 128 m chunks
     ASSERT_EQ(coarse.size(), 3u * 3u * 1u);
     EXPECT_EQ(coarse.front(), (ChunkCoord{0, -2, 0, 2}));

@@ -170,7 +170,8 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             const int open = open_edges(welded, columns, w.levels(), GetParam() == Mesher::marching_cubes);
             EXPECT_EQ(welded.degenerate, 0u) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
             EXPECT_EQ(open, 0) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
-            std::printf("%s at (%.0f, %.0f, %.0f): %zu triangles on levels", c.name, focus.x, focus.y, focus.z, welded.triangles.size() / 3);
+            std::printf("%s at (%.0f, %.0f, %.0f): %zu triangles on levels", c.name, focus.x, focus.y, focus.z,
+                        welded.triangles.size() / 3);
             for (int l : levels_with_triangles) std::printf(" %d", l);
             std::printf(", %d open edges inside the rim\n", open);
         }
@@ -209,8 +210,9 @@ TEST(WatertightSimplified, marching_cubes_chunks_over_the_budget_close_up_as_wel
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Meshers, Watertight, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets),
-                         [](const auto& info) { return std::string(info.param == Mesher::marching_cubes ? "marching_cubes" : "surface_nets"); });
+INSTANTIATE_TEST_SUITE_P(Meshers, Watertight, ::testing::Values(Mesher::marching_cubes, Mesher::surface_nets), [](const auto& info) {
+    return std::string(info.param == Mesher::marching_cubes ? "marching_cubes" : "surface_nets");
+});
 
 namespace {
 
@@ -220,7 +222,8 @@ public:
     explicit RayTarget(const Welded& w) : w_(w) {
         for (std::size_t t = 0; t < w.triangles.size() / 3; ++t) {
             glm::dvec3 lo(1e30), hi(-1e30);
-            for (int e = 0; e < 3; ++e) lo = glm::min(lo, w.points[w.triangles[3 * t + e]]), hi = glm::max(hi, w.points[w.triangles[3 * t + e]]);
+            for (int e = 0; e < 3; ++e)
+                lo = glm::min(lo, w.points[w.triangles[3 * t + e]]), hi = glm::max(hi, w.points[w.triangles[3 * t + e]]);
             for (std::int64_t z = cell(lo.z); z <= cell(hi.z); ++z)
                 for (std::int64_t x = cell(lo.x); x <= cell(hi.x); ++x) bins_[key(x, z)].push_back(static_cast<std::uint32_t>(t));
         }
@@ -252,7 +255,8 @@ private:
     // Möller and Trumbore, front faces only, a hair of slack on the edges (shared edges of
     // a closed mesh are met by one side or the other).
     double hit(std::uint32_t tri, const glm::dvec3& o, const glm::dvec3& d) const {
-        const glm::dvec3 a = w_.points[w_.triangles[3 * tri]], b = w_.points[w_.triangles[3 * tri + 1]], c = w_.points[w_.triangles[3 * tri + 2]];
+        const glm::dvec3 a = w_.points[w_.triangles[3 * tri]], b = w_.points[w_.triangles[3 * tri + 1]],
+                         c = w_.points[w_.triangles[3 * tri + 2]];
         const glm::dvec3 e1 = b - a, e2 = c - a;
         if (glm::dot(glm::cross(e1, e2), d) >= 0.0) return INFINITY;  // seen from behind
         const glm::dvec3 p = glm::cross(d, e2);
@@ -341,8 +345,10 @@ TEST_P(Watertight, rays_from_the_camera_find_ground_wherever_the_field_has_it) {
         const double t_mesh = target.first_hit(eye, d, t_field + slack);
         if (!(t_mesh <= t_field + slack)) {
             if (leaks < 5)
-                std::printf("  leak: ground at (%.3f, %.3f, %.3f), level %d, mesh %s (t field %.2f, mesh %.2f, slack %.2f), dir %.6f %.6f %.6f\n", ground.x, ground.y, ground.z, holder.level,
-                            std::isinf(t_mesh) ? "not met" : "met too far", t_field, t_mesh, slack, d.x, d.y, d.z);
+                std::printf(
+                    "  leak: ground at (%.3f, %.3f, %.3f), level %d, mesh %s (t field %.2f, mesh %.2f, slack %.2f), dir %.6f %.6f %.6f\n",
+                    ground.x, ground.y, ground.z, holder.level, std::isinf(t_mesh) ? "not met" : "met too far", t_field, t_mesh, slack, d.x,
+                    d.y, d.z);
             ++leaks;
         }
     }

@@ -61,8 +61,8 @@ TEST(World, a_single_level_world_settles_on_the_columns_in_view_and_their_layers
     }
     EXPECT_GT(with_surface, 20);
     const WorldCounts counts = w.counts();
-    std::printf("loaded %zu, built %zu, skipped by bounds %zu, with a surface %d\n", counts.loaded, counts.built,
-                counts.skipped, with_surface);
+    std::printf("loaded %zu, built %zu, skipped by bounds %zu, with a surface %d\n", counts.loaded, counts.built, counts.skipped,
+                with_surface);
 }
 
 TEST(World, a_10_km_flight_drops_what_it_leaves_and_keeps_memory_bounded) {
@@ -172,8 +172,8 @@ TEST(World, an_edit_rebuilds_the_chunks_it_touches_and_loads_the_layers_it_raise
     MeshBuffers expect;
     for (const ChunkCoord& c : w.loaded()) {
         const Box r = c.read_box();
-        const bool touched = r.lo.x <= box.hi.x && r.hi.x >= box.lo.x && r.lo.y <= box.hi.y && r.hi.y >= box.lo.y &&
-                             r.lo.z <= box.hi.z && r.hi.z >= box.lo.z;
+        const bool touched = r.lo.x <= box.hi.x && r.hi.x >= box.lo.x && r.lo.y <= box.hi.y && r.hi.y >= box.lo.y && r.lo.z <= box.hi.z &&
+                             r.hi.z >= box.lo.z;
         const int extra = owner.deliveries[key(c)] - (before.count(key(c)) ? before.at(key(c)) : 0);
         EXPECT_EQ(extra, touched ? 1 : 0) << c.x << "," << c.y << "," << c.z;
         if (!touched) continue;

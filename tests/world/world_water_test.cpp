@@ -19,14 +19,15 @@ namespace {
 // Flat ground at 0.5 m (off the sample rows: a plane on a row has f = 0 there, which meshers
 // count as air), water 1 m above it where x < 0.
 std::shared_ptr<const Field> half_flooded() {
-    return parse_graph("format = 1\n[node]\n"
-                       "ground = { type = \"const\", value = 0.5 }\n"
-                       "out = { type = \"plane\", height = \"ground\" }\n"
-                       "east = { type = \"x\" }\n"
-                       "fall = { type = \"mul\", a = \"east\", b = -1000.0 }\n"
-                       "water = { type = \"min\", a = 1.5, b = \"fall\" }\n"
-                       "[output]\nsdf = \"out\"\nground = \"ground\"\nwater = \"water\"\n",
-                       "half_flooded.toml");
+    return parse_graph(
+        "format = 1\n[node]\n"
+        "ground = { type = \"const\", value = 0.5 }\n"
+        "out = { type = \"plane\", height = \"ground\" }\n"
+        "east = { type = \"x\" }\n"
+        "fall = { type = \"mul\", a = \"east\", b = -1000.0 }\n"
+        "water = { type = \"min\", a = 1.5, b = \"fall\" }\n"
+        "[output]\nsdf = \"out\"\nground = \"ground\"\nwater = \"water\"\n",
+        "half_flooded.toml");
 }
 
 struct WaterOwner {

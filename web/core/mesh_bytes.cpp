@@ -34,11 +34,10 @@ bool take(const std::uint8_t*& p, const std::uint8_t* end, std::uint32_t count, 
 
 void pack_mesh(const MeshBuffers& m, std::vector<std::uint8_t>& out) {
     out.clear();
-    const Header h{{m.origin.x, m.origin.y, m.origin.z},
-                   static_cast<std::uint32_t>(m.positions.size()), static_cast<std::uint32_t>(m.normals.size()),
-                   static_cast<std::uint32_t>(m.materials.size()), static_cast<std::uint32_t>(m.indices.size()),
-                   static_cast<std::uint32_t>(m.ranges.size()), static_cast<std::uint32_t>(m.secondary.size()),
-                   static_cast<std::uint32_t>(m.side_flags.size())};
+    const Header h{{m.origin.x, m.origin.y, m.origin.z},           static_cast<std::uint32_t>(m.positions.size()),
+                   static_cast<std::uint32_t>(m.normals.size()),   static_cast<std::uint32_t>(m.materials.size()),
+                   static_cast<std::uint32_t>(m.indices.size()),   static_cast<std::uint32_t>(m.ranges.size()),
+                   static_cast<std::uint32_t>(m.secondary.size()), static_cast<std::uint32_t>(m.side_flags.size())};
     out.resize(sizeof h);
     std::memcpy(out.data(), &h, sizeof h);
     put(out, m.positions);
@@ -58,9 +57,8 @@ bool unpack_mesh(const std::uint8_t* data, std::size_t size, MeshBuffers& m) {
     const std::uint8_t* end = data + size;
     m.origin = {h.origin[0], h.origin[1], h.origin[2]};
     const bool whole = take(p, end, h.positions, m.positions) && take(p, end, h.normals, m.normals) &&
-                       take(p, end, h.materials, m.materials) && take(p, end, h.indices, m.indices) &&
-                       take(p, end, h.ranges, m.ranges) && take(p, end, h.secondary, m.secondary) &&
-                       take(p, end, h.side_flags, m.side_flags) && p == end;
+                       take(p, end, h.materials, m.materials) && take(p, end, h.indices, m.indices) && take(p, end, h.ranges, m.ranges) &&
+                       take(p, end, h.secondary, m.secondary) && take(p, end, h.side_flags, m.side_flags) && p == end;
     if (!whole || m.normals.size() != m.positions.size() || m.materials.size() != m.positions.size()) return false;
     for (const std::uint32_t i : m.indices)
         if (i >= m.positions.size()) return false;

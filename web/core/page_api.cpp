@@ -37,7 +37,7 @@ struct JobJs {
 };
 
 JobJs to_js(const WorldJob& j) {
-    return {j.survey, j.coord.x, j.coord.y, j.coord.z, j.coord.lod, static_cast<double>(j.version), static_cast<int>(j.mesher),
+    return {j.survey,   j.coord.x,   j.coord.y,   j.coord.z,     j.coord.lod, static_cast<double>(j.version), static_cast<int>(j.mesher),
             j.distance, j.ground.lo, j.ground.hi, j.lowest_layer};
 }
 
@@ -72,8 +72,7 @@ std::string parse_op(const std::string& text, EditOp& op) {
     if (!parse_brush_kind(text_of("brush", "sphere"), op.kind)) return "unknown brush '" + text_of("brush", "") + "'";
     if (!parse_brush_mode(text_of("mode", "carve"), op.mode)) return "unknown mode '" + text_of("mode", "") + "'";
     const auto at = j.find("at");
-    if (at == j.end() || !at->is_array() || at->size() != 3 || !(*at)[0].is_number() || !(*at)[1].is_number() ||
-        !(*at)[2].is_number())
+    if (at == j.end() || !at->is_array() || at->size() != 3 || !(*at)[0].is_number() || !(*at)[1].is_number() || !(*at)[2].is_number())
         return "an edit needs 'at': [x, y, z]";
     op.centre = {(*at)[0].get<double>(), (*at)[1].get<double>(), (*at)[2].get<double>()};
     const auto radius = j.find("radius");
@@ -90,8 +89,10 @@ std::string parse_op(const std::string& text, EditOp& op) {
 }
 
 nlohmann::json op_json(const EditOp& op) {
-    nlohmann::json j = {{"brush", brush_name(op.kind)}, {"mode", brush_mode_name(op.mode)},
-                        {"at", {op.centre.x, op.centre.y, op.centre.z}}, {"radius", op.radius_m}};
+    nlohmann::json j = {{"brush", brush_name(op.kind)},
+                        {"mode", brush_mode_name(op.mode)},
+                        {"at", {op.centre.x, op.centre.y, op.centre.z}},
+                        {"radius", op.radius_m}};
     if (std::isfinite(op.strength_m)) j["strength"] = op.strength_m;
     return j;
 }
@@ -127,7 +128,8 @@ Page page;
 std::string builtin_terrain_text(const std::string& name, double seed) {
     try {
         TerrainSource t = builtin_terrain(name);
-        if (!(seed >= 0 && seed <= 4294967295.0 && seed == std::floor(seed))) return error_json("seed must be a whole number from 0 to 4294967295");
+        if (!(seed >= 0 && seed <= 4294967295.0 && seed == std::floor(seed)))
+            return error_json("seed must be a whole number from 0 to 4294967295");
         t.seed = static_cast<std::uint32_t>(seed);
         return nlohmann::json{{"text", t.to_text()}}.dump();
     } catch (const std::exception& e) {
@@ -301,10 +303,16 @@ std::string world_counts() {
     if (!world) return "{}";
     const WorldCounts c = world->counts();
     const SessionTimes t = page.session->times();
-    return nlohmann::json{{"loaded", c.loaded}, {"waiting", c.waiting}, {"building", c.building}, {"built", c.built},
-                          {"skipped", c.skipped}, {"shown_per_level", c.shown_per_level},
-                          {"covered", world->covered()}, {"settled", world->settled()},
-                          {"first_picture_s", t.first_picture_s}, {"first_view_s", t.first_view_s}}
+    return nlohmann::json{{"loaded", c.loaded},
+                          {"waiting", c.waiting},
+                          {"building", c.building},
+                          {"built", c.built},
+                          {"skipped", c.skipped},
+                          {"shown_per_level", c.shown_per_level},
+                          {"covered", world->covered()},
+                          {"settled", world->settled()},
+                          {"first_picture_s", t.first_picture_s},
+                          {"first_view_s", t.first_view_s}}
         .dump();
 }
 

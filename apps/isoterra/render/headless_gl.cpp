@@ -25,8 +25,9 @@ HeadlessGl::HeadlessGl(int width, int height) : width_(width), height_(height) {
     EGLint configs = 0;
     if (!eglChooseConfig(dpy, config_attribs, &config, 1, &configs) || configs < 1)
         throw Failure("render: no EGL config for desktop OpenGL without a surface");
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint context_attribs[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attribs);
     if (ctx == EGL_NO_CONTEXT) throw Failure("render: cannot create an OpenGL 3.3 core context");
     context_ = ctx;

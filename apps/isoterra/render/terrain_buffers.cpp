@@ -55,7 +55,8 @@ void upload(const MeshBuffers& m, unsigned& vao, unsigned& vbo, unsigned& ibo, g
         float w[kMaterialCount] = {};
         w[static_cast<int>(m.materials[v].primary)] += 1.0f - m.materials[v].blend;
         w[static_cast<int>(m.materials[v].secondary)] += m.materials[v].blend;
-        for (int c = 0; c < kMaterialCount; ++c) out.material[c] = static_cast<std::uint8_t>(std::lround(std::clamp(w[c], 0.0f, 1.0f) * 255.0f));
+        for (int c = 0; c < kMaterialCount; ++c)
+            out.material[c] = static_cast<std::uint8_t>(std::lround(std::clamp(w[c], 0.0f, 1.0f) * 255.0f));
         out.flags = m.side_flags.empty() ? 0 : m.side_flags[v];
     }
     glGenVertexArrays(1, &vao);

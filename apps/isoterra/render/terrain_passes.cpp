@@ -65,8 +65,9 @@ void end_frame(const ChunkUniforms& at, bool reversed_depth) {
 
 // The planes of a finite projection (Gribb and Hartmann), eye-relative.
 std::array<glm::vec4, 6> frustum_planes(const Camera& camera, float aspect, const glm::mat4& view) {
-    const glm::mat4 cull = glm::perspective(glm::radians(static_cast<float>(camera.fov_deg)), aspect,
-                                            static_cast<float>(camera.near_m), static_cast<float>(camera.far_m)) * view;
+    const glm::mat4 cull = glm::perspective(glm::radians(static_cast<float>(camera.fov_deg)), aspect, static_cast<float>(camera.near_m),
+                                            static_cast<float>(camera.far_m)) *
+                           view;
     std::array<glm::vec4, 6> planes;
     for (int i = 0; i < 3; ++i)
         for (int s = 0; s < 2; ++s) {

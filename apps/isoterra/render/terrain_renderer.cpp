@@ -21,7 +21,7 @@ namespace {
 constexpr double kFadeSeconds = 0.3;
 
 const glm::vec3 kLevelColours[8] = {{1.0f, 0.55f, 0.55f}, {1.0f, 0.85f, 0.45f}, {0.65f, 1.0f, 0.5f}, {0.5f, 0.95f, 1.0f},
-                                    {0.6f, 0.65f, 1.0f},  {0.95f, 0.6f, 1.0f},  {1.0f, 1.0f, 1.0f}, {0.7f, 0.7f, 0.7f}};
+                                    {0.6f, 0.65f, 1.0f},  {0.95f, 0.6f, 1.0f},  {1.0f, 1.0f, 1.0f},  {0.7f, 0.7f, 0.7f}};
 
 }  // namespace
 
@@ -61,8 +61,7 @@ void TerrainRenderer::select_ranges(GpuMesh& m) {
         // Ranges that follow each other are drawn as one.
         if (!m.counts.empty() && reinterpret_cast<std::uintptr_t>(m.offsets.back()) + m.counts.back() * 4u == first * 4u)
             m.counts.back() += static_cast<int>(count);
-        else
-            m.counts.push_back(static_cast<int>(count)), m.offsets.push_back(reinterpret_cast<const void*>(std::uintptr_t{first} * 4u));
+        else m.counts.push_back(static_cast<int>(count)), m.offsets.push_back(reinterpret_cast<const void*>(std::uintptr_t{first} * 4u));
         m.triangles += count / 3;
     };
     if (m.ranges.empty()) add(0, m.index_count);

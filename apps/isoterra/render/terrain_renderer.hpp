@@ -28,8 +28,8 @@ struct Camera {
 };
 
 struct DrawOptions {
-    double fog_m = 0.0;          // the distance where fog is full; 0: no fog
-    double sea_level_m = -1e9;   // translucent water at this height when above -1e8
+    double fog_m = 0.0;         // the distance where fog is full; 0: no fog
+    double sea_level_m = -1e9;  // translucent water at this height when above -1e8
     bool wireframe = false;
     bool level_colours = false;  // tint each chunk by its level (a debug view)
     double time_s = 1e9;         // the clock of the fades (the default: every fade is over)

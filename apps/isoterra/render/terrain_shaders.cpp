@@ -154,8 +154,8 @@ ChunkUniforms use_terrain_program(unsigned program, const glm::mat4& view_projec
     glUniform1f(uniform("fog_start"), static_cast<float>(fog_m * 0.3));
     glUniform1f(uniform("fog_end"), static_cast<float>(fog_m));
     glUniform1i(uniform("water"), 0);
-    return {uniform("chunk_offset"), uniform("texture_offset"), uniform("coarser_mask"), uniform("level_tint"), uniform("fade"),
-            uniform("fade_alpha"), uniform("water")};
+    return {uniform("chunk_offset"), uniform("texture_offset"), uniform("coarser_mask"), uniform("level_tint"),
+            uniform("fade"),         uniform("fade_alpha"),     uniform("water")};
 }
 
 void draw_sky(unsigned sky_program, unsigned empty_vao, const glm::mat4& inverse_view_projection, const glm::vec3& sky,

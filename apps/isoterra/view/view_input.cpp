@@ -70,8 +70,8 @@ void ViewInput::mouse(const ViewWindow& window, FlyCamera& camera, Session& sess
     else if (wheel != 0.0) speed = std::clamp(speed * std::pow(1.25, wheel), 1.0, 2000.0);
 }
 
-ViewToggles ViewInput::frame(const ViewWindow& window, double dt, bool keyboard_free, bool mouse_free, FlyCamera& camera,
-                             Session& session, std::string& status) {
+ViewToggles ViewInput::frame(const ViewWindow& window, double dt, bool keyboard_free, bool mouse_free, FlyCamera& camera, Session& session,
+                             std::string& status) {
     ViewToggles t;
     if (keyboard_free) {
         move(window, dt, camera);

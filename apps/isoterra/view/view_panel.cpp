@@ -28,7 +28,8 @@ void figures(const Session& session, const FlyCamera& camera, double fps, double
             ImGui::Text("  level %zu (%g m): %4zu chunks, %7zu triangles", l, std::ldexp(1.0, static_cast<int>(l)), chunks[l],
                         triangles[l]);
     const SessionTimes t = session.times();
-    ImGui::Text("first picture %s, first view %s", seconds_or_filling(t.first_picture_s).c_str(), seconds_or_filling(t.first_view_s).c_str());
+    ImGui::Text("first picture %s, first view %s", seconds_or_filling(t.first_picture_s).c_str(),
+                seconds_or_filling(t.first_view_s).c_str());
     ImGui::Text("%.0f fps, upload %.2f ms/frame", fps, upload_ms);
     ImGui::Text("x %.0f  y %.0f  z %.0f  speed %.0f m/s", camera.position.x, camera.position.y, camera.position.z, speed);
 }

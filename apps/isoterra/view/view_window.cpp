@@ -94,7 +94,8 @@ std::vector<std::uint8_t> ViewWindow::read_back(int width, int height) const {
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x)
             for (int c = 0; c < 3; ++c)
-                rgb[(static_cast<std::size_t>(y) * width + x) * 3 + c] = rgba[(static_cast<std::size_t>(height - 1 - y) * width + x) * 4 + c];
+                rgb[(static_cast<std::size_t>(y) * width + x) * 3 + c] =
+                    rgba[(static_cast<std::size_t>(height - 1 - y) * width + x) * 4 + c];
     return rgb;
 }
 

@@ -59,13 +59,14 @@ Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
         // the search stays ids x 60 x 60 steps at most (ids are at most 60 bytes).
         std::size_t best_distance = 3;
         for (const std::string& other : file_order_) {
-            const std::size_t gap = other.size() > raw.reference.size() ? other.size() - raw.reference.size() : raw.reference.size() - other.size();
+            const std::size_t gap =
+                other.size() > raw.reference.size() ? other.size() - raw.reference.size() : raw.reference.size() - other.size();
             if (gap >= best_distance) continue;
             const std::size_t d = edit_distance(raw.reference, other);
             if (d < best_distance) best_distance = d, best = other;
         }
         throw GraphError(fmt::format("{}: {}: unknown node '{}'{}", at, who, text_excerpt(raw.reference, 60),
-                                 best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best)));
+                                     best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best)));
     }
     const NodeType& type = *find_node_type(found->second.node.type);
     if (type.ports == 1 && !port.empty())
@@ -77,9 +78,9 @@ Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
             op.port = static_cast<int>(found_port - names.begin());
         } else if (!(port.empty() && type.bare_is_first)) {
             std::string listed;
-            for (std::size_t i = 0; i < names.size(); ++i)
-                listed += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-            throw GraphError(fmt::format("{}: {}: node '{}' has outputs {}; name one ('{}.{}')", at, who, target, listed, target, names.front()));
+            for (std::size_t i = 0; i < names.size(); ++i) listed += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+            throw GraphError(
+                fmt::format("{}: {}: node '{}' has outputs {}; name one ('{}.{}')", at, who, target, listed, target, names.front()));
         }
     }
     op.node = index_.at(target);
@@ -116,7 +117,8 @@ void Compiler::order(const std::string& root) {
                 }
                 cycle += stack[k].id + " -> ";
             }
-            fail(at_line(source_, raw_.at(id).node.line), id, fmt::format("is part of a cycle{}: {}{}", length > 8 ? fmt::format(" of {} nodes", length) : "", cycle, id));
+            fail(at_line(source_, raw_.at(id).node.line), id,
+                 fmt::format("is part of a cycle{}: {}{}", length > 8 ? fmt::format(" of {} nodes", length) : "", cycle, id));
         }
         state_[id] = 1;
         stack.push_back({id, 0});
@@ -171,15 +173,15 @@ Program Compiler::compile(const toml::table& root) {
         const std::string id = text_excerpt(std::string(id_view.str()), 60);
         const bool fits = !id_view.str().empty() && id_view.str().size() <= 60;
         if (!fits || id_view.str().find_first_not_of(kIdCharacters) != std::string_view::npos)
-            throw GraphError(fmt::format("{}: node '{}': an id is 1 to 60 ASCII letters, digits, '_' or '-'",
-                                         detail::toml_where(source_, entry), id));
+            throw GraphError(
+                fmt::format("{}: node '{}': an id is 1 to 60 ASCII letters, digits, '_' or '-'", detail::toml_where(source_, entry), id));
         raw_.emplace(id, read_node(id, entry));
         file_order_.push_back(id);
     }
     for (auto&& [key_view, value] : *output->as_table())
         if (std::find(std::begin(kOutputs), std::end(kOutputs), key_view.str()) == std::end(kOutputs))
-            throw GraphError(fmt::format("{}: unknown output '{}' (sdf, ground, water, snow_line, scree)", detail::toml_where(source_, value),
-                                         text_excerpt(std::string(key_view.str()), 60)));
+            throw GraphError(fmt::format("{}: unknown output '{}' (sdf, ground, water, snow_line, scree)",
+                                         detail::toml_where(source_, value), text_excerpt(std::string(key_view.str()), 60)));
     // Every node is checked for cycles, in the order of the file; only those an output
     // needs are compiled.
     for (const std::string& id : file_order_) order(id);
@@ -201,7 +203,8 @@ Program Compiler::compile(const toml::table& root) {
         if (!needed.count(id)) continue;
         RawNode& raw = raw_.at(id);
         Node node = raw.node;
-        for (std::size_t i = 0; i < raw.in.size(); ++i) node.in[i] = resolve(raw.in[i], fmt::format("node '{}': input '{}'", id, raw.in[i].input));
+        for (std::size_t i = 0; i < raw.in.size(); ++i)
+            node.in[i] = resolve(raw.in[i], fmt::format("node '{}': input '{}'", id, raw.in[i].input));
         index_[id] = static_cast<int>(program.nodes.size());
         program.nodes.push_back(std::move(node));
     }

@@ -63,8 +63,8 @@ private:
     std::string directory_;
     std::map<std::string, RawNode> raw_;
     std::vector<std::string> file_order_;
-    std::map<std::string, int> index_;       // id -> position in program.nodes
-    std::map<std::string, int> state_;       // 1: on the path, 2: done
+    std::map<std::string, int> index_;  // id -> position in program.nodes
+    std::map<std::string, int> state_;  // 1: on the path, 2: done
     std::vector<std::string> ordered_;
     bool fast_noise_ = false;  // the file's `noise`, for noise nodes that do not say
 };

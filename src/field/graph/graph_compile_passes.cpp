@@ -31,10 +31,11 @@ void check_column_output(const Program& program, const Operand& output, const ch
                 break;
             }
     }
-    throw GraphError(fmt::format("{}: node '{}': output '{}' depends on y through node '{}' ({}); the {} is a "
-                                 "function of x and z only",
-                                 at_line(program.source, culprit->line), program.nodes[static_cast<std::size_t>(output.node)].id, name,
-                                 culprit->id, path, std::string(name) == "snow_line" ? "snow line" : name));
+    throw GraphError(
+        fmt::format("{}: node '{}': output '{}' depends on y through node '{}' ({}); the {} is a "
+                    "function of x and z only",
+                    at_line(program.source, culprit->line), program.nodes[static_cast<std::size_t>(output.node)].id, name, culprit->id,
+                    path, std::string(name) == "snow_line" ? "snow line" : name));
 }
 
 }  // namespace
@@ -76,9 +77,10 @@ void find_axes(Program& program) {
 void check_grids(const Program& program) {
     for (const Node& node : program.nodes)
         if (node.grid_m > 0.0 && (node.axes & kY))
-            throw GraphError(fmt::format("{}: node '{}': input 'grid_m': the node depends on y; only a node of x and z may run "
-                                         "on a grid",
-                                         at_line(program.source, node.line), node.id));
+            throw GraphError(
+                fmt::format("{}: node '{}': input 'grid_m': the node depends on y; only a node of x and z may run "
+                            "on a grid",
+                            at_line(program.source, node.line), node.id));
 }
 
 // Inputs read at other points than the sample's must not depend on y.
@@ -92,9 +94,10 @@ void check_field_inputs(const Program& program) {
             if (spec.kind != InputKind::field || in.is_constant()) continue;
             const Node& source = program.nodes[static_cast<std::size_t>(in.node)];
             if (source.axes & kY)
-                throw GraphError(fmt::format("{}: node '{}': input '{}': node '{}' depends on y; this input is read at other "
-                                             "points of the ground and must be a function of x and z only",
-                                             at_line(program.source, node.line), node.id, spec.name, source.id));
+                throw GraphError(
+                    fmt::format("{}: node '{}': input '{}': node '{}' depends on y; this input is read at other "
+                                "points of the ground and must be a function of x and z only",
+                                at_line(program.source, node.line), node.id, spec.name, source.id));
         }
     }
 }
@@ -111,7 +114,8 @@ void fold_constants(Program& program) {
     std::vector<double> folded(program.nodes.size(), 0.0);
     std::vector<bool> is_folded(program.nodes.size(), false);
     const auto rewrite = [&](Operand& op) {
-        if (!op.is_constant() && is_folded[static_cast<std::size_t>(op.node)]) op = Operand{-1, 0, folded[static_cast<std::size_t>(op.node)]};
+        if (!op.is_constant() && is_folded[static_cast<std::size_t>(op.node)])
+            op = Operand{-1, 0, folded[static_cast<std::size_t>(op.node)]};
     };
     for (std::size_t n = 0; n < program.nodes.size(); ++n) {
         Node& node = program.nodes[n];

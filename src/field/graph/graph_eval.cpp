@@ -175,8 +175,8 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     // clang-format on
 }
 
-void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out,
-              const double* x, const double* y, const double* z, std::size_t count, bool lattice) {
+void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
+              const double* y, const double* z, std::size_t count, bool lattice) {
     Lanes l;
     l.in = in;
     for (int port = 0; port < node.ports; ++port) l.out[port] = out[port];

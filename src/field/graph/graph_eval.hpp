@@ -19,11 +19,11 @@ namespace isoterra::graph {
 struct Lanes {
     const double* const* in = nullptr;  // one per input of the node, in the table's order
     const double* x = nullptr;
-    const double* y = nullptr;          // null for the column part of a lattice
+    const double* y = nullptr;  // null for the column part of a lattice
     const double* z = nullptr;
     double* out[kMaxPorts] = {};
     std::size_t count = 0;
-    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
+    bool lattice = false;       // hypot as sqrt(a a + b b), as the built-in lattice path
     unsigned ports_read = ~0u;  // the outputs something reads (bit per port): the rest may be left as they are
     const Program* program = nullptr;
     const NoiseSet* noise = nullptr;
@@ -42,8 +42,8 @@ double evaluate_constant(const Node& node);
 std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut = -1, int slot = 0);
 
 /// Writes `output` at `count` points (double precision, the point path).
-void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count,
-                const Operand& output, double* out);
+void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count, const Operand& output,
+                double* out);
 /// Writes `output`, which depends on x and z only, at `count` columns.
 void run_columns(const Program& program, const NoiseSet& noise, const double* xs, const double* zs, std::size_t count,
                  const Operand& output, double* out);

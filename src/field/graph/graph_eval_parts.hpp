@@ -17,8 +17,8 @@ namespace isoterra::graph::eval {
 void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l);
 // Runs `node` of `program` over `count` lanes at x, y, z (y null for columns): its inputs'
 // lanes `in` (one per input), its outputs `out` (one per port).
-void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out,
-              const double* x, const double* y, const double* z, std::size_t count, bool lattice);
+void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
+              const double* y, const double* z, std::size_t count, bool lattice);
 
 // True for a node of x and z only (run once per column of a lattice).
 inline bool is_column(const Node& node) { return !(node.axes & kY); }

@@ -17,14 +17,16 @@ std::string num(double v) {
 }
 
 std::string fbm(const FbmShape& f) {
-    return fmt::format("octaves = {}, lacunarity = {}, gain = {}, amplitude = {}", f.octaves, num(f.lacunarity), num(f.gain), num(f.amplitude));
+    return fmt::format("octaves = {}, lacunarity = {}, gain = {}, amplitude = {}", f.octaves, num(f.lacunarity), num(f.gain),
+                       num(f.amplitude));
 }
 
 }  // namespace
 
 std::string preset_to_graph(const Preset& preset) {
     const TerrainParams& t = preset.terrain;
-    std::string out = fmt::format("# The '{}' preset as a field graph (isoterra graph export): the same terrain, bit for bit.\n", preset.name);
+    std::string out =
+        fmt::format("# The '{}' preset as a field graph (isoterra graph export): the same terrain, bit for bit.\n", preset.name);
     out += fmt::format("format = 1\nname = {}\ndescription = {}\nseed = {}\n\n[node]\n", detail::toml_quote(preset.name),
                        detail::toml_quote(preset.description), preset.seed);
     const auto node = [&](const std::string& id, const std::string& body) { out += fmt::format("{} = {{ {} }}\n", id, body); };
@@ -35,7 +37,8 @@ std::string preset_to_graph(const Preset& preset) {
         at = ", x = \"warped.x\", z = \"warped.z\"";
     }
     node("mountain_noise", fmt::format("type = \"simplex2\", scale_m = {}, offset = [40.0, -70.0]{}", num(t.mountain_scale_m), at));
-    node("mountain", fmt::format("type = \"smoothstep\", in = \"mountain_noise\", from = {}, to = {}", num(t.mountain_from), num(t.mountain_to)));
+    node("mountain",
+         fmt::format("type = \"smoothstep\", in = \"mountain_noise\", from = {}, to = {}", num(t.mountain_from), num(t.mountain_to)));
     node("hill_noise", fmt::format("type = \"fbm2\", scale_m = {}, {}{}", num(t.hill_scale_m), fbm(t.hill_fbm), at));
     if (t.reshape) {
         // ((n + 1) / 2 * fudge) ^ exponent * multiplier
@@ -47,7 +50,8 @@ std::string preset_to_graph(const Preset& preset) {
     } else {
         node("hills", fmt::format("type = \"mul\", a = \"hill_noise\", b = {}", num(t.hill_height_m)));
     }
-    node("ridge_noise", fmt::format("type = \"fbm2\", scale_m = {}, offset = [-20.0, 90.0], {}{}", num(t.ridge_scale_m), fbm(t.ridge_fbm), at));
+    node("ridge_noise",
+         fmt::format("type = \"fbm2\", scale_m = {}, offset = [-20.0, 90.0], {}{}", num(t.ridge_scale_m), fbm(t.ridge_fbm), at));
     node("ridge", fmt::format("type = \"ridge_profile\", in = \"ridge_noise\", sharpness = {}, crest = {}, exponent = {}",
                               num(t.ridge_sharpness), num(t.ridge_crest), num(t.ridge_exponent)));
     node("ridge_weight", "type = \"mul\", a = \"mountain\", b = \"ridge\"");
@@ -65,8 +69,8 @@ std::string preset_to_graph(const Preset& preset) {
     std::string solid = "rock";
     if (t.caves) {
         // Tunnels where two noises are both near 0, narrowing towards the surface.
-        const std::string cave_noise = fmt::format("type = \"simplex3\", scale_m = {}, vertical_scale_m = {}", num(t.cave_scale_m),
-                                                   num(t.cave_vertical_scale_m));
+        const std::string cave_noise =
+            fmt::format("type = \"simplex3\", scale_m = {}, vertical_scale_m = {}", num(t.cave_scale_m), num(t.cave_vertical_scale_m));
         node("cave_a", cave_noise);
         node("cave_b", cave_noise + ", offset = [43.7, -11.3, 7.9]");
         node("tunnel", "type = \"hypot\", a = \"cave_a\", b = \"cave_b\"");
@@ -76,7 +80,8 @@ std::string preset_to_graph(const Preset& preset) {
         node("entrance", "type = \"max\", a = \"entrance_depth\", b = 0.0");
         node("narrowing", fmt::format("type = \"mul\", a = \"entrance\", b = {}", num(t.cave_entrance_narrowing)));
         node("cave", "type = \"add\", a = \"tunnel_m\", b = \"narrowing\"");
-        if (t.cave_blend_m > 0.0) node("solid", fmt::format("type = \"smooth_union\", a = \"rock\", b = \"cave\", k = {}", num(t.cave_blend_m)));
+        if (t.cave_blend_m > 0.0)
+            node("solid", fmt::format("type = \"smooth_union\", a = \"rock\", b = \"cave\", k = {}", num(t.cave_blend_m)));
         else node("solid", "type = \"min\", a = \"rock\", b = \"cave\"");
         solid = "solid";
     }
@@ -85,10 +90,11 @@ std::string preset_to_graph(const Preset& preset) {
     node("field", fmt::format("type = \"sub\", a = \"air\", b = {}", num(t.iso_level)));
     out += "\n[output]\nsdf = \"field\"\nground = \"ground\"\n\n[material]\n";
     const MaterialRules& m = t.materials;
-    out += fmt::format("rock_slope_deg = {}\nslope_blend_deg = {}\nsnow_line_m = {}\nsnow_blend_m = {}\nsnow_max_slope_deg = {}\n"
-                       "soil_depth_m = {}\nsurface_reach_m = {}\n",
-                       num(m.rock_slope_deg), num(m.slope_blend_deg), num(m.snow_line_m), num(m.snow_blend_m), num(m.snow_max_slope_deg),
-                       num(m.soil_depth_m), num(std::max(t.overhang_plains_m, t.overhang_mountains_m)));
+    out += fmt::format(
+        "rock_slope_deg = {}\nslope_blend_deg = {}\nsnow_line_m = {}\nsnow_blend_m = {}\nsnow_max_slope_deg = {}\n"
+        "soil_depth_m = {}\nsurface_reach_m = {}\n",
+        num(m.rock_slope_deg), num(m.slope_blend_deg), num(m.snow_line_m), num(m.snow_blend_m), num(m.snow_max_slope_deg),
+        num(m.soil_depth_m), num(std::max(t.overhang_plains_m, t.overhang_mountains_m)));
     return out;
 }
 

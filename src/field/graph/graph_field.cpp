@@ -28,12 +28,10 @@ void GraphField::sample_points(const glm::dvec3* points, std::size_t count, doub
     graph::run_points(*program_, noise_, points, count, program_->sdf, out);
 }
 
-void GraphField::sample_lattice(const Lattice& lattice, float* out) const {
-    graph::run_lattice(*program_, noise_, lattice, out, {});
-}
+void GraphField::sample_lattice(const Lattice& lattice, float* out) const { graph::run_lattice(*program_, noise_, lattice, out, {}); }
 
-bool GraphField::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse,
-                                           const LatticeColumns* columns, ColumnLooks* looks) const {
+bool GraphField::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse, const LatticeColumns* columns,
+                                           ColumnLooks* looks) const {
     const auto* given = columns && columns->fits(lattice) ? static_cast<const graph::ColumnValues*>(columns->field_data.get()) : nullptr;
     graph::run_lattice(*program_, noise_, lattice, values, {ground, looks}, nullptr, given);
     return program_->has_ground;
@@ -76,7 +74,8 @@ std::vector<GraphNodeRange> GraphField::node_ranges(const Box& box) const {
         }
         const std::vector<std::string> names = graph::port_names(*graph::find_node_type(node.type));
         for (int port = 0; port < node.ports; ++port)
-            out.push_back({fmt::format("{}.{}", node.id, names[static_cast<std::size_t>(port)]), node.type, ranges[n][static_cast<std::size_t>(port)]});
+            out.push_back({fmt::format("{}.{}", node.id, names[static_cast<std::size_t>(port)]), node.type,
+                           ranges[n][static_cast<std::size_t>(port)]});
     }
     return out;
 }

@@ -58,8 +58,7 @@ void find_gates(Program& program) {
                 for (std::size_t n = 0; n < program.nodes.size(); ++n)
                     // The fast flavour has no gated kernel: it runs whole, at about the
                     // cost of the gate's own bookkeeping.
-                    if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n]) &&
-                        !program.nodes[n].fast_noise) {
+                    if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n]) && !program.nodes[n].fast_noise) {
                         gates.push_back({static_cast<int>(n), static_cast<int>(m), side});
                         gated[n] = true;
                     }
@@ -127,18 +126,23 @@ void gate_values(const Program& program, const Gate& gate, double t, const doubl
     // Below 0 only where the other side decides the guard: a difference of two doubles has
     // the sign of the true difference, and a float of it is below 0 only if it is.
     switch (guard.op) {
-        case Op::min: case Op::union_:
+        case Op::min:
+        case Op::union_:
             for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(other[i] - t);
             return;
-        case Op::max: case Op::intersect:
+        case Op::max:
+        case Op::intersect:
             for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(t - other[i]);
             return;
         case Op::subtract:
             // b gated: a > -lo(b); a gated: b < -hi(a).
-            if (gate.side == 1) for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(t - other[i]);
-            else for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(other[i] - t);
+            if (gate.side == 1)
+                for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(t - other[i]);
+            else
+                for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(other[i] - t);
             return;
-        case Op::smooth_union: case Op::smooth_subtract: {
+        case Op::smooth_union:
+        case Op::smooth_subtract: {
             // smooth_min(a, b, k) is a itself where b - a >= k (and b where a - b >= k): asked
             // with a margin of 1e-9 of the numbers involved, rounding cannot make it a blend.
             const double k = guard.number[0];

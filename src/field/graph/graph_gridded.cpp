@@ -56,7 +56,9 @@ GridNodes grid_nodes_around(double g, const double* x, const double* z, std::siz
             const int dx = (c & 1) && across_x ? 1 : 0, dz = (c >> 1) && across_z ? 1 : 0;
             std::int64_t* s = nullptr;
             std::int64_t fresh = -1;
-            if (dense) s = &slot[static_cast<std::size_t>((static_cast<std::int64_t>(cj - j0) + dz) * w + static_cast<std::int64_t>(ci - i0) + dx)];
+            if (dense)
+                s = &slot[static_cast<std::size_t>((static_cast<std::int64_t>(cj - j0) + dz) * w + static_cast<std::int64_t>(ci - i0) +
+                                                   dx)];
             else s = &fresh;
             if (*s < 0) {
                 *s = static_cast<std::int64_t>(gx.size());

@@ -87,7 +87,8 @@ ValueRange fbm2_range(const NoiseSet& noise, bool fast, const ValueRange& u, con
 ValueRange ridge_range(const ValueRange& n, double sharpness, double crest, double exponent) {
     // ridge_profile falls as |n| grows.
     const ValueRange size = abs_of(n);
-    return monotone(size, [&](double v) { return ridge_profile(v, sharpness, crest, exponent); }, false, 1.0);
+    return monotone(
+        size, [&](double v) { return ridge_profile(v, sharpness, crest, exponent); }, false, 1.0);
 }
 
 ValueRange curve_range(const std::vector<glm::dvec2>& knots, const ValueRange& in) {
@@ -151,21 +152,28 @@ std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& n
             case Op::add: out[0] = add(a, b); break;
             case Op::sub: out[0] = sub(a, b); break;
             case Op::mul: out[0] = mul(a, b); break;
-            case Op::min: case Op::union_: out[0] = min_of(a, b); break;
-            case Op::max: case Op::intersect: out[0] = max_of(a, b); break;
+            case Op::min:
+            case Op::union_: out[0] = min_of(a, b); break;
+            case Op::max:
+            case Op::intersect: out[0] = max_of(a, b); break;
             case Op::subtract: out[0] = max_of(a, neg(b)); break;
             case Op::neg: out[0] = neg(a); break;
             case Op::abs: out[0] = abs_of(a); break;
             case Op::clamp: out[0] = min_of(max_of(a, b), c); break;
             case Op::lerp: out[0] = add(a, mul(sub(b, a), c)); break;
             case Op::smoothstep:
-                out[0] = monotone(a, [&](double v) { return smoothstep(p[0], p[1], v); }, p[1] > p[0], 1.0);
+                out[0] = monotone(
+                    a, [&](double v) { return smoothstep(p[0], p[1], v); }, p[1] > p[0], 1.0);
                 break;
-            case Op::pow: out[0] = monotone(a, [&](double v) { return std::pow(std::max(v, 0.0), p[0]); }, true); break;
+            case Op::pow:
+                out[0] = monotone(
+                    a, [&](double v) { return std::pow(std::max(v, 0.0), p[0]); }, true);
+                break;
             case Op::remap: {
                 const double slope = (p[3] - p[2]) / (p[1] - p[0]);
                 const auto f = [&](double v) { return p[2] + (v - p[0]) * slope; };
-                out[0] = widen(hull(f(a.lo), f(a.hi)), std::max({std::fabs(p[2]), std::fabs((a.lo - p[0]) * slope), std::fabs((a.hi - p[0]) * slope)}));
+                out[0] = widen(hull(f(a.lo), f(a.hi)),
+                               std::max({std::fabs(p[2]), std::fabs((a.lo - p[0]) * slope), std::fabs((a.hi - p[0]) * slope)}));
                 break;
             }
             case Op::curve: out[0] = curve_range(node.knots, a); break;
@@ -199,7 +207,9 @@ std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& n
             }
             case Op::smooth_union: out[0] = smooth_min_range(a, b, p[0]); break;
             case Op::smooth_subtract: out[0] = neg(smooth_min_range(neg(a), b, p[0])); break;
-            case Op::simplex2: case Op::fbm2: case Op::ridged2: {
+            case Op::simplex2:
+            case Op::fbm2:
+            case Op::ridged2: {
                 const ValueRange u = noise_coordinate(axis(0, bx), p[0], p[1]);
                 const ValueRange v = noise_coordinate(axis(1, bz), p[0], p[2]);
                 const FbmShape shape = node.op == Op::simplex2 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape;
@@ -229,7 +239,8 @@ std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& n
                 out[0] = widen(node.raster->range(u.lo, u.hi, v.lo, v.hi));
                 break;
             }
-            case Op::warp2: case Op::warp3: {
+            case Op::warp2:
+            case Op::warp3: {
                 // Each coordinate moves by noise (within [-1, 1]) times the distance.
                 const double d = p[1];
                 const int axes = node.op == Op::warp2 ? 2 : 3;

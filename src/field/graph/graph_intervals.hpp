@@ -23,8 +23,8 @@ struct PinnedRange {
 /// `pin`, that output's range is narrowed to pin->range (which the caller proves). Only the
 /// first `upto` nodes are worked out (a node's rule asking for its inputs' ranges over
 /// another box; the rest are left empty).
-std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& noise, const Box& box,
-                                       const PinnedRange* pin = nullptr, std::size_t upto = SIZE_MAX);
+std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& noise, const Box& box, const PinnedRange* pin = nullptr,
+                                       std::size_t upto = SIZE_MAX);
 
 /// The range of an operand given the nodes' ranges.
 ValueRange operand_range(const std::vector<NodeRanges>& ranges, const Operand& op);

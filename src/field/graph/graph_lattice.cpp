@@ -177,7 +177,8 @@ std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet&
         if (!whole_lattice(n)) continue;
         lattice_noise[static_cast<std::size_t>(n)] = next_store;
         next_store += lattice.count();
-        lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]),
+        lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise,
+                             noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]),
                              lattice_noise[static_cast<std::size_t>(n)]);
     }
     return lattice_noise;
@@ -185,9 +186,8 @@ std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet&
 
 // Gated noise node `n` (gate `g`) over slab `k` of the lattice into its buffer, skipped where
 // the guard's other side decides alone; `gate` and `gated_noise` hold a slab each.
-void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, int g, double threshold,
-                     std::size_t k, eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise,
-                     LatticeStats* stats) {
+void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, int g, double threshold, std::size_t k,
+                     eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise, LatticeStats* stats) {
     const std::size_t slab = gate.size();
     const Gate& gt = program.gates[static_cast<std::size_t>(g)];
     const Operand& other = program.nodes[static_cast<std::size_t>(gt.guard)].in[static_cast<std::size_t>(1 - gt.side)];
@@ -256,7 +256,8 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
                 continue;
             }
             if (const int g = gates.gate_of[static_cast<std::size_t>(n)]; g >= 0) {
-                run_gated_noise(program, noise, lattice, n, g, gates.thresholds[static_cast<std::size_t>(g)], k, work, gate, gated_noise, stats);
+                run_gated_noise(program, noise, lattice, n, g, gates.thresholds[static_cast<std::size_t>(g)], k, work, gate, gated_noise,
+                                stats);
                 continue;
             }
             work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);

@@ -15,8 +15,7 @@ InputSpec value(const char* name, bool required = true, double fallback = 0.0) {
     return {name, InputKind::value, required, fallback, -kInf, kInf, false, false};
 }
 InputSpec coordinate(const char* name) { return {name, InputKind::coordinate, false, 0.0, -kInf, kInf, false, false}; }
-InputSpec number(const char* name, bool required, double fallback, double lo, double hi, bool lo_open = false,
-                 bool hi_open = false) {
+InputSpec number(const char* name, bool required, double fallback, double lo, double hi, bool lo_open = false, bool hi_open = false) {
     return {name, InputKind::number, required, fallback, lo, hi, lo_open, hi_open};
 }
 InputSpec point(InputKind kind, const char* name, bool required, double lo = -1e9, double hi = 1e9) {
@@ -39,8 +38,7 @@ std::vector<InputSpec> join(std::vector<InputSpec> a, const std::vector<InputSpe
     return a;
 }
 std::vector<InputSpec> ridge_inputs() {
-    return {number("sharpness", false, 1.0, 0, 100, true), number("crest", false, 0.0, 0, 100),
-            number("exponent", false, 1.0, 1, 8)};
+    return {number("sharpness", false, 1.0, 0, 100, true), number("crest", false, 0.0, 0, 100), number("exponent", false, 1.0, 1, 8)};
 }
 
 }  // namespace

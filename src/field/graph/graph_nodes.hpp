@@ -17,19 +17,21 @@ enum class InputKind {
     point3,      // [a, b, c] -> three Node::number
     knots,       // [[x, y], ...] -> Node::knots
     octaves,     // an integer -> Node::shape.octaves
-    lacunarity, gain, amplitude,  // numbers -> Node::shape
-    file,        // a path, relative to the graph file -> Node::file
-    field,       // a node id or a number, read at other points than the sample's too (x, z only) -> Node::in
-    knot_values, // [[x, y], ...], y a number or a node id -> Node::knots (x) and one Node::in each (y)
-    flavour,     // "seed" or "fast": the noise's flavour -> Node::fast_noise (absent: the graph's `noise`)
+    lacunarity,
+    gain,
+    amplitude,    // numbers -> Node::shape
+    file,         // a path, relative to the graph file -> Node::file
+    field,        // a node id or a number, read at other points than the sample's too (x, z only) -> Node::in
+    knot_values,  // [[x, y], ...], y a number or a node id -> Node::knots (x) and one Node::in each (y)
+    flavour,      // "seed" or "fast": the noise's flavour -> Node::fast_noise (absent: the graph's `noise`)
 };
 
 struct InputSpec {
     const char* name;
     InputKind kind;
     bool required;
-    double fallback;         // when absent (number kinds; NaN for "see the type")
-    double lo, hi;           // accepted numbers (number kinds)
+    double fallback;  // when absent (number kinds; NaN for "see the type")
+    double lo, hi;    // accepted numbers (number kinds)
     bool lo_open, hi_open;
 };
 
@@ -39,8 +41,8 @@ struct NodeType {
     int ports;
     const char* port_names;  // "x,z" for the warps, "value,dx,dz" for dfbm2..., else ""
     std::vector<InputSpec> inputs;
-    const char* formula;     // one line for `graph types` and the docs
-    bool bare_is_first = false;  // a reference without a port means the first output
+    const char* formula;          // one line for `graph types` and the docs
+    bool bare_is_first = false;   // a reference without a port means the first output
     const char* port_blend = "";  // with grid_m, per port: 'l' bilinear (the default), 'm' the most of the four nodes
 };
 

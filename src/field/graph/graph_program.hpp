@@ -58,11 +58,11 @@ struct Operand {
 };
 
 struct Node {
-    std::string id;     // as the file names it
-    std::string type;   // as the file names it
-    int line = 0;       // where the file defines it (0: unknown)
+    std::string id;    // as the file names it
+    std::string type;  // as the file names it
+    int line = 0;      // where the file defines it (0: unknown)
     Op op = Op::constant;
-    int ports = 1;      // outputs: 1, or up to kMaxPorts (warp2: x, z; dfbm2: value, dx, dz; ...)
+    int ports = 1;  // outputs: 1, or up to kMaxPorts (warp2: x, z; dfbm2: value, dx, dz; ...)
     unsigned axes = kNone;
     /// Value inputs in the order of the node type's table (an absent optional one is the
     /// position's coordinate for noise nodes, flagged by `coordinate_default`).
@@ -71,21 +71,21 @@ struct Node {
     /// Numbers: scale, offsets, shapes' points, smooth-min widths, curve knots...
     std::vector<double> number;
     FbmShape shape{1, 1.0, 1.0, 1.0};
-    std::vector<glm::dvec2> knots;  // curve
+    std::vector<glm::dvec2> knots;               // curve
     std::string file;                            // heightmap: as the file wrote it
     std::shared_ptr<const HeightRaster> raster;  // heightmap: read when compiled
-    bool folded = false;            // a constant, read by its users as a number: not run
-    unsigned ports_read = ~0u;      // bit p: some node or output reads port p (others may be left unwritten)
-    double grid_m = 0.0;            // > 0: run at the nodes of a global grid this far apart, interpolated between
-    std::shared_ptr<NodeCache> cache;  // made when compiled, for nodes that keep one
-    bool fast_noise = false;        // 2D and 3D noises: the fast flavour (FastSimplex2, FastSimplex3), else the seed's
+    bool folded = false;                         // a constant, read by its users as a number: not run
+    unsigned ports_read = ~0u;                   // bit p: some node or output reads port p (others may be left unwritten)
+    double grid_m = 0.0;                         // > 0: run at the nodes of a global grid this far apart, interpolated between
+    std::shared_ptr<NodeCache> cache;            // made when compiled, for nodes that keep one
+    bool fast_noise = false;                     // 2D and 3D noises: the fast flavour (FastSimplex2, FastSimplex3), else the seed's
 };
 
 /// True for a 3D noise of the raw position: run on a lattice kernel (Simplex3::lattice_fast, or
 /// the fast flavour's noise and fBm) on the lattice path, and the kind of node a gate can skip.
 inline bool is_lattice_noise(const Node& node) {
-    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise)) && !node.folded &&
-           node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2];
+    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise)) && !node.folded && node.coordinate_default[0] &&
+           node.coordinate_default[1] && node.coordinate_default[2];
 }
 
 /// A lattice noise needed only where node `guard`'s other input does not decide it alone:

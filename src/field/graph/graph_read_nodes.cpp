@@ -72,8 +72,8 @@ void Compiler::read_header(const toml::table& root, Program& program) {
         } else if (key == "seed") {
             const auto* i = node.as_integer();
             if (!i || i->get() < -2147483648LL || i->get() > 4294967295LL)
-                throw GraphError(fmt::format("{}: key 'seed': expected an integer in [-2147483648, 4294967295], got {}", at,
-                                             detail::toml_shown(node)));
+                throw GraphError(
+                    fmt::format("{}: key 'seed': expected an integer in [-2147483648, 4294967295], got {}", at, detail::toml_shown(node)));
             program.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(i->get()));
         } else if (key == "material") {
             const auto* t = node.as_table();
@@ -103,19 +103,18 @@ void Compiler::read_header(const toml::table& root, Program& program) {
         } else if (key == "noise") {
             const std::optional<bool> fast = is_fast_flavour(node);
             if (!fast)
-                throw GraphError(fmt::format("{}: key 'noise': expected \"seed\" (the default) or \"fast\", got {}", at,
-                                             detail::toml_shown(node)));
+                throw GraphError(
+                    fmt::format("{}: key 'noise': expected \"seed\" (the default) or \"fast\", got {}", at, detail::toml_shown(node)));
             fast_noise_ = *fast;
         } else if (key != "node" && key != "output") {
-            throw GraphError(fmt::format(
-                "{}: unknown key '{}' (format, name, description, seed, noise, sea_level, node, output, material)", at, key));
+            throw GraphError(
+                fmt::format("{}: unknown key '{}' (format, name, description, seed, noise, sea_level, node, output, material)", at, key));
         }
     }
     if (!has_format) throw GraphError(fmt::format("{}: key 'format': missing (format = 1)", source_));
 }
 
-void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at,
-                          const std::string& id) {
+void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id) {
     Node& node = raw.node;
     const auto bad = [&](const std::string& expected) { fail_input(at, id, spec, *value, expected); };
     const auto number = [&](const toml::node& v, const std::string& expected) {
@@ -127,9 +126,7 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
         case InputKind::value:
         case InputKind::field:
         case InputKind::coordinate: read_operand(spec, value, raw, at, id); return;
-        case InputKind::number:
-            node.number.push_back(value ? number(*value, "a number " + range_text(spec)) : spec.fallback);
-            return;
+        case InputKind::number: node.number.push_back(value ? number(*value, "a number " + range_text(spec)) : spec.fallback); return;
         case InputKind::point2:
         case InputKind::point3: {
             const std::size_t n = spec.kind == InputKind::point2 ? 2 : 3;
@@ -172,8 +169,7 @@ void Compiler::read_input(const InputSpec& spec, const toml::node* value, RawNod
 
 // A value, field or coordinate input: a number, or a node id to resolve (its slot in
 // Node::in is left for resolve()).
-void Compiler::read_operand(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at,
-                            const std::string& id) {
+void Compiler::read_operand(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id) {
     Node& node = raw.node;
     RawOperand op;
     op.input = spec.name;
@@ -257,8 +253,8 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
             // Any node of x and z may be run on a coarser global grid and interpolated.
             double g = 0.0;
             if (!number_of(value, g) || !std::isfinite(g) || g <= 0.0 || g > 1e4)
-                fail(detail::toml_where(source_, value), id, fmt::format("input 'grid_m': expected a number in (0, 10000], got {}",
-                                                                        detail::toml_shown(value)));
+                fail(detail::toml_where(source_, value), id,
+                     fmt::format("input 'grid_m': expected a number in (0, 10000], got {}", detail::toml_shown(value)));
             node.grid_m = g;
             continue;
         }
@@ -267,7 +263,8 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
             std::string inputs;
             for (const InputSpec& s : type->inputs) inputs += (inputs.empty() ? "" : ", ") + std::string(s.name);
             fail(detail::toml_where(source_, value), id,
-                 fmt::format("unknown input '{}' for a {} node ({})", text_excerpt(key, 60), type->name, inputs.empty() ? "it has none" : inputs));
+                 fmt::format("unknown input '{}' for a {} node ({})", text_excerpt(key, 60), type->name,
+                             inputs.empty() ? "it has none" : inputs));
         }
     }
     for (const InputSpec& spec : type->inputs) {

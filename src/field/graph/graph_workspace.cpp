@@ -61,8 +61,8 @@ std::vector<bool> needed_mask(const Program& program, const Operand& output, int
     return need;
 }
 
-void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count,
-                const Operand& output, double* out) {
+void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count, const Operand& output,
+                double* out) {
     if (output.is_constant()) {
         std::fill(out, out + count, output.constant);
         return;

@@ -66,7 +66,8 @@ std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, 
     if (raster->width < 1 || raster->height < 1 || raster->heights.size() != static_cast<std::size_t>(raster->width) * raster->height)
         throw RasterError(fmt::format("{}: the raster has no pixels", path));
     if (!(std::isfinite(raster->from.x) && std::isfinite(raster->from.y) && std::isfinite(raster->to.x) && std::isfinite(raster->to.y)) ||
-        std::fabs(raster->from.x) > 1e9 || std::fabs(raster->from.y) > 1e9 || std::fabs(raster->to.x) > 1e9 || std::fabs(raster->to.y) > 1e9)
+        std::fabs(raster->from.x) > 1e9 || std::fabs(raster->from.y) > 1e9 || std::fabs(raster->to.x) > 1e9 ||
+        std::fabs(raster->to.y) > 1e9)
         throw RasterError(fmt::format("{}: its extent is not within +-1e9 m", path));
     if ((raster->width > 1 && raster->from.x == raster->to.x) || (raster->height > 1 && raster->from.y == raster->to.y))
         throw RasterError(fmt::format("{}: its extent has no width or no depth", path));
@@ -118,8 +119,8 @@ std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, 
     static std::map<std::string, std::weak_ptr<const HeightRaster>> held;
     const auto pair = [](const std::optional<glm::dvec2>& v) { return v ? fmt::format("{},{}", v->x, v->y) : std::string("-"); };
     const std::string sidecar = ends_with(path, ".png") ? identity(path.substr(0, path.size() - 4) + ".json") : "";
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", path, identity(path), sidecar, pair(placement.from), pair(placement.to),
-                                        pair(placement.heights));
+    const std::string key =
+        fmt::format("{}|{}|{}|{}|{}|{}", path, identity(path), sidecar, pair(placement.from), pair(placement.to), pair(placement.heights));
     {
         std::lock_guard<std::mutex> lock(mutex);
         if (const auto it = held.find(key); it != held.end())

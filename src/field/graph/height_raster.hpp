@@ -16,7 +16,7 @@ namespace isoterra::graph {
 
 struct HeightRaster {
     int width = 0, height = 0;
-    std::vector<float> heights;  // metres, row by row; row r lies at z = from.y + r * (to.y - from.y) / (height - 1)
+    std::vector<float> heights;     // metres, row by row; row r lies at z = from.y + r * (to.y - from.y) / (height - 1)
     glm::dvec2 from{0.0}, to{0.0};  // (x, z) of the centres of pixel (0, 0) and pixel (width - 1, height - 1)
     float lowest = 0.0f, highest = 0.0f;
     std::string path;    // as resolved

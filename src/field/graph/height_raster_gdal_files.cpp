@@ -26,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kMaxVrtDepth = 8;               // GDAL's own bound on nested VRTs is near this
+constexpr int kMaxVrtDepth = 8;                 // GDAL's own bound on nested VRTs is near this
 constexpr std::size_t kMaxVrtBytes = 1u << 26;  // 64 MiB of XML: a mosaic of very many tiles
 constexpr std::size_t kMaxSources = 100000;
 
@@ -48,8 +48,7 @@ void check_siblings(const std::string& raster, const std::string& path) {
         std::error_code type_ec;
         const auto status = it->status(type_ec);
         if (!type_ec && (fs::is_regular_file(status) || fs::is_directory(status))) continue;
-        throw RasterError(fmt::format("{}: {} lies beside it and is not a regular file (GDAL may read it)", raster,
-                                      it->path().string()));
+        throw RasterError(fmt::format("{}: {} lies beside it and is not a regular file (GDAL may read it)", raster, it->path().string()));
     }
 }
 
@@ -105,8 +104,8 @@ private:
                 const std::string name = CPLGetXMLValue(n, nullptr, "");
                 const char* relative = CPLGetXMLValue(n, "relativeToVRT", "0");
                 if (name.rfind("/vsi", 0) == 0 || name.find("://") != std::string::npos || name.find(':') == 0)
-                    throw RasterError(fmt::format("{}: {} names a source that is not a plain file: {}", raster_, path,
-                                                  text_excerpt(name, 100)));
+                    throw RasterError(
+                        fmt::format("{}: {} names a source that is not a plain file: {}", raster_, path, text_excerpt(name, 100)));
                 const bool joined = std::strcmp(relative, "1") == 0 && !fs::path(name).is_absolute();
                 file(joined ? (fs::path(folder) / name).string() : name, depth + 1);
             }

@@ -69,13 +69,13 @@ void read_png_raster(const std::string& path, const std::string& bytes, const Ra
     spng_set_image_limits(ctx, 1u << 20, 1u << 20);
     spng_set_png_buffer(ctx, bytes.data(), bytes.size());
     spng_ihdr ihdr{};
-    if (const int err = spng_get_ihdr(ctx, &ihdr))
-        throw RasterError(fmt::format("{}: not a readable PNG ({})", path, spng_strerror(err)));
+    if (const int err = spng_get_ihdr(ctx, &ihdr)) throw RasterError(fmt::format("{}: not a readable PNG ({})", path, spng_strerror(err)));
     if (ihdr.color_type != SPNG_COLOR_TYPE_GRAYSCALE || (ihdr.bit_depth != 16 && ihdr.bit_depth != 8))
-        throw RasterError(fmt::format("{}: expected a greyscale PNG of 8 or 16 bits (got colour type {}, {} bits)", path,
-                                      ihdr.color_type, ihdr.bit_depth));
+        throw RasterError(fmt::format("{}: expected a greyscale PNG of 8 or 16 bits (got colour type {}, {} bits)", path, ihdr.color_type,
+                                      ihdr.bit_depth));
     if (static_cast<std::size_t>(ihdr.width) * ihdr.height > kMaxRasterPixels)
-        throw RasterError(fmt::format("{}: {}x{} pixels, more than the {} a raster may have", path, ihdr.width, ihdr.height, kMaxRasterPixels));
+        throw RasterError(
+            fmt::format("{}: {}x{} pixels, more than the {} a raster may have", path, ihdr.width, ihdr.height, kMaxRasterPixels));
     const std::size_t pixels = static_cast<std::size_t>(ihdr.width) * ihdr.height;
     const std::size_t sample_bytes = ihdr.bit_depth / 8u;
     // Held at once: the file, its decoded samples, the heights as floats.
@@ -94,7 +94,8 @@ void read_png_raster(const std::string& path, const std::string& bytes, const Ra
         const std::string sidecar_path = path.substr(0, path.size() - 4) + ".json";
         const Sidecar s = read_sidecar(sidecar_path);
         if (s.width != raster.width || s.height != raster.height)
-            throw RasterError(fmt::format("{}: says {}x{} pixels, the PNG has {}x{}", sidecar_path, s.width, s.height, raster.width, raster.height));
+            throw RasterError(
+                fmt::format("{}: says {}x{} pixels, the PNG has {}x{}", sidecar_path, s.width, s.height, raster.width, raster.height));
         raster.from = s.from, raster.to = s.to;
         heights = placement.heights ? *placement.heights : s.heights;
     }
@@ -113,7 +114,8 @@ void read_png_raster(const std::string& path, const std::string& bytes, const Ra
 #else
 
 void read_png_raster(const std::string& path, const std::string&, const RasterPlacement&, HeightRaster&) {
-    throw RasterError(fmt::format("{}: this isoterra was built without libspng and reads no PNG heightmaps (the web page reads no files a graph names)", path));
+    throw RasterError(fmt::format(
+        "{}: this isoterra was built without libspng and reads no PNG heightmaps (the web page reads no files a graph names)", path));
 }
 
 #endif

@@ -47,8 +47,7 @@ std::int64_t seed_of(const std::string& text) {
         const toml::table root = toml::parse(text);
         if (const auto* v = root.get("seed"); v && v->as_integer())
             return static_cast<std::int64_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v->as_integer()->get())));
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     return -1;
 }
 

@@ -54,8 +54,7 @@ void visit(const CellPoints& cells, std::int64_t i, std::int64_t j, double u, do
     const glm::dvec2 p = cells.at(i, j);
     const double d2 = (p.x - u) * (p.x - u) + (p.y - v) * (p.y - v);
     // Ties (measure zero) go to the lower cell, so the answer does not depend on the order.
-    if (d2 < best.distance2 || (d2 == best.distance2 && (p.x < best.x || (p.x == best.x && p.y < best.z))))
-        best = {d2, p.x, p.y};
+    if (d2 < best.distance2 || (d2 == best.distance2 && (p.x < best.x || (p.x == best.x && p.y < best.z)))) best = {d2, p.x, p.y};
 }
 
 }  // namespace

@@ -79,8 +79,8 @@ struct Group {
     std::vector<Candidate> valleys, nearest;
 };
 
-void prepare(const Network& net, const std::vector<const Channel*>& seen, const glm::dvec2& lo, const glm::dvec2& hi,
-             double ceiling, double band, bool nearest, Group& out) {
+void prepare(const Network& net, const std::vector<const Channel*>& seen, const glm::dvec2& lo, const glm::dvec2& hi, double ceiling,
+             double band, bool nearest, Group& out) {
     const Params& p = net.params();
     out.valleys.clear();
     out.nearest.clear();
@@ -265,7 +265,8 @@ void run_drainage(const Node& node, const Lanes& l) {
     std::vector<const Channel*> seen;
     for (int k = 0; k < p.levels; ++k) {
         const double c = p.cell(k);
-        net.for_each_seen(k, cell_of(lo.x, c), cell_of(lo.y, c), cell_of(hi.x, c), cell_of(hi.y, c), [&](const Channel& ch) { seen.push_back(&ch); });
+        net.for_each_seen(k, cell_of(lo.x, c), cell_of(lo.y, c), cell_of(hi.x, c), cell_of(hi.y, c),
+                          [&](const Channel& ch) { seen.push_back(&ch); });
     }
     // Bounded over the whole batch first: most channels cannot matter to any lane, and each
     // group need not bound them again.

@@ -18,13 +18,13 @@
 
 namespace isoterra::graph::drainage {
 
-constexpr int kWindow = 2;     // a point sees the channels whose sources lie this many cells around its own
-constexpr double kFade = 1.0;  // ... lifted out of the way over the outer cell of that window,
-constexpr double kLift = 1.5;  // ... by up to this many times the level's slope times its cell
-constexpr double kReach = 1.5; // cells: a finer level's point joins no channel farther than this
-constexpr int kTile = 8;       // cells a side of a cached tile
-constexpr double kDry = -1e4;  // the water output where no river runs
-constexpr double kFar = 1e7;   // the distance output where no channel is seen
+constexpr int kWindow = 2;                // a point sees the channels whose sources lie this many cells around its own
+constexpr double kFade = 1.0;             // ... lifted out of the way over the outer cell of that window,
+constexpr double kLift = 1.5;             // ... by up to this many times the level's slope times its cell
+constexpr double kReach = 1.5;            // cells: a finer level's point joins no channel farther than this
+constexpr int kTile = 8;                  // cells a side of a cached tile
+constexpr double kDry = -1e4;             // the water output where no river runs
+constexpr double kFar = 1e7;              // the distance output where no channel is seen
 constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
 
 // The node's settings, and what they give per level (worked out once: valleys are the
@@ -79,7 +79,8 @@ constexpr std::size_t kInControl = 2, kInRelief = 3;
 // level's slope times its cell) halfway, without bound at the edge; infinity outside. So the lowest valley a point sees does
 // not jump where a channel leaves its window: by then the channel lies above the valleys of
 // the channels nearer the point (whose sources' windows hold it well inside).
-inline double window_lift(std::int64_t ci, std::int64_t cj, double cell, double rise, const glm::dvec2& at, glm::dvec2* gradient = nullptr) {
+inline double window_lift(std::int64_t ci, std::int64_t cj, double cell, double rise, const glm::dvec2& at,
+                          glm::dvec2* gradient = nullptr) {
     // Along each axis, how far inside the fade it lies (eased: smooth across the fade's inner
     // edge); their product, so corners turn smoothly too.
     const double x0 = static_cast<double>(ci - kWindow) * cell, x1 = static_cast<double>(ci + kWindow + 1) * cell;
@@ -122,9 +123,7 @@ struct Tile {
     std::vector<Channel> channels;  // those whose sources lie in the tile's cells
 };
 
-inline std::int64_t cell_of(double v, double cell) {
-    return static_cast<std::int64_t>(std::floor(std::clamp(v / cell, -1e15, 1e15)));
-}
+inline std::int64_t cell_of(double v, double cell) { return static_cast<std::int64_t>(std::floor(std::clamp(v / cell, -1e15, 1e15))); }
 inline std::int64_t tile_of(std::int64_t c) { return c >= 0 ? c / kTile : -((-c + kTile - 1) / kTile); }
 
 // What one channel makes at a point: the closest point's water level, the distance, and the

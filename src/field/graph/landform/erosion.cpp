@@ -40,11 +40,11 @@ constexpr std::size_t kBlock = 64;
 constexpr int kCells = 9;
 
 struct Octave {
-    double inv_cell;        // 1 / the cell's width in metres
-    double cos_a, sin_a;    // the grid's turn
+    double inv_cell;      // 1 / the cell's width in metres
+    double cos_a, sin_a;  // the grid's turn
     double offset_u, offset_v;
-    double strength;        // metres
-    double wave;            // 2 pi / wavelength, per metre
+    double strength;  // metres
+    double wave;      // 2 pi / wavelength, per metre
     std::uint32_t stream;
 };
 
@@ -157,8 +157,8 @@ struct Block {
 };
 
 // Inlined into erode_block, so that it is built for each of that function's targets.
-[[gnu::always_inline]] inline void run_octave(const Octave& o, CellBlock& cache, std::uint32_t seed, const double* xs,
-                                              const double* zs, std::size_t n, Block& b) {
+[[gnu::always_inline]] inline void run_octave(const Octave& o, CellBlock& cache, std::uint32_t seed, const double* xs, const double* zs,
+                                              std::size_t n, Block& b) {
     // The lanes' cells, and the direction of the stripes from the carried slope.
     for (std::size_t i = 0; i < n; ++i) {
         const double X = held(xs[i]) * o.inv_cell, Z = held(zs[i]) * o.inv_cell;
@@ -264,8 +264,7 @@ struct Block {
 // Erodes lanes [0, n) of one block: the octaves in turn over the block, then the outputs.
 ISOTERRA_CLONES
 void erode_block(const Setup& s, CellBlock* caches, std::uint32_t seed, const double* x, const double* z, const double* hin,
-                 const double* din_x, const double* din_z, std::size_t n, double* out_h, double* out_x, double* out_z,
-                 double* out_ridge) {
+                 const double* din_x, const double* din_z, std::size_t n, double* out_h, double* out_x, double* out_z, double* out_ridge) {
     Block b;
     for (std::size_t i = 0; i < n; ++i) {
         const double h = hin[i];
@@ -308,8 +307,8 @@ void run_erosion(const Node& node, const NoiseSet& noise, const Lanes& l) {
     CellBlock caches[8];
     for (std::size_t start = 0; start < l.count; start += kBlock) {
         const std::size_t n = std::min(kBlock, l.count - start);
-        erode_block(s, caches, noise.seed, xs + start, zs + start, l.in[2] + start, l.in[3] + start, l.in[4] + start, n,
-                    l.out[0] + start, l.out[1] + start, l.out[2] + start, l.out[3] + start);
+        erode_block(s, caches, noise.seed, xs + start, zs + start, l.in[2] + start, l.in[3] + start, l.in[4] + start, n, l.out[0] + start,
+                    l.out[1] + start, l.out[2] + start, l.out[3] + start);
     }
 }
 
@@ -343,11 +342,11 @@ NodeRanges erosion_ranges(const Node& node, const RangeContext& c) {
     const double weights = 6.0 / kRadius * std::cbrt(9.0) / (1.0 - kFar2 * kInvRadius2);
     const double per_cell = (kTau * kCellPerWave + 2.0 * weights) / kNormalise;
     double T = s.target.on ? 3.0 * s.target.inv_span * grad_in : 0.0;  // |grad t|
-    double M = 0.0;                                                     // |grad mask|
+    double M = 0.0;                                                    // |grad mask|
     double most_slope = s.total * T;
     for (int j = 0; j < s.octaves; ++j) {
         const double D = per_cell * s.octave[j].inv_cell;  // |grad C|, |grad S| per metre
-        const double F = std::max(T, D) + 2.0 * M;          // |grad of the faded octave|
+        const double F = std::max(T, D) + 2.0 * M;         // |grad of the faded octave|
         most_slope += s.octave[j].strength * F;
         M = 2.0 * M + 2.0 / kOctaveOnset * D;
         T = F;
