@@ -216,6 +216,34 @@ void BM_mesh(benchmark::State& state) {
 }
 BENCHMARK(BM_mesh)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
+// Surface nets against marching cubes on the same six tutorial chunks (each sampled with the
+// padding its mesher reads), timed in pairs as BM_tutorial_graph_over_builtin is: the counter
+// is the median of the pairs' ratios (surface nets' time / marching cubes').
+void BM_surface_nets_over_marching_cubes(benchmark::State& state) {
+    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const ChunkCoord coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
+    std::vector<ChunkSamples> cubes(std::size(coords)), nets(std::size(coords));
+    for (std::size_t c = 0; c < cubes.size(); ++c) {
+        sample_chunk(*terrain, coords[c], mesher_padding(Mesher::marching_cubes), cubes[c]);
+        sample_chunk(*terrain, coords[c], mesher_padding(Mesher::surface_nets), nets[c]);
+    }
+    MeshScratch scratch;
+    MeshBuffers buffers;
+    std::vector<double> ratios;
+    using clock = std::chrono::steady_clock;
+    for (auto _ : state) {
+        const auto t0 = clock::now();
+        for (const auto& s : cubes) mesh_chunk(Mesher::marching_cubes, s, terrain->material_rules(), scratch, buffers);
+        const auto t1 = clock::now();
+        for (const auto& s : nets) mesh_chunk(Mesher::surface_nets, s, terrain->material_rules(), scratch, buffers);
+        const auto t2 = clock::now();
+        ratios.push_back(std::chrono::duration<double>(t2 - t1).count() / std::chrono::duration<double>(t1 - t0).count());
+    }
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    state.counters["nets_over_cubes"] = ratios[ratios.size() / 2];
+}
+BENCHMARK(BM_surface_nets_over_marching_cubes)->Unit(benchmark::kMillisecond);
+
 // Simplifying the insides of six tutorial chunks of level 2 (marching cubes, 4 m apart) by
 // up to half their spacing, down to range(0) triangles a chunk (0: as far as the error
 // allows), as the World does to chunks over its triangle budget: the time a chunk, and the

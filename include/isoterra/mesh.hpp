@@ -123,9 +123,6 @@ enum class Mesher { marching_cubes, surface_nets, blocks };
 /// Reusable working memory of the meshers (vertex caches). One per thread.
 struct MeshScratch {
     std::vector<std::int32_t> slots;
-    std::vector<glm::vec3> gradients;  // per sample, valid where stamp == generation
-    std::vector<std::uint32_t> stamps;
-    std::uint32_t generation = 0;
     std::vector<std::uint8_t> solid;       // per sample: 1 where the field is below 0
     std::vector<std::uint64_t> rows;       // per cell row: the cells with a sign change
     std::vector<std::int32_t> face_slots;  // per face of the chunk: vertices on its edges

@@ -26,20 +26,13 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
     const auto slot_of = [&](int i, int j, int k) -> std::int32_t& {
         return scratch.slots[((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1)];
     };
-    // Corner gradients are shared by up to eight cells: compute each once per chunk.
-    if (scratch.stamps.size() != s.values.size()) {
-        scratch.stamps.assign(s.values.size(), 0);
-        scratch.gradients.resize(s.values.size());
-        scratch.generation = 0;
-    }
-    if (++scratch.generation == 0) std::fill(scratch.stamps.begin(), scratch.stamps.end(), 0), scratch.generation = 1;
-    const auto gradient_at = [&](int i, int j, int k) -> const glm::vec3& {
-        const std::size_t at = s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
-        if (scratch.stamps[at] != scratch.generation) {
-            scratch.stamps[at] = scratch.generation;
-            scratch.gradients[at] = detail::lattice_gradient(s, i, j, k);
-        }
-        return scratch.gradients[at];
+    // A corner's gradient (lattice_gradient, inline): six loads near the corners just read
+    // cost less than a per-sample cache of them (measured: 1.58 -> 1.39 times marching cubes).
+    const std::size_t dy = static_cast<std::size_t>(s.lattice.size.x), dz = dy * static_cast<std::size_t>(s.lattice.size.y);
+    const float* values = s.values.data();
+    const auto gradient_at = [&](int i, int j, int k) -> glm::vec3 {
+        const float* v = values + s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
+        return {v[1] - v[-1], v[dy] - v[-static_cast<std::ptrdiff_t>(dy)], v[dz] - v[-static_cast<std::ptrdiff_t>(dz)]};
     };
 
     // The quads, by where their edge lies: inside, on the -x face, on the -z face, or on the
