@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "isoterra/field.hpp"
+#include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
 namespace {
@@ -42,6 +43,9 @@ const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const 
 
 namespace eval {
 
+// Cloned for AVX2 and AVX-512 as the built-in's loops are: the arithmetic nodes' loops then
+// run 4 or 8 lanes an instruction with the same bits (no contraction into FMA, see CMakeLists).
+ISOTERRA_CLONES_WIDE
 void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     const std::size_t n = l.count;
     const double* a = node.in.size() > 0 ? l.in[0] : nullptr;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "graph_eval.hpp"
+#include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
 namespace {
@@ -121,6 +122,7 @@ double gate_threshold(const Program& program, const Gate& gate, const std::vecto
     return std::isfinite(t) ? t : NAN;
 }
 
+ISOTERRA_CLONES_WIDE
 void gate_values(const Program& program, const Gate& gate, double t, const double* other, float* out, std::size_t count) {
     const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
     // Below 0 only where the other side decides the guard: a difference of two doubles has

@@ -10,9 +10,19 @@
 #include "graph_eval_parts.hpp"
 #include "graph_gates.hpp"
 #include "graph_intervals.hpp"
+#include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
 namespace {
+
+// The lattice noises' floats into a node's lanes, and the sdf's lanes out as floats, on the
+// widest vectors the CPU has (conversions are exact or rounded the same on every path).
+ISOTERRA_CLONES_WIDE void widen(const float* from, double* to, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) to[i] = static_cast<double>(from[i]);
+}
+ISOTERRA_CLONES_WIDE void narrow(const double* from, float* to, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) to[i] = static_cast<float>(from[i]);
+}
 
 // The sdf's nodes a lattice runs once per column (`column` true) or per sample, in order.
 std::vector<int> sdf_nodes(const Program& program, bool column) {
@@ -198,8 +208,7 @@ void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattic
     nl.gate = gate.data();
     nl.gate_below = 0.0f;
     lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, nl, gated_noise.data());
-    double* out = work.buffer(n, 0);
-    for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(gated_noise[i]);
+    widen(gated_noise.data(), work.buffer(n, 0), slab);
     if (stats) {
         stats->gated_samples += slab;
         for (std::size_t i = 0; i < slab; ++i) stats->skipped_samples += gate[i] < 0.0f;
@@ -250,9 +259,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
         }
         for (const int n : samples) {
             if (lattice_noise[static_cast<std::size_t>(n)]) {
-                const float* f = lattice_noise[static_cast<std::size_t>(n)] + k * slab;
-                double* out = work.buffer(n, 0);
-                for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<double>(f[i]);
+                widen(lattice_noise[static_cast<std::size_t>(n)] + k * slab, work.buffer(n, 0), slab);
                 continue;
             }
             if (const int g = gates.gate_of[static_cast<std::size_t>(n)]; g >= 0) {
@@ -262,9 +269,9 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
             }
             work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);
         }
-        const double* result = program.sdf.is_constant() ? nullptr : work.buffer(program.sdf.node, program.sdf.port);
         float* out = values + k * slab;
-        for (std::size_t i = 0; i < slab; ++i) out[i] = static_cast<float>(result ? result[i] : program.sdf.constant);
+        if (program.sdf.is_constant()) std::fill(out, out + slab, static_cast<float>(program.sdf.constant));
+        else narrow(work.buffer(program.sdf.node, program.sdf.port), out, slab);
     }
 }
 
