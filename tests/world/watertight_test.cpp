@@ -342,7 +342,18 @@ TEST_P(Watertight, rays_from_the_camera_find_ground_wherever_the_field_has_it) {
         glm::dvec3 n = glm::normalize(t->gradient(ground));
         const double across = std::max(0.1, std::fabs(glm::dot(n, d)));
         const double slack = std::min(300.0, 3.0 * std::ldexp(1.0, holder.level) / across + 1.0);
-        const double t_mesh = target.first_hit(eye, d, t_field + slack);
+        double t_mesh = target.first_hit(eye, d, t_field + slack);
+        // Beyond the slack, a level's surface that lies lower than the field's (by its
+        // sampling) is still met where the ray has stayed in the ground all the way: a ray
+        // through a hole would come out into the air (or a cave) before it met the next
+        // front face. Sampled every half cell; "in the air" is above by more than a cell.
+        if (!(t_mesh <= t_field + slack) && std::isfinite(t_mesh = target.first_hit(eye, d, s.view_distance_m))) {
+            std::vector<glm::dvec3> along;
+            for (double u = t_field; u < t_mesh; u += 0.5 * cell) along.push_back(eye + d * u);
+            std::vector<double> value(along.size());
+            sample_edited(*t, history.deltas(), along.data(), along.size(), value.data());
+            if (std::all_of(value.begin(), value.end(), [&](double v) { return v <= cell; })) t_mesh = t_field;
+        }
         if (!(t_mesh <= t_field + slack)) {
             if (leaks < 5)
                 std::printf(
