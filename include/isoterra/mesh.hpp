@@ -199,6 +199,54 @@ void mesh_water(const ChunkSamples& s, MeshBuffers& out, double floor_m = -std::
 void mesh_height_grid(const float* heights, int nx, int nz, double x0, double z0, double step, const MaterialRules& rules,
                       MeshBuffers& out);
 
+/// A vertex as the renderer draws it, 16 bytes (MeshBuffers' arrays hold 48 a vertex):
+/// - position: 3 x uint16 on a grid of the chunk, decoded as offset + q * step
+///   (CompactScale); the step is 2^-10 of the chunk's spacing, so two chunks of a level put a
+///   shared vertex on the same point, and a vertex is off by at most 2^-11 of a cell;
+/// - normal: octahedral, 2 x snorm16 (as a signed integer / 32767);
+/// - blend_z: bits 0-7 the blend (0..255), bits 8-14 the secondary offset's |z|;
+/// - bits: bits 0-5 the sides the vertex is near, 6-11 those it lies on (side_flags' bits
+///   0-5 and 8-13), 12-14 the primary material, 15-17 the secondary one, 18-24 and 25-31 the
+///   secondary offset's |x| and |y|, in units of CompactScale::secondary_step. The offset's
+///   sign is towards the chunk's inside from the side the vertex is near; an axis with no
+///   side near keeps none (nothing moves along it).
+struct CompactVertex {
+    std::uint16_t position[3];
+    std::int16_t normal[2];
+    std::uint16_t blend_z;
+    std::uint32_t bits;
+};
+static_assert(sizeof(CompactVertex) == 16);
+
+/// How one mesh's compact vertices decode: position = offset + q * step (per axis), the
+/// secondary offset's magnitude = m * secondary_step.
+struct CompactScale {
+    glm::vec3 offset{0.0f}, step{1.0f};
+    float secondary_step = 0.0f;
+};
+
+/// The scale of `mesh`'s compact vertices for a chunk of `spacing_m`: its positions' bounds
+/// on the grid of 2^-10 of a spacing (a coarser power of two on an axis only where the
+/// bounds span more than 64 cells), and its largest secondary offset over 127.
+CompactScale compact_scale(const MeshBuffers& mesh, double spacing_m);
+/// Vertex `v` of `mesh` encoded with `scale`. A vertex on a face and near none (Transvoxel's
+/// half-resolution vertices, the coarser neighbour's own) takes every other grid point, the
+/// coarser chunk's grid, so the two draw it at the same point. Thread-safe.
+CompactVertex compact_vertex(const MeshBuffers& mesh, std::size_t v, const CompactScale& scale);
+/// Every vertex of `mesh` encoded, replacing `out`; returns the scale.
+CompactScale compact_vertices(const MeshBuffers& mesh, double spacing_m, std::vector<CompactVertex>& out);
+/// The octahedral encoding of a unit vector as snorm16, and back (normalised).
+std::array<std::int16_t, 2> octahedral_encode(const glm::vec3& n);
+glm::vec3 octahedral_decode(std::int16_t x, std::int16_t y);
+
+/// What the renderer's vertex shader reads back from a compact vertex (the same arithmetic).
+struct CompactDecoded {
+    glm::vec3 position, normal, secondary;
+    std::array<float, kMaterialCount> weights;  // (255 - blend) / 255 on primary, blend / 255 on secondary
+    std::uint16_t side_flags;                   // as MeshBuffers::side_flags
+};
+CompactDecoded decode_compact(const CompactVertex& c, const CompactScale& scale);
+
 /// The colour (linear RGB, 0..1) of a material sample: its two materials mixed by the blend.
 glm::vec3 material_colour(const MaterialSample& m);
 /// The colour (linear RGB, 0..1) files give water surfaces (mesh_water), and its opacity.
