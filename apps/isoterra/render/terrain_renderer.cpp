@@ -91,11 +91,12 @@ void TerrainRenderer::apply(const ChunkUpdate& u, double time_s) {
         g.origin = m.origin;
         g.ranges = m.ranges;
         g.index_count = static_cast<std::uint32_t>(m.indices.size());
-        if (g.index_count > 0) terrain_gl::upload(m, g.vao, g.vbo, g.ibo, g.lo, g.hi);
+        const double spacing = u.coord.spacing_m();
+        if (g.index_count > 0) g.scale = terrain_gl::upload(m, spacing, g.vao, g.vbo, g.ibo, g.lo, g.hi);
         if (u.water && !u.water->indices.empty()) {
             g.water_origin = u.water->origin;
             g.water_count = static_cast<std::uint32_t>(u.water->indices.size());
-            terrain_gl::upload(*u.water, g.water_vao, g.water_vbo, g.water_ibo, g.water_lo, g.water_hi);
+            g.water_scale = terrain_gl::upload(*u.water, spacing, g.water_vao, g.water_vbo, g.water_ibo, g.water_lo, g.water_hi);
         }
     }
     g.dropped = false;
@@ -172,6 +173,7 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
         const glm::vec3 tint = o.level_colours ? kLevelColours[std::min(std::get<0>(k), 7)] : glm::vec3(1.0f);
         glUniform3f(at.level_tint, tint.r, tint.g, tint.b);
         set_fade(m, fading, since);
+        set_scale(at, m.scale);
         glBindVertexArray(m.vao);
         glMultiDrawElements(GL_TRIANGLES, m.counts.data(), GL_UNSIGNED_INT, m.offsets.data(), static_cast<GLsizei>(m.counts.size()));
         drawn += m.triangles;
@@ -182,7 +184,7 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
     if (o.sea_level_m > -1e8) {
         // A square of sea as wide as the view around the eye.
         glUniform3f(at.chunk_offset, 0.0f, 0.0f, 0.0f);
-        draw_sea_square(water_vao_, water_vbo_, static_cast<float>(camera.far_m), static_cast<float>(o.sea_level_m - camera.eye.y));
+        draw_sea_square(at, water_vao_, water_vbo_, static_cast<float>(camera.far_m), static_cast<float>(o.sea_level_m - camera.eye.y));
     }
     for (auto& [k, m] : chunks_) {
         if (!m.water_vao) continue;
@@ -193,6 +195,7 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
         if (outside(planes, glm::vec3(offset) + m.water_lo, glm::vec3(offset) + m.water_hi)) continue;
         glUniform3f(at.chunk_offset, static_cast<float>(offset.x), static_cast<float>(offset.y), static_cast<float>(offset.z));
         set_fade(m, fading, since);
+        set_scale(at, m.water_scale);
         glBindVertexArray(m.water_vao);
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(m.water_count), GL_UNSIGNED_INT, nullptr);
     }

@@ -59,6 +59,7 @@ private:
         unsigned vao = 0, vbo = 0, ibo = 0;
         glm::dvec3 origin{0.0};
         glm::vec3 lo{0.0f}, hi{0.0f};  // bounds of the positions, relative to origin
+        CompactScale scale;            // how its compact vertices decode
         std::vector<IndexRange> ranges;
         std::uint32_t index_count = 0;
         bool visible = false;
@@ -73,6 +74,7 @@ private:
         std::uint32_t water_count = 0;
         glm::dvec3 water_origin{0.0};
         glm::vec3 water_lo{0.0f}, water_hi{0.0f};
+        CompactScale water_scale;
     };
     static void select_ranges(GpuMesh& m);
     void free(GpuMesh& m);

@@ -1,5 +1,5 @@
 // The terrain renderer's parts (internal to render/): the shader programs and their uniforms
-// (terrain_shaders.cpp), the vertex layout and the buffers a chunk's mesh and the sea are
+// (terrain_shaders.cpp), the compact vertex layout and the buffers a chunk's mesh and the sea are
 // uploaded to (terrain_buffers.cpp), a frame's passes as GL state with the eye-relative
 // projection and the frustum culling tests boxes against (terrain_passes.cpp). TerrainRenderer
 // (terrain_renderer.cpp) keeps the chunks and draws a frame with them. All but the frustum
@@ -25,7 +25,7 @@ unsigned link_sky_program();
 
 /// Where the terrain program's per-chunk uniforms are.
 struct ChunkUniforms {
-    GLint chunk_offset, texture_offset, coarser_mask, level_tint, fade, fade_alpha, water;
+    GLint chunk_offset, texture_offset, coarser_mask, level_tint, fade, fade_alpha, water, position_offset, position_step, secondary_step;
 };
 /// Makes the terrain program current with a frame's uniforms (the eye at the origin); returns
 /// where the per-chunk ones are.
@@ -35,12 +35,15 @@ ChunkUniforms use_terrain_program(unsigned program, const glm::mat4& view_projec
 void draw_sky(unsigned sky_program, unsigned empty_vao, const glm::mat4& inverse_view_projection, const glm::vec3& sky,
               const glm::vec3& sun);
 
-/// Uploads `m` as interleaved vertices and 32-bit indices into a new vertex array; returns
-/// the bounds of its positions (relative to its origin) in lo, hi.
-void upload(const MeshBuffers& m, unsigned& vao, unsigned& vbo, unsigned& ibo, glm::vec3& lo, glm::vec3& hi);
+/// Uploads `m`, a chunk's mesh at `spacing_m`, as compact vertices (16 bytes) and 32-bit
+/// indices into a new vertex array; returns the scale they decode with (set_scale), and the
+/// bounds of what is drawn (relative to its origin) in lo, hi.
+CompactScale upload(const MeshBuffers& m, double spacing_m, unsigned& vao, unsigned& vbo, unsigned& ibo, glm::vec3& lo, glm::vec3& hi);
+/// Sets the terrain program's uniforms that decode a mesh's compact vertices.
+void set_scale(const ChunkUniforms& at, const CompactScale& scale);
 /// Draws a square of sea at `y` (relative to the eye) reaching `r` from the eye, through the
-/// current program, with the vertex array and buffer given for it.
-void draw_sea_square(unsigned vao, unsigned vbo, float r, float y);
+/// current program (its scale set here), with the vertex array and buffer given for it.
+void draw_sea_square(const ChunkUniforms& at, unsigned vao, unsigned vbo, float r, float y);
 
 /// The projection of `camera` (its eye at the origin): reversed depth with the far plane at
 /// infinity when `reversed_depth`, else a finite one; the depth test and clear set to match.

@@ -1,7 +1,7 @@
-// The terrain renderer's shader programs: the terrain's vertex shader (the secondary
-// positions near coarser neighbours, as transition_position), its fragment shader (the shared
-// look of terrain_shading.glsl, with the sea, level tints and cross-fades), the sky's; compiled,
-// linked, and their uniforms set for a frame.
+// The terrain renderer's shader programs: the terrain's vertex shader (the compact vertex
+// decoded, the secondary positions near coarser neighbours, as transition_position), its
+// fragment shader (the shared look of terrain_shading.glsl, with the sea, level tints and
+// cross-fades), the sky's; compiled, linked, and their uniforms set for a frame.
 #include <string>
 
 #include <epoxy/gl.h>
@@ -15,12 +15,15 @@ namespace isoterra::app::terrain_gl {
 namespace {
 
 const char* kVertexShader = R"(#version 330 core
-layout(location = 0) in vec3 position;   // metres from the chunk's origin
-layout(location = 1) in vec3 normal;
-layout(location = 2) in vec4 material;   // weights of grass, soil, rock, snow
-layout(location = 3) in vec3 secondary;  // Lengyel's secondary offset, per axis
-layout(location = 4) in int side_flags;  // bits 0-5 sides near, 8-13 sides on
-layout(location = 5) in vec2 material_more;  // weights of sand, scree
+// The compact vertex (CompactVertex in isoterra/mesh.hpp; decode_compact is this arithmetic).
+layout(location = 0) in uvec3 position;    // on the chunk's grid: position_offset + position * position_step
+layout(location = 1) in ivec2 normal_oct;  // octahedral, snorm16
+layout(location = 2) in uint blend_z;      // bits 0-7 blend, 8-14 the secondary offset's |z|
+layout(location = 3) in uint bits;         // bits 0-5 sides near, 6-11 sides on, 12-14 primary, 15-17 secondary
+                                           // material, 18-24 and 25-31 the secondary offset's |x| and |y|
+uniform vec3 position_offset;            // metres from the chunk's origin
+uniform vec3 position_step;              // metres a grid step, per axis
+uniform float secondary_step;            // metres a unit of the secondary offset's magnitude
 uniform mat4 view_projection;            // of the eye at the origin
 uniform vec3 chunk_offset;               // the chunk's origin minus the eye
 uniform vec3 texture_offset;             // the chunk's origin, wrapped at the detail noise's period
@@ -30,9 +33,26 @@ out vec3 v_texture;
 out vec3 v_normal;
 out vec4 v_material;
 out vec2 v_more;
+vec3 octahedral(ivec2 e16) {
+    vec2 e = max(vec2(e16) / 32767.0, vec2(-1.0));
+    vec3 n = vec3(e, 1.0 - abs(e.x) - abs(e.y));
+    float t = max(-n.z, 0.0);
+    n.x += n.x >= 0.0 ? -t : t;
+    n.y += n.y >= 0.0 ? -t : t;
+    return normalize(n);
+}
 void main() {
-    vec3 p = position;
-    int near = side_flags & 63, on = (side_flags >> 8) & 63;
+    vec3 p = position_offset + vec3(position) * position_step;
+    vec3 normal = octahedral(normal_oct);
+    int near = int(bits & 63u), on = int((bits >> 6) & 63u);
+    // Weights of grass, soil, rock, snow (v_material) and sand, scree (v_more).
+    uint blend = blend_z & 255u, primary = (bits >> 12) & 7u, second = (bits >> 15) & 7u;
+    float wp = float(255u - blend) / 255.0, ws = float(blend) / 255.0;
+    v_material = vec4(equal(uvec4(primary), uvec4(0u, 1u, 2u, 3u))) * wp + vec4(equal(uvec4(second), uvec4(0u, 1u, 2u, 3u))) * ws;
+    v_more = vec2(equal(uvec2(primary), uvec2(4u, 5u))) * wp + vec2(equal(uvec2(second), uvec2(4u, 5u))) * ws;
+    // Lengyel's secondary offset: its magnitude, towards the inside from the side it is near.
+    vec3 secondary = vec3(float((bits >> 18) & 127u), float((bits >> 25) & 127u), float((blend_z >> 8) & 127u)) * secondary_step;
+    secondary *= vec3((near & 2) != 0 ? -1.0 : 1.0, (near & 8) != 0 ? -1.0 : 1.0, (near & 32) != 0 ? -1.0 : 1.0);
     // transition_position(): near a coarser side and on no other side, move within the
     // tangent plane to the secondary position.
     if ((near & coarser_mask) != 0 && (on & ~coarser_mask) == 0) {
@@ -43,8 +63,6 @@ void main() {
     v_position = chunk_offset + p;
     v_texture = texture_offset + p;
     v_normal = normal;
-    v_material = material;
-    v_more = material_more;
     gl_Position = view_projection * vec4(v_position, 1.0);
 }
 )";
@@ -154,8 +172,9 @@ ChunkUniforms use_terrain_program(unsigned program, const glm::mat4& view_projec
     glUniform1f(uniform("fog_start"), static_cast<float>(fog_m * 0.3));
     glUniform1f(uniform("fog_end"), static_cast<float>(fog_m));
     glUniform1i(uniform("water"), 0);
-    return {uniform("chunk_offset"), uniform("texture_offset"), uniform("coarser_mask"), uniform("level_tint"),
-            uniform("fade"),         uniform("fade_alpha"),     uniform("water")};
+    return {uniform("chunk_offset"),  uniform("texture_offset"), uniform("coarser_mask"), uniform("level_tint"),
+            uniform("fade"),          uniform("fade_alpha"),     uniform("water"),        uniform("position_offset"),
+            uniform("position_step"), uniform("secondary_step")};
 }
 
 void draw_sky(unsigned sky_program, unsigned empty_vao, const glm::mat4& inverse_view_projection, const glm::vec3& sky,
