@@ -61,7 +61,7 @@ CompactScale compact_scale(const MeshBuffers& m, double spacing_m) {
         s.offset[a] = static_cast<float>((std::floor(lo[a] / step) - 2.0) * step);
     }
     float largest = 0.0f;
-    for (std::size_t v = 0; v < m.secondary.size(); ++v)
+    for (std::size_t v = 0; v < std::min(m.secondary.size(), m.side_flags.size()); ++v)
         for (int a = 0; a < 3; ++a)
             if (m.side_flags[v] >> (2 * a) & 3u) largest = std::max(largest, std::fabs(m.secondary[v][a]));
     s.secondary_step = largest / kSecondaryLevels;
@@ -86,7 +86,7 @@ CompactVertex compact_vertex(const MeshBuffers& m, std::size_t v, const CompactS
     const unsigned blend = static_cast<unsigned>(std::lround(std::clamp(mat.blend, 0.0f, 1.0f) * 255.0f));
     // The magnitude towards the inside from the side the vertex is near (none: nothing moves).
     unsigned magnitude[3] = {0, 0, 0};
-    if (!m.secondary.empty() && s.secondary_step > 0.0f)
+    if (v < m.secondary.size() && s.secondary_step > 0.0f)
         for (int a = 0; a < 3; ++a) {
             const unsigned side = near >> (2 * a) & 3u;
             if (side == 0) continue;
