@@ -156,6 +156,9 @@ void BM_tutorial_graph_chunk(benchmark::State& state) {
     // The share of 3D-noise samples a min proved unneeded (the caves above the ground).
     const GraphSkipCount skipped = graph->count_skipped(chunk);
     state.counters["noise_skipped_pct"] = 100.0 * static_cast<double>(skipped.skipped) / static_cast<double>(skipped.noise_samples);
+    // ... and of the ridges' columns, those where no mountain rises.
+    state.counters["ridges_skipped_pct"] = 100.0 * static_cast<double>(skipped.masked_columns_skipped) /
+                                           static_cast<double>(std::max<std::size_t>(skipped.masked_column_runs, 1));
 }
 BENCHMARK(BM_tutorial_graph_chunk)->Unit(benchmark::kMillisecond);
 

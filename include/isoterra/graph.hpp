@@ -54,10 +54,13 @@ struct Program;
 }
 
 /// What the lattice path skipped: of the samples of 3D noises (simplex3 of the position),
-/// those a min, max or CSG node proved unneeded.
+/// those a min, max or CSG node proved unneeded; of the column nodes a mask multiplies
+/// (one per node and column), those where the mask was 0.
 struct GraphSkipCount {
     std::size_t noise_samples = 0;
     std::size_t skipped = 0;
+    std::size_t masked_column_runs = 0;
+    std::size_t masked_columns_skipped = 0;
 };
 
 /// A field defined by a graph. Immutable; every call is thread-safe.

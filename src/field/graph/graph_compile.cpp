@@ -12,6 +12,7 @@
 
 #include "../toml_shape.hpp"
 #include "graph_compile_parts.hpp"
+#include "graph_column_masks.hpp"
 #include "graph_gates.hpp"
 #include "isoterra/base.hpp"
 
@@ -241,6 +242,7 @@ Program compile_graph(const std::string& text, const std::string& file, const st
     check_grids(program);
     fold_constants(program);
     find_gates(program);
+    find_column_masks(program);
     find_ports_read(program);
     return program;
 }

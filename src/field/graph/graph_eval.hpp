@@ -40,6 +40,8 @@ double evaluate_constant(const Node& node);
 /// The nodes `output` needs, as a mask over the program's nodes; with `cut` >= 0, without
 /// following input `slot` of node `cut` (what would still be needed if that input were not).
 std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut = -1, int slot = 0);
+/// The same for several outputs at once.
+std::vector<bool> needed_mask(const Program& program, const std::vector<Operand>& outputs, int cut = -1, int slot = 0);
 
 /// Writes `output` at `count` points (double precision, the point path).
 void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count, const Operand& output,
@@ -50,6 +52,7 @@ void run_columns(const Program& program, const NoiseSet& noise, const double* xs
 /// What gating saved on a lattice: samples of gated noises, and those skipped.
 struct LatticeStats {
     std::size_t gated_samples = 0, skipped_samples = 0;
+    std::size_t masked_column_runs = 0, masked_columns_skipped = 0;  // graph_column_masks.hpp
 };
 
 /// Where run_lattice writes the column outputs, one float per (x, z) column of the lattice
@@ -76,7 +79,7 @@ struct ColumnValues {
 };
 
 /// Returns the column part of `lattice` (every y of it shares it).
-ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice);
+ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice, LatticeStats* stats = nullptr);
 
 /// Writes the sdf over `lattice` (floats, x fastest) and the column outputs `sinks` asks
 /// for, with the column part from `given` when it fits the lattice. The lattice path: 3D noises of the raw position in single precision

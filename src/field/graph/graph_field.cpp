@@ -126,7 +126,7 @@ GraphSkipCount GraphField::count_skipped(const Lattice& lattice) const {
     graph::run_lattice(*program_, noise_, lattice, values.data(), {}, &stats);
     std::size_t noises = 0;
     for (const graph::Node& node : program_->nodes) noises += graph::is_lattice_noise(node);
-    return {noises * lattice.count(), stats.skipped_samples};
+    return {noises * lattice.count(), stats.skipped_samples, stats.masked_column_runs, stats.masked_columns_skipped};
 }
 
 std::vector<GraphRaster> GraphField::rasters() const {

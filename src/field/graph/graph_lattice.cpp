@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph_column_masks.hpp"
 #include "graph_eval_parts.hpp"
 #include "graph_gates.hpp"
 #include "graph_intervals.hpp"
@@ -67,7 +68,7 @@ bool ColumnValues::fits(const Lattice& other) const {
            spacing_m == other.spacing_m;
 }
 
-ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice) {
+ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice, LatticeStats* stats) {
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x), nz = static_cast<std::size_t>(lattice.size.z);
     ColumnValues cv;
     cv.origin = {lattice.origin.x, lattice.origin.z};
@@ -88,7 +89,20 @@ ColumnValues column_values(const Program& program, const NoiseSet& noise, const 
     std::sort(columns.begin(), columns.end());
     columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
     eval::Workspace work(program, cv.count);
-    for (const int n : columns) work.run(n, noise, cx.data(), nullptr, cz.data(), cv.count, true);
+    // A masked side's nodes run with its mul, where the mask is not 0 (graph_column_masks.hpp).
+    const std::vector<ActiveMask> masks = active_column_masks(program, noise, lattice.bounds());
+    std::vector<const ActiveMask*> mask_at(program.nodes.size(), nullptr);
+    std::vector<bool> masked(program.nodes.size(), false);
+    for (const ActiveMask& mask : masks) {
+        mask_at[static_cast<std::size_t>(mask.mask->mul)] = &mask;
+        for (const int n : mask.mask->nodes) masked[static_cast<std::size_t>(n)] = true;
+    }
+    for (const int n : columns) {
+        if (masked[static_cast<std::size_t>(n)]) continue;
+        if (const ActiveMask* mask = mask_at[static_cast<std::size_t>(n)])
+            run_column_mask(program, noise, *mask, cx.data(), cz.data(), cv.count, work, stats);
+        work.run(n, noise, cx.data(), nullptr, cz.data(), cv.count, true);
+    }
     // Kept: what the samples read (their column inputs, the gates' deciding sides, the sdf
     // itself when it is a column node) and the column outputs.
     std::vector<bool> keep = read_per_sample(program, sdf_nodes(program, false));
@@ -224,7 +238,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     const std::size_t ncol = nx * nz, slab = nx * ny;
     // The column part, once per column (or as a World column's survey worked it out).
     ColumnValues made;
-    if (!given || !given->fits(lattice)) given = &(made = column_values(program, noise, lattice));
+    if (!given || !given->fits(lattice)) given = &(made = column_values(program, noise, lattice, stats));
     const ColumnValues& column_work = *given;
     std::vector<int> samples = sdf_nodes(program, false);
     const std::vector<int> columns = sdf_nodes(program, true);

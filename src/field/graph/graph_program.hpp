@@ -96,6 +96,14 @@ struct Gate {
     int side = 0;  // 0: input a, 1: input b
 };
 
+/// A mul of column nodes whose side `side` is read by nothing else and holds a noise: over a
+/// lattice's columns that side is worked out only where the other is not 0 (graph_column_masks.hpp).
+struct ColumnMask {
+    int mul = -1;
+    int side = 0;
+    std::vector<int> nodes;  // what only that side reads (itself included), in order
+};
+
 /// The compiled graph: nodes in dependency order, the outputs, what the file said about itself.
 struct Program {
     std::vector<Node> nodes;
@@ -108,6 +116,7 @@ struct Program {
     Operand water, snow_line, scree;
     double sea_level = -1e9;  // the file's `sea_level`: the sea renderers draw; very low: none
     std::vector<Gate> gates;  // graph_gates.hpp
+    std::vector<ColumnMask> column_masks;
     std::string name, description, source;
     std::string directory;  // where heightmap files are found ("": the working directory)
     std::uint32_t seed = 20261114;

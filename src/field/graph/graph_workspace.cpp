@@ -49,8 +49,13 @@ std::vector<int> needed_by(const Program& program, const Operand& output) { retu
 }  // namespace eval
 
 std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut, int slot) {
+    return needed_mask(program, std::vector<Operand>{output}, cut, slot);
+}
+
+std::vector<bool> needed_mask(const Program& program, const std::vector<Operand>& outputs, int cut, int slot) {
     std::vector<bool> need(program.nodes.size(), false);
-    if (!output.is_constant()) need[static_cast<std::size_t>(output.node)] = true;
+    for (const Operand& output : outputs)
+        if (!output.is_constant()) need[static_cast<std::size_t>(output.node)] = true;
     for (std::size_t n = program.nodes.size(); n-- > 0;) {
         if (!need[n]) continue;
         const Node& node = program.nodes[n];
