@@ -104,22 +104,30 @@ void World::State::set_focus(const glm::dvec3& wanted) {
     if (!std::isfinite(wanted.x) || !std::isfinite(wanted.y) || !std::isfinite(wanted.z)) return;
     const glm::dvec3 focus = glm::clamp(wanted, glm::dvec3(-kCoordinateLimit_m), glm::dvec3(kCoordinateLimit_m));
     std::lock_guard<std::mutex> lock(mu_);
-    focus_ = focus;
-    target_ = select_lod(focus, lod_, target_, [&](const LodColumn& c) {
-        auto [it, fresh] = heights_.try_emplace(c);
-        if (fresh) it->second = height_estimate(c);
-        return it->second;
-    });
-    // The guesses are kept for the columns of the tree only.
-    for (auto it = heights_.begin(); it != heights_.end();)
-        it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
-    for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
-    update_stand_ins_locked();
-    if (target_.leaves != wanted_) {
-        wanted_ = target_.leaves;
-        shown_dirty_ = true;
+    // The viewer and `fly` call this every frame. Once select_lod gives back the target it
+    // was given, the same focus gives the same target again (the height guesses of its
+    // columns are kept), and the same stand-ins and columns (deliver() updates those when
+    // what is shown changes): none of it is worked out again until the focus moves.
+    if (!target_settled_ || focus != focus_) {
+        focus_ = focus;
+        LodTarget next = select_lod(focus, lod_, target_, [&](const LodColumn& c) {
+            auto [it, fresh] = heights_.try_emplace(c);
+            if (fresh) it->second = height_estimate(c);
+            return it->second;
+        });
+        target_settled_ = next.leaves == target_.leaves && next.split == target_.split;
+        target_ = std::move(next);
+        // The guesses are kept for the columns of the tree only.
+        for (auto it = heights_.begin(); it != heights_.end();)
+            it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
+        for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
+        update_stand_ins_locked();
+        if (target_.leaves != wanted_) {
+            wanted_ = target_.leaves;
+            shown_dirty_ = true;
+        }
+        drop_unwanted_locked();
     }
-    drop_unwanted_locked();
     queue_jobs_locked();
 }
 

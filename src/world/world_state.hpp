@@ -77,6 +77,7 @@ struct World::State {
     WorldSettings settings_;
     LodParams lod_;
     glm::dvec3 focus_{0.0};
+    bool target_settled_ = false;  // target_ is select_lod's answer for focus_ and itself (set_focus)
     Mesher mesher_;
 
     mutable std::mutex mu_;
