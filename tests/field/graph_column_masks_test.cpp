@@ -4,7 +4,6 @@
 // included, and the skipping must happen in exactly the columns where the mask is 0.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <utility>

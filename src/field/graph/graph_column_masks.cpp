@@ -43,8 +43,9 @@ void find_column_masks(Program& program) {
     // The last mul first: an outer mask takes the nodes an inner one would have.
     for (std::size_t m = program.nodes.size(); m-- > 0;) {
         const Node& mul = program.nodes[m];
-        if (!needed[m] || taken[m] || mul.op != Op::mul || mul.folded || !eval::is_column(mul) || mul.in[0].is_constant() ||
-            mul.in[1].is_constant())
+        // A mul on a grid reads its inputs at the grid's nodes, not at the columns.
+        if (!needed[m] || taken[m] || mul.op != Op::mul || mul.folded || mul.grid_m > 0.0 || !eval::is_column(mul) ||
+            mul.in[0].is_constant() || mul.in[1].is_constant())
             continue;
         if ((budget -= 2.0 * visits) < 0.0) break;
         for (int side = 0; side < 2; ++side) {
