@@ -53,6 +53,10 @@ void WorldOptions::add_to(CLI::App& cmd, int max_radius, bool live_view) {
                    "Simplify marching cubes' chunks of level 1 and coarser towards N triangles, by at most about half their spacing "
                    "(default 0: none)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
+    cmd.add_option("--triangle-budget", triangle_budget,
+                   "Triangles the whole view may show: the rings narrow below --radius until the view is estimated within it, "
+                   "from the columns around the camera (default 6000000; 0: no limit)")
+        ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 32));
     // What is shown only once settled (render, mesh --around) needs no stand-ins.
     if (live)
         cmd.add_flag("--no-coarse-first", no_coarse_first,
@@ -67,6 +71,7 @@ WorldSettings WorldOptions::settings() const {
     s.mesher = mesher_flag(mesher_name);
     s.coarse_first = live && !no_coarse_first;
     s.chunk_triangles = chunk_triangles;
+    s.triangle_budget = triangle_budget;
     return s;
 }
 

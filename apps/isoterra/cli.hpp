@@ -47,7 +47,7 @@ struct FieldOptions {
     std::shared_ptr<const Field> build() const;
 };
 
-/// --radius, --view-distance, --threads, --mesher and --chunk-triangles, for every
+/// --radius, --view-distance, --threads, --mesher, --chunk-triangles and --triangle-budget, for every
 /// subcommand that streams a World; --no-coarse-first for those that show it while it
 /// streams (`live`).
 struct WorldOptions {
@@ -57,6 +57,7 @@ struct WorldOptions {
     std::string mesher_name = meshers().front().name;
     bool live = false, no_coarse_first = false;
     std::size_t chunk_triangles = 0;
+    std::size_t triangle_budget = WorldSettings{}.triangle_budget;
 
     void add_to(CLI::App& cmd, int max_radius, bool live_view = false);
     /// Returns the settings; throws UsageError for an unknown mesher.

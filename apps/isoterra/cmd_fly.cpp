@@ -102,6 +102,8 @@ void report_flight(const FlyOptions& opt, const WorldSettings& settings, const S
     const SessionTimes times = session.times();
     out["preset"] = session.terrain().name;
     out["radius"] = opt.world.radius;
+    out["triangle_budget"] = settings.triangle_budget;
+    out["ring"] = c.ring;  // the chunks per ring in use: below the radius where the budget narrowed it
     out["view_distance_m"] = settings.view_distance_m;
     out["lod_levels"] = world.levels();
     out["threads"] = world.settings().threads;

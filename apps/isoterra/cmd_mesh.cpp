@@ -24,6 +24,7 @@ struct MeshOptions {
     std::string from, to, around, mesher_name = meshers().front().name, output;
     bool per_chunk = false, force = false, quiet = false, compress = false;
     int threads = 0, radius = 8;
+    std::size_t triangle_budget = WorldSettings{}.triangle_budget;
     double view_distance_m = 8000.0;
 };
 
@@ -77,6 +78,9 @@ void register_mesh(CLI::App& app) {
     cmd->add_option("--view-distance", opt.view_distance_m, "With --around: metres the world reaches (default 8000)")
         ->check(finite_range(16.0, 200000.0));
     cmd->add_option("--radius", opt.radius, "With --around: chunks per ring of each level (default 8)")->check(CLI::Range(1, 64));
+    cmd->add_option("--triangle-budget", opt.triangle_budget,
+                    "With --around: triangles the view may show, as the viewer's (default 6000000; 0: no limit)")
+        ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 32));
     cmd->add_option("--mesher", opt.mesher_name, mesher_names(" | "));
     cmd->add_flag("--per-chunk", opt.per_chunk, "One node (OBJ: one object) per chunk");
     cmd->add_flag("--compress", opt.compress,
@@ -104,6 +108,7 @@ void register_mesh(CLI::App& app) {
         if (!opt.around.empty()) {
             WorldSettings settings;
             settings.view_radius = opt.radius;
+            settings.triangle_budget = opt.triangle_budget;
             settings.view_distance_m = opt.view_distance_m;
             settings.threads = threads;
             settings.mesher = mesher;

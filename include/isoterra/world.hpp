@@ -50,7 +50,7 @@ using LodColumnSet = std::unordered_set<LodColumn, LodColumnHash>;
 
 /// How the world chooses levels.
 struct LodParams {
-    int chunks_per_ring = 8;         // R: a column of level n is split within R columns of level n - 1
+    double chunks_per_ring = 8;      // R: a column of level n is split within R columns of level n - 1
     int levels = 1;                  // L: levels 0 .. L - 1
     double view_distance_m = 256.0;  // columns nearer than this (in x and z) are shown
     double hysteresis = 0.2;         // a split column joins again only R (1 + this) away
@@ -115,6 +115,10 @@ struct WorldSettings {
     // transitions untouched). 0: none, the default: simplifying costs about three times a
     // chunk's build (docs/benchmarks.md).
     std::size_t chunk_triangles = 0;
+    // The triangles the whole view may show (0: no limit). The World measures the columns
+    // around the focus first, then narrows the ring below view_radius, in quarter steps,
+    // until what its target would show is estimated within this (triangle_budget.cpp).
+    std::size_t triangle_budget = 6'000'000;
 
     /// The chunks per ring a World uses (R, at least 2).
     int ring() const { return view_radius > 2 ? view_radius : 2; }
@@ -187,6 +191,8 @@ struct WorldCounts {
     std::size_t built = 0;                     // chunks sampled and meshed since the start
     std::size_t skipped = 0;                   // chunks the field's bounds proved empty or full, not sampled
     std::vector<std::size_t> shown_per_level;  // chunks drawn, per level
+    double ring = 0.0;                         // the chunks per ring in use (below R when the triangle budget narrowed it)
+    bool ring_chosen = false;                  // the triangle budget has chosen it (or there is none)
 };
 
 class World {
@@ -247,6 +253,10 @@ private:
     struct State;  // world/world_state.hpp
     std::unique_ptr<State> state_;
 };
+
+/// Returns how many of a chunk's `triangles` it draws beside the levels `n`: all of them
+/// when it has no `ranges`, else those of the ranges that hold for `n`.
+std::size_t drawn_triangles(const std::vector<IndexRange>& ranges, std::size_t triangles, const Neighbourhood& n);
 
 /// The owner's side of a World, kept on the CPU for programs that draw nothing themselves
 /// (`isoterra fly`, `isoterra mesh --around`, tests): the meshes it was handed (or, without

@@ -22,6 +22,11 @@ bool tiled_by_finer(const LodColumnSet& shown, const LodColumn& c) {
 
 }  // namespace
 
+bool near_focus(const LodColumn& c, const glm::dvec3& focus) {
+    const double s = c.size_m();
+    return std::fabs(std::floor(focus.x / s) - c.x) <= kStandInReach && std::fabs(std::floor(focus.z / s) - c.z) <= kStandInReach;
+}
+
 LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus, int depth) {
     LodColumnSet inside;  // strict ancestors of shown columns
     for (const LodColumn& s : shown)
@@ -30,12 +35,8 @@ LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int l
             if (!inside.insert(a).second) break;  // its ancestors are in already
         }
     LodColumnSet out;
-    const auto near_focus = [&](const LodColumn& c) {
-        const double s = c.size_m();
-        return std::fabs(std::floor(focus.x / s) - c.x) <= kStandInReach && std::fabs(std::floor(focus.z / s) - c.z) <= kStandInReach;
-    };
     for (const LodColumn& c : target.split)
-        if (!inside.count(c) && (c.level >= levels - depth || near_focus(c))) out.insert(c);
+        if (!inside.count(c) && (c.level >= levels - depth || near_focus(c, focus))) out.insert(c);
     return out;
 }
 

@@ -18,6 +18,10 @@ inline constexpr int kStandInLevels = 1;
 /// The inner nodes of every level within this many columns of the focus's (in x and z) stand in.
 inline constexpr int kStandInReach = 2;
 
+/// Returns true when column `c` lies within kStandInReach columns (in x and z) of the column
+/// of its level that holds `focus`.
+bool near_focus(const LodColumn& c, const glm::dvec3& focus);
+
 /// Returns the inner nodes of `target` that may stand in for their finer columns: those of
 /// the `depth` coarsest of `levels`, and those within kStandInReach columns of the one
 /// holding `focus` at their level; of these, those with no column of `shown` strictly inside

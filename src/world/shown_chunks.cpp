@@ -33,22 +33,18 @@ void ShownChunks::apply(const ChunkUpdate& u) {
     e.neighbours = u.neighbours;
 }
 
-namespace {
-
-std::size_t drawn_by(const MeshBuffers& ranges, std::size_t triangles, const Neighbourhood& n) {
-    if (ranges.ranges.empty()) return triangles;
+std::size_t drawn_triangles(const std::vector<IndexRange>& ranges, std::size_t triangles, const Neighbourhood& n) {
+    if (ranges.empty()) return triangles;
     std::size_t count = 0;
-    for (const IndexRange& r : ranges.ranges)
+    for (const IndexRange& r : ranges)
         if (r.when.holds(n)) count += r.count / 3;
     return count;
 }
 
-}  // namespace
-
 std::size_t ShownChunks::triangles_drawn() const {
     std::size_t n = 0;
     for (const auto& [c, e] : chunks_)
-        if (e.visible) n += drawn_by(e.mesh, e.triangles, e.neighbours);
+        if (e.visible) n += drawn_triangles(e.mesh.ranges, e.triangles, e.neighbours);
     return n;
 }
 
@@ -57,7 +53,7 @@ std::vector<std::size_t> ShownChunks::triangles_per_level() const {
     for (const auto& [c, e] : chunks_) {
         if (!e.visible) continue;
         if (out.size() <= static_cast<std::size_t>(c.lod)) out.resize(static_cast<std::size_t>(c.lod) + 1, 0);
-        out[static_cast<std::size_t>(c.lod)] += drawn_by(e.mesh, e.triangles, e.neighbours);
+        out[static_cast<std::size_t>(c.lod)] += drawn_triangles(e.mesh.ranges, e.triangles, e.neighbours);
     }
     return out;
 }

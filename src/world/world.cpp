@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "coarse_first.hpp"
+#include "triangle_budget.hpp"
 #include "world_state.hpp"
 
 namespace isoterra {
@@ -52,6 +53,7 @@ World::State::State(std::shared_ptr<const Field> field, const WorldSettings& set
     lod_.view_distance_m = settings_.view_distance_m;
     lod_.levels = settings_.levels_used();
     settings_.levels = lod_.levels;
+    ring_chosen_ = settings_.triangle_budget == 0;
     counts_.shown_per_level.assign(static_cast<std::size_t>(lod_.levels), 0);
     if (n > 0) pool_ = std::make_unique<TaskPool>(n);
 }
@@ -90,7 +92,7 @@ void World::State::add_chunks_locked(const LodColumn& c, Column& column) {
         column.bottom = std::max(edited_bottom, static_cast<int>(std::floor(settings_.lowest_layer * double(kChunkSize) / c.size_m())));
     for (int y = column.bottom; y <= column.top; ++y) {
         const ChunkCoord coord = chunk_of(c, y);
-        auto [it, fresh] = chunks_.try_emplace(coord, Chunk{next_version_++, -1, -1});
+        auto [it, fresh] = chunks_.try_emplace(coord, Chunk{next_version_++, -1, -1, 0, {}});
         if (!fresh) continue;
         // Taken next: its column was surveyed nearest first. The next frame sorts it in.
         const glm::dvec3 lo = coord.origin_m();
@@ -110,25 +112,83 @@ void World::State::set_focus(const glm::dvec3& wanted) {
     // what is shown changes): none of it is worked out again until the focus moves.
     if (!target_settled_ || focus != focus_) {
         focus_ = focus;
-        LodTarget next = select_lod(focus, lod_, target_, [&](const LodColumn& c) {
-            auto [it, fresh] = heights_.try_emplace(c);
-            if (fresh) it->second = height_estimate(c);
-            return it->second;
-        });
-        target_settled_ = next.leaves == target_.leaves && next.split == target_.split;
-        target_ = std::move(next);
-        // The guesses are kept for the columns of the tree only.
-        for (auto it = heights_.begin(); it != heights_.end();)
-            it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
-        for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
-        update_stand_ins_locked();
-        if (target_.leaves != wanted_) {
-            wanted_ = target_.leaves;
-            shown_dirty_ = true;
-        }
-        drop_unwanted_locked();
+        retarget_locked();
     }
     queue_jobs_locked();
+}
+
+ValueRange World::State::height_guess_locked(const LodColumn& c) {
+    auto [it, fresh] = heights_.try_emplace(c);
+    if (fresh) it->second = height_estimate(c);
+    return it->second;
+}
+
+void World::State::retarget_locked(bool fresh) {
+    LodTarget next = select_lod(focus_, lod_, fresh ? LodTarget{} : target_, [&](const LodColumn& c) { return height_guess_locked(c); });
+    target_settled_ = next.leaves == target_.leaves && next.split == target_.split;
+    target_ = std::move(next);
+    // The guesses are kept for the columns of the tree only.
+    for (auto it = heights_.begin(); it != heights_.end();)
+        it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
+    for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
+    if (!ring_chosen_ && !probed_) {  // around the focus as it is now: the old ones are dropped
+        budget_probe_ = detail::budget_probe(target_, lod_.levels, focus_);
+        for (const LodColumn& c : budget_probe_) columns_.try_emplace(c);
+    }
+    update_stand_ins_locked();
+    if (target_.leaves != wanted_) {
+        wanted_ = target_.leaves;
+        shown_dirty_ = true;
+    }
+    drop_unwanted_locked();
+}
+
+bool World::State::choose_ring_locked() {
+    if (ring_chosen_) return false;
+    // First the probe's columns, whose estimate stands for the whole view (aiming a tenth
+    // below the budget: a level's columns around the focus have been 3-14 % off its mean);
+    // then, once the target is built, its own columns, narrowing again if they are over.
+    const bool probing = !probed_;
+    if (probing && budget_probe_.empty()) return false;  // no focus yet
+    const LodColumnSet& columns = probing ? budget_probe_ : target_.leaves;
+    for (const LodColumn& c : columns) {
+        const auto column = columns_.find(c);
+        if (column == columns_.end() || !column->second.surveyed) return false;
+        for (int y = column->second.bottom; y <= column->second.top; ++y) {
+            const auto chunk = chunks_.find(chunk_of(c, y));
+            if (chunk == chunks_.end() || chunk->second.handed < 0) return false;
+        }
+    }
+    std::unordered_map<LodColumn, std::size_t, LodColumnHash> measured;
+    for (const LodColumn& c : columns) {
+        const Column& column = columns_.at(c);
+        // The probe's columns counted as beside their own level; the target's as drawn in it.
+        const Neighbourhood beside = probing ? Neighbourhood{} : neighbourhood_in(target_.leaves, c, lod_.levels);
+        std::size_t triangles = 0;
+        for (int y = column.bottom; y <= column.top; ++y) {
+            const Chunk& chunk = chunks_.at(chunk_of(c, y));
+            triangles += drawn_triangles(chunk.ranges, chunk.triangles, beside);
+        }
+        measured.emplace(c, triangles);
+    }
+    const double aim = static_cast<double>(settings_.triangle_budget) * (probing ? 0.9 : 1.0);
+    const double ring = detail::ring_within_budget(lod_.chunks_per_ring, static_cast<std::size_t>(aim), [&](double r) {
+        LodParams p = lod_;
+        p.chunks_per_ring = r;
+        const LodTarget t = select_lod(focus_, p, {}, [&](const LodColumn& c) { return height_guess_locked(c); });
+        return detail::estimated_triangles(t.leaves, measured, lod_.levels);
+    });
+    budget_probe_.clear();
+    probed_ = true;
+    if (!probing && ring == lod_.chunks_per_ring) {
+        ring_chosen_ = true;  // the target is within the budget (or the ring is the narrowest)
+        return false;
+    }
+    lod_.chunks_per_ring = ring;
+    // Without the old target's hysteresis, which would keep its wider ring; this drops the
+    // measured columns the new target does not hold.
+    retarget_locked(ring != settings_.ring());
+    return true;
 }
 
 void World::State::update_stand_ins_locked() {
@@ -139,7 +199,7 @@ void World::State::update_stand_ins_locked() {
 
 void World::State::drop_unwanted_locked() {
     for (auto it = columns_.begin(); it != columns_.end();) {
-        if (it->second.shown || target_.leaves.count(it->first) || stand_ins_.count(it->first)) {
+        if (it->second.shown || target_.leaves.count(it->first) || stand_ins_.count(it->first) || budget_probe_.count(it->first)) {
             ++it;
             continue;
         }

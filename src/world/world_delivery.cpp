@@ -100,6 +100,8 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
                 if (it == chunks_.end() || it->second.pending != static_cast<std::int64_t>(f.version)) continue;
                 it->second.pending = -1;
                 it->second.handed = static_cast<std::int64_t>(f.version);
+                it->second.triangles = f.mesh.triangle_count();
+                it->second.ranges = f.mesh.ranges;
                 const Column& column = columns_.at({f.coord.lod, f.coord.x, f.coord.z});
                 visible = column.shown;
                 neighbours = column.neighbours;
@@ -112,6 +114,13 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
             ChunkUpdate{f.coord, f.version, f.dropped, f.dropped ? nullptr : &f.mesh, visible, neighbours, f.dropped ? nullptr : &f.water});
         ++handed;
     }
+    {
+        // The probe measured may leave the target measured already (nothing more to build).
+        std::lock_guard<std::mutex> lock(mu_);
+        bool chose = false;
+        while (choose_ring_locked()) chose = true;
+        if (chose) queue_jobs_locked();
+    }
     std::vector<ChunkUpdate> changes;
     update_shown(changes);
     for (const ChunkUpdate& u : changes) sink(u);
@@ -122,6 +131,8 @@ WorldCounts World::State::counts() const {
     std::lock_guard<std::mutex> lock(mu_);
     WorldCounts c = counts_;
     c.loaded = chunks_.size();
+    c.ring = lod_.chunks_per_ring;
+    c.ring_chosen = ring_chosen_;
     c.waiting = 0;
     for (const auto& [coord, chunk] : chunks_) c.waiting += static_cast<std::int64_t>(chunk.version) != chunk.handed;
     for (const LodColumn& s : shown_) {
@@ -133,7 +144,7 @@ WorldCounts World::State::counts() const {
 
 bool World::State::settled() const {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!finished_.empty() || counts_.building > 0 || shown_ != target_.leaves) return false;
+    if (!ring_chosen_ || !finished_.empty() || counts_.building > 0 || shown_ != target_.leaves) return false;
     for (const auto& [coord, chunk] : chunks_)
         if (static_cast<std::int64_t>(chunk.version) != chunk.handed) return false;
     return true;

@@ -38,6 +38,9 @@ struct World::State {
         std::uint64_t version = 0;  // counts up whenever the chunk must be built again
         std::int64_t handed = -1;   // the version the owner has a mesh of
         std::int64_t pending = -1;  // the version on a worker or waiting for delivery
+        // Of the mesh handed: its triangles and which are drawn beside other levels (ranges).
+        std::size_t triangles = 0;
+        std::vector<IndexRange> ranges;
     };
     struct Column {
         bool surveyed = false, surveying = false;
@@ -63,6 +66,14 @@ struct World::State {
     bool take_job_locked(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns);
     void finish_job_locked(const WorldJob& job, WorldJobResult&& result);
     void queue_jobs_locked();
+    /// Works out the target for focus_ (select_lod; `fresh`: without the hysteresis of the
+    /// target before), its columns, stand-ins and what to drop.
+    void retarget_locked(bool fresh = false);
+    /// Once every column of budget_probe_ is handed over: chooses the ring for the triangle
+    /// budget and works out the target again. Returns true when it chose.
+    bool choose_ring_locked();
+    /// Returns the height guess for column `c` (kept while the column is in the target).
+    ValueRange height_guess_locked(const LodColumn& c);
     void add_chunks_locked(const LodColumn& c, Column& column);
     void invalidate_locked(const Box& box);
     void update_shown(std::vector<ChunkUpdate>& changes);
@@ -85,9 +96,12 @@ struct World::State {
     bool stopping_ = false;
     int tasks_ = 0;  // its tasks queued or running on pool_
     LodTarget target_;
-    LodColumnSet stand_ins_;    // inner nodes of the target shown until their finer columns are (coarse_first)
-    LodColumnSet wanted_;       // the target's columns when the shown ones last moved towards them
-    bool shown_dirty_ = false;  // something may let the shown columns move
+    LodColumnSet stand_ins_;     // inner nodes of the target shown until their finer columns are (coarse_first)
+    LodColumnSet wanted_;        // the target's columns when the shown ones last moved towards them
+    bool ring_chosen_ = true;    // the triangle budget has chosen lod_.chunks_per_ring (or there is none)
+    bool probed_ = false;        // budget_probe_ was measured (and emptied)
+    LodColumnSet budget_probe_;  // until then: the columns it measures first (triangle_budget.hpp), kept built
+    bool shown_dirty_ = false;   // something may let the shown columns move
     std::unordered_map<LodColumn, Column, LodColumnHash> columns_;
     std::unordered_map<LodColumn, ValueRange, LodColumnHash> heights_;  // guesses, for distances
     LodColumnSet shown_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <thread>
+#include <tuple>
 
 #include "isoterra/world.hpp"
 #include "test_pace.hpp"
@@ -180,6 +181,48 @@ TEST(Lod, coarse_first_covers_the_whole_view_early_and_settles_on_the_same_meshe
     EXPECT_GT(done_when_covered[0] * 10, done_when_settled[0] * 9);
     // The camera's surroundings refine first: its own column at level 0 within half the work.
     if (!slow) EXPECT_LT(done_when_fine_below[1] * 2, done_when_settled[1]);
+}
+
+TEST(Lod, a_triangle_budget_narrows_the_rings_until_the_settled_view_fits_it) {
+    const glm::dvec3 focus(300, 60, -200);
+    const bool slow = test::slow_build();
+    const auto run = [&](std::size_t budget, int threads, bool coarse) {
+        WorldSettings s = slow ? settings(4, 1200.0, 0, threads) : settings(8, 2000.0, 0, threads);
+        s.triangle_budget = budget;
+        s.coarse_first = coarse;
+        World w(tutorial(), s);
+        Owner owner;
+        settle(w, owner, focus);
+        const LodColumnSet shown = owner.shown.visible_columns();
+        EXPECT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels()), 0);
+        EXPECT_TRUE(lod_balanced(shown, w.levels()));
+        EXPECT_TRUE(w.counts().ring_chosen);
+        return std::make_tuple(owner.shown.triangles_drawn(), w.counts().ring, w.shown_columns());
+    };
+    const auto [all, wide, all_columns] = run(0, 2, true);
+    EXPECT_EQ(wide, slow ? 4.0 : 8.0);
+    // Far above what it shows: the same view.
+    const auto [same, same_ring, same_columns] = run(all * 4, 2, true);
+    EXPECT_EQ(same, all);
+    EXPECT_EQ(same_ring, wide);
+    EXPECT_EQ(same_columns, all_columns);
+    // Half of it: narrower rings, within the budget, and the same answer whatever the workers'
+    // count or order, with or without coarse first.
+    const std::size_t half = all / 2;
+    const auto [shown, ring, columns] = run(half, 2, true);
+    std::printf("%zu triangles at a ring of %g; %zu within a budget of %zu at a ring of %g\n", all, wide, shown, half, ring);
+    EXPECT_LE(shown, half);
+    EXPECT_GT(shown, half / 2);
+    EXPECT_LT(ring, wide);
+    EXPECT_GE(ring, 2.0);
+    EXPECT_EQ(std::fmod(ring, 0.25), 0.0);
+    const auto [shown1, ring1, columns1] = run(half, 1, true);
+    EXPECT_EQ(ring1, ring);
+    EXPECT_EQ(columns1, columns);
+    EXPECT_EQ(shown1, shown);
+    const auto [shown2, ring2, columns2] = run(half, 2, false);
+    EXPECT_EQ(ring2, ring);
+    EXPECT_EQ(columns2, columns);
 }
 
 TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {

@@ -309,6 +309,7 @@ std::string world_counts() {
                           {"built", c.built},
                           {"skipped", c.skipped},
                           {"shown_per_level", c.shown_per_level},
+                          {"ring", c.ring},
                           {"covered", world->covered()},
                           {"settled", world->settled()},
                           {"first_picture_s", t.first_picture_s},

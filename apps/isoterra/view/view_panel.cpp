@@ -21,7 +21,8 @@ std::string seconds_or_filling(double s) { return s < 0.0 ? "filling" : fmt::for
 
 void figures(const Session& session, const FlyCamera& camera, double fps, double upload_ms, double speed) {
     const WorldCounts c = session.world()->counts();
-    ImGui::Text("%zu chunks loaded, %zu waiting; %.2f M triangles shown", c.loaded, c.waiting, session.shown().triangles_drawn() / 1e6);
+    ImGui::Text("%zu chunks loaded, %zu waiting; %.2f M triangles shown, %g chunks a ring%s", c.loaded, c.waiting,
+                session.shown().triangles_drawn() / 1e6, c.ring, c.ring_chosen ? "" : " (measuring)");
     const std::vector<std::size_t> chunks = session.shown().visible_per_level(), triangles = session.shown().triangles_per_level();
     for (std::size_t l = 0; l < chunks.size(); ++l)
         if (chunks[l] > 0)
