@@ -144,7 +144,9 @@ WorldCounts World::State::counts() const {
 
 bool World::State::settled() const {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!ring_chosen_ || !finished_.empty() || counts_.building > 0 || shown_ != target_.leaves) return false;
+    // A world without a focus yet wants nothing; with one, it is settled once the budget chose.
+    if ((!ring_chosen_ && (probed_ || !budget_probe_.empty())) || !finished_.empty() || counts_.building > 0 || shown_ != target_.leaves)
+        return false;
     for (const auto& [coord, chunk] : chunks_)
         if (static_cast<std::int64_t>(chunk.version) != chunk.handed) return false;
     return true;
