@@ -109,10 +109,11 @@ ISOTERRA_API void isoterra_bytes_free(isoterra_bytes* bytes);
 typedef struct isoterra_world isoterra_world;
 
 typedef struct isoterra_world_settings {
-    double view_distance_m; /* how far the world reaches; 0: 8000 */
-    int radius;             /* chunks per ring of each level; 0: 8 */
-    int threads;            /* workers; 0: cores - 1 */
-    const char* mesher;     /* NULL: marching cubes */
+    double view_distance_m;    /* how far the world reaches; 0: 8000 */
+    int radius;                /* chunks per ring of each level; 0: 8 */
+    int threads;               /* workers; 0: cores - 1 */
+    const char* mesher;        /* NULL: marching cubes */
+    long long triangle_budget; /* triangles the view may show (rings narrow below radius); 0: 6000000; -1: no limit */
 } isoterra_world_settings;
 
 /* One chunk's news, valid during the callback only. A dropped chunk is gone: forget it. Any

@@ -260,6 +260,9 @@ isoterra_world* isoterra_world_new(const isoterra_field* field, const isoterra_w
             if (settings->radius != 0) s.view_radius = settings->radius;
             s.threads = settings->threads;
             s.mesher = mesher_named(settings->mesher);
+            require(settings->triangle_budget >= -1, "isoterra_world_new: triangle_budget must be -1 (no limit), 0 (6000000) or more");
+            if (settings->triangle_budget != 0)
+                s.triangle_budget = settings->triangle_budget < 0 ? 0 : static_cast<std::size_t>(settings->triangle_budget);
         }
         require(std::isfinite(s.view_distance_m) && s.view_distance_m >= 16.0 && s.view_distance_m <= 200000.0,
                 "isoterra_world_new: view_distance_m must be from 16 to 200000");

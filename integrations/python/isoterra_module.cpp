@@ -236,8 +236,10 @@ struct ChunkUpdate {
 
 class World {
 public:
-    World(const Field& field, double view_distance, int radius, int threads, const std::string& mesher) : field_(field) {
-        isoterra_world_settings s{view_distance, radius, threads, mesher.c_str()};
+    World(const Field& field, double view_distance, int radius, int threads, const std::string& mesher, long long triangle_budget)
+        : field_(field) {
+        if (triangle_budget < 0) throw py::value_error("World: triangle_budget must be 0 (no limit) or more");
+        isoterra_world_settings s{view_distance, radius, threads, mesher.c_str(), triangle_budget == 0 ? -1 : triangle_budget};
         w_.reset(check(isoterra_world_new(field.get(), &s)));
     }
     ~World() {
@@ -411,8 +413,9 @@ PYBIND11_MODULE(isoterra, m) {
         .def_readonly("faces", &ChunkUpdate::faces, "uint32 (M, 3), with vertices.");
 
     py::class_<World>(m, "World", "The streaming world: chunks of every level of detail around a focus, built by worker threads.")
-        .def(py::init<const Field&, double, int, int, const std::string&>(), py::arg("field"), py::arg("view_distance") = 8000.0,
-             py::arg("radius") = 8, py::arg("threads") = 0, py::arg("mesher") = "marching-cubes")
+        .def(py::init<const Field&, double, int, int, const std::string&, long long>(), py::arg("field"), py::arg("view_distance") = 8000.0,
+             py::arg("radius") = 8, py::arg("threads") = 0, py::arg("mesher") = "marching-cubes", py::arg("triangle_budget") = 6000000,
+             "triangle_budget: what the view may show, the rings narrowing below radius (0: no limit).")
         .def("set_focus", &World::set_focus, py::arg("focus"), "Moves the focus (x, y, z); call once a frame.")
         .def("deliver", &World::deliver, py::arg("budget_ms") = 8.0, "The chunk updates finished so far, within budget_ms.")
         .def_property_readonly("settled", &World::settled, "True when all around the focus is built and delivered.");

@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
     }
 
     /* A World streamed until settled. */
-    isoterra_world_settings s = {512.0, 4, 2, "surface-nets"};
+    isoterra_world_settings s = {512.0, 4, 2, "surface-nets", 0};
     isoterra_world* w = isoterra_world_new(f, &s);
     CHECK(w != NULL);
     if (w) {
@@ -189,9 +189,11 @@ int main(int argc, char** argv) {
         CHECK(t.updates > 0 && t.visible_meshes > 0 && t.triangles > 1000);
         isoterra_world_free(w);
     }
-    isoterra_world_settings bad = {1.0, 0, 0, NULL};
+    isoterra_world_settings bad = {1.0, 0, 0, NULL, 0};
     CHECK(isoterra_world_new(f, &bad) == NULL && strstr(isoterra_last_error(), "view_distance") != NULL);
 
+    isoterra_world_settings bad_budget = {512.0, 4, 2, NULL, -2};
+    CHECK(isoterra_world_new(f, &bad_budget) == NULL && strstr(isoterra_last_error(), "triangle_budget") != NULL);
     isoterra_field_free(f);
     isoterra_field_free(NULL);
     remove(world_path);

@@ -191,13 +191,12 @@ def test_threads_sample_and_mesh_at_once_with_the_same_results():
     assert not errors and all(results) and len(mesh0.faces) > 1000
 
 
-def test_the_world_streams_chunks_until_settled():
-    field = isoterra.Field.preset("tutorial")
-    world = isoterra.World(field, view_distance=400.0, radius=4, threads=2)
+def stream_until_settled(world, focus=(0.0, 20.0, 40.0), seconds=120.0):
+    """Runs frames until the world settles; returns the visible chunks' last updates."""
     shown = {}
-    deadline = time.monotonic() + 120.0
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        world.set_focus((0.0, 20.0, 40.0))
+        world.set_focus(focus)  # before asking: a world without a focus is settled
         for u in world.deliver(20.0):
             if u.dropped or not u.visible:
                 shown.pop(u.chunk, None)
@@ -209,10 +208,23 @@ def test_the_world_streams_chunks_until_settled():
             break
         time.sleep(0.005)
     assert world.settled
-    assert sum(len(u.faces) for u in shown.values()) > 1000
+    return shown
+
+
+def test_the_world_streams_chunks_until_settled():
+    field = isoterra.Field.preset("tutorial")
+    shown = stream_until_settled(isoterra.World(field, view_distance=400.0, radius=4, threads=2))
+    drawn = sum(len(u.faces) for u in shown.values())
+    assert drawn > 1000
     assert {c[3] for c in shown} >= {0, 1}  # more than one level of detail
     with pytest.raises(isoterra.Error, match="view_distance"):
         isoterra.World(field, view_distance=1.0)
+    # A triangle budget of half of that: narrower rings, and the view within it.
+    budget = drawn // 2
+    shown = stream_until_settled(isoterra.World(field, view_distance=400.0, radius=4, threads=2, triangle_budget=budget))
+    assert budget // 3 < sum(len(u.faces) for u in shown.values()) <= budget
+    with pytest.raises(ValueError, match="triangle_budget"):
+        isoterra.World(field, triangle_budget=-1)
 
 
 def test_edits_undo_and_redo_in_a_world_file_the_program_reads(tmp_path):
