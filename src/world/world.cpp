@@ -151,14 +151,8 @@ bool World::State::choose_ring_locked() {
     const bool probing = !probed_;
     if (probing && budget_probe_.empty()) return false;  // no focus yet
     const LodColumnSet& columns = probing ? budget_probe_ : target_.leaves;
-    for (const LodColumn& c : columns) {
-        const auto column = columns_.find(c);
-        if (column == columns_.end() || !column->second.surveyed) return false;
-        for (int y = column->second.bottom; y <= column->second.top; ++y) {
-            const auto chunk = chunks_.find(chunk_of(c, y));
-            if (chunk == chunks_.end() || chunk->second.handed < 0) return false;
-        }
-    }
+    for (const LodColumn& c : columns)
+        if (!handed_whole_locked(c)) return false;
     std::unordered_map<LodColumn, std::size_t, LodColumnHash> measured;
     for (const LodColumn& c : columns) {
         const Column& column = columns_.at(c);
@@ -182,6 +176,7 @@ bool World::State::choose_ring_locked() {
     probed_ = true;
     if (!probing && ring == lod_.chunks_per_ring) {
         ring_chosen_ = true;  // the target is within the budget (or the ring is the narrowest)
+        for (auto& [coord, chunk] : chunks_) std::vector<IndexRange>().swap(chunk.ranges);  // counted no more
         return false;
     }
     lod_.chunks_per_ring = ring;

@@ -26,16 +26,8 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
         stand_ins = stand_ins_;
         // Ready: every chunk handed over (an empty column is ready at once).
         for (const LodColumnSet* set : {&target.leaves, &stand_ins}) {
-            for (const LodColumn& c : *set) {
-                if (shown.count(c)) continue;
-                auto it = columns_.find(c);
-                bool all = it != columns_.end() && it->second.surveyed;
-                for (int y = all ? it->second.bottom : 0; all && y <= it->second.top; ++y) {
-                    auto chunk = chunks_.find(chunk_of(c, y));
-                    all = chunk != chunks_.end() && chunk->second.handed >= 0;
-                }
-                if (all) ready.insert(c);
-            }
+            for (const LodColumn& c : *set)
+                if (!shown.count(c) && handed_whole_locked(c)) ready.insert(c);
         }
     }
     const auto is_ready = [&](const LodColumn& c) { return ready.count(c) > 0; };
@@ -79,6 +71,16 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
     }
 }
 
+bool World::State::handed_whole_locked(const LodColumn& c) const {
+    const auto it = columns_.find(c);
+    if (it == columns_.end() || !it->second.surveyed) return false;
+    for (int y = it->second.bottom; y <= it->second.top; ++y) {
+        const auto chunk = chunks_.find(chunk_of(c, y));
+        if (chunk == chunks_.end() || chunk->second.handed < 0) return false;
+    }
+    return true;
+}
+
 std::size_t World::State::deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink) {
     const auto start = std::chrono::steady_clock::now();
     std::size_t handed = 0;
@@ -100,8 +102,10 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
                 if (it == chunks_.end() || it->second.pending != static_cast<std::int64_t>(f.version)) continue;
                 it->second.pending = -1;
                 it->second.handed = static_cast<std::int64_t>(f.version);
-                it->second.triangles = f.mesh.triangle_count();
-                it->second.ranges = f.mesh.ranges;
+                if (!ring_chosen_) {  // what the triangle budget counts, until it has chosen
+                    it->second.triangles = f.mesh.triangle_count();
+                    it->second.ranges = f.mesh.ranges;
+                }
                 const Column& column = columns_.at({f.coord.lod, f.coord.x, f.coord.z});
                 visible = column.shown;
                 neighbours = column.neighbours;
@@ -145,8 +149,7 @@ WorldCounts World::State::counts() const {
 bool World::State::settled() const {
     std::lock_guard<std::mutex> lock(mu_);
     // A world without a focus yet wants nothing; with one, it is settled once the budget chose.
-    if ((!ring_chosen_ && (probed_ || !budget_probe_.empty())) || !finished_.empty() || counts_.building > 0 || shown_ != target_.leaves)
-        return false;
+    if ((!ring_chosen_ && !target_.leaves.empty()) || !finished_.empty() || counts_.building > 0 || shown_ != target_.leaves) return false;
     for (const auto& [coord, chunk] : chunks_)
         if (static_cast<std::int64_t>(chunk.version) != chunk.handed) return false;
     return true;

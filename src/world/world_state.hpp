@@ -38,7 +38,8 @@ struct World::State {
         std::uint64_t version = 0;  // counts up whenever the chunk must be built again
         std::int64_t handed = -1;   // the version the owner has a mesh of
         std::int64_t pending = -1;  // the version on a worker or waiting for delivery
-        // Of the mesh handed: its triangles and which are drawn beside other levels (ranges).
+        // Of the mesh handed while the triangle budget counts: its triangles and which are
+        // drawn beside other levels (ranges).
         std::size_t triangles = 0;
         std::vector<IndexRange> ranges;
     };
@@ -72,6 +73,9 @@ struct World::State {
     /// Once every column of budget_probe_ is handed over: chooses the ring for the triangle
     /// budget and works out the target again. Returns true when it chose.
     bool choose_ring_locked();
+    /// Returns true when column `c` is surveyed and every chunk of it handed over (an empty
+    /// column at once).
+    bool handed_whole_locked(const LodColumn& c) const;
     /// Returns the height guess for column `c` (kept while the column is in the target).
     ValueRange height_guess_locked(const LodColumn& c);
     void add_chunks_locked(const LodColumn& c, Column& column);
