@@ -6,7 +6,16 @@
 // Value noise repeats every `period` cells (an integer), so the detail repeats every 1000 m
 // in the world (every frequency below times 1000 is an integer) and texture coordinates can
 // wrap there without a seam.
-float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
+// A lattice point's value in [0, 1): an integer hash (two multiplies by odd constants and a
+// xor-shift), a few instructions where the usual fract(sin(...)) costs a sine's range
+// reduction and polynomial on a software rasterizer. The points are whole numbers below the
+// period, so the integer conversion is exact.
+float hash(vec2 p) {
+    uvec2 q = uvec2(ivec2(p)) * uvec2(1597334673u, 3812015801u);
+    uint n = (q.x ^ q.y) * 1597334673u;
+    n ^= n >> 16;
+    return float(n >> 8) * (1.0 / 16777216.0);
+}
 float value_noise(vec2 p, float period) {
     vec2 i = floor(p), f = fract(p);
     vec2 u = f * f * (3.0 - 2.0 * f);
@@ -15,33 +24,48 @@ float value_noise(vec2 p, float period) {
 }
 float detail(vec2 p, float f) { return 0.6 * value_noise(p * f, floor(1000.0 * f + 0.5)) + 0.4 * value_noise(p * f * 3.7, floor(3700.0 * f + 0.5)); }
 
-vec3 paint(int id, vec2 p) {
-    if (id == 0) return mix(vec3(0.22, 0.42, 0.14), vec3(0.36, 0.55, 0.20), detail(p, 0.7));  // grass
-    if (id == 1) return mix(vec3(0.36, 0.25, 0.16), vec3(0.50, 0.37, 0.24), detail(p, 1.3));  // soil
-    if (id == 2) return mix(vec3(0.38, 0.37, 0.36), vec3(0.60, 0.58, 0.55), detail(p, 0.4));  // rock
-    if (id == 3) return mix(vec3(0.86, 0.89, 0.95), vec3(0.98, 0.99, 1.0), detail(p, 0.9));  // snow
-    if (id == 4) return mix(vec3(0.72, 0.64, 0.45), vec3(0.86, 0.79, 0.60), detail(p, 2.1));  // sand
-    return mix(vec3(0.42, 0.40, 0.38), vec3(0.64, 0.61, 0.57), detail(p, 3.3));              // scree: fine stones
+// Each material's two colours and its detail's frequency: grass, soil, rock, snow, sand,
+// scree (fine stones).
+const vec3 kDull[6] = vec3[6](vec3(0.22, 0.42, 0.14), vec3(0.36, 0.25, 0.16), vec3(0.38, 0.37, 0.36), vec3(0.86, 0.89, 0.95),
+                              vec3(0.72, 0.64, 0.45), vec3(0.42, 0.40, 0.38));
+const vec3 kBright[6] = vec3[6](vec3(0.36, 0.55, 0.20), vec3(0.50, 0.37, 0.24), vec3(0.60, 0.58, 0.55), vec3(0.98, 0.99, 1.0),
+                                vec3(0.86, 0.79, 0.60), vec3(0.64, 0.61, 0.57));
+const float kDetail[6] = float[6](0.7, 1.3, 0.4, 0.9, 2.1, 3.3);
+
+vec3 paint(int id, vec2 p) { return mix(kDull[id], kBright[id], detail(p, kDetail[id])); }
+
+// Why loops over what has weight rather than branches: a software rasterizer (llvmpipe,
+// SwiftShader) shades a block of pixels at once and runs every branch any of them takes,
+// but leaves a loop once none of them is still in it. So a pixel pays for the materials and
+// planes that have weight there (one or two of each, mostly), not for all eighteen.
+
+// The first of the weights w[k..n) that is not 0, or n.
+int next_weighted(float w[6], int k, int n) {
+    while (k < n && w[k] == 0.0) ++k;
+    return k;
 }
 
+// A plane with under 1/256 of the weight is left out (at most one step of an 8-bit colour).
 vec3 triplanar(int id, vec3 p, vec3 n) {
     vec3 w = pow(abs(n), vec3(4.0));
     w /= (w.x + w.y + w.z);
-    return paint(id, p.yz) * w.x + paint(id, p.xz) * w.y + paint(id, p.xy) * w.z;
+    w *= step(vec3(1.0 / 256.0), w);
+    w /= (w.x + w.y + w.z);
+    float planes[6] = float[6](w.x, w.y, w.z, 0.0, 0.0, 0.0);
+    vec3 c = vec3(0.0);
+    for (int k = next_weighted(planes, 0, 3); k < 3; k = next_weighted(planes, k + 1, 3))
+        c += paint(id, k == 0 ? p.yz : k == 1 ? p.xz : p.xy) * planes[k];
+    return c;
 }
 
 // The albedo from the weights of grass, soil, rock and snow (`weights`) and of sand and scree
 // (`more`). Weights, not material numbers, are interpolated: a number halfway between grass
-// (0) and rock (2) would paint soil (1). A material with no weight here is not painted (a
-// vertex has two materials at most: most of the six are 0 over a triangle).
+// (0) and rock (2) would paint soil (1). A vertex has two materials at most: most of the six
+// have no weight over a triangle, and are not painted.
 vec3 terrain_albedo(vec3 p, vec3 n, vec4 weights, vec2 more) {
+    float w[6] = float[6](weights.x, weights.y, weights.z, weights.w, more.x, more.y);
     vec3 albedo = vec3(0.0);
-    if (weights.x > 0.0) albedo += triplanar(0, p, n) * weights.x;
-    if (weights.y > 0.0) albedo += triplanar(1, p, n) * weights.y;
-    if (weights.z > 0.0) albedo += triplanar(2, p, n) * weights.z;
-    if (weights.w > 0.0) albedo += triplanar(3, p, n) * weights.w;
-    if (more.x > 0.0) albedo += triplanar(4, p, n) * more.x;
-    if (more.y > 0.0) albedo += triplanar(5, p, n) * more.y;
+    for (int id = next_weighted(w, 0, 6); id < 6; id = next_weighted(w, id + 1, 6)) albedo += triplanar(id, p, n) * w[id];
     return albedo;
 }
 

@@ -156,21 +156,34 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
         glUniform1i(at.fade, fading ? (m.visible ? 1 : 2) : 0);
         glUniform1f(at.fade_alpha, static_cast<float>(since / kFadeSeconds));
     };
-    std::size_t drawn = 0;
+    // The chunks in view, nearest first: a software rasterizer (llvmpipe) tests depth before
+    // it shades, so the ground nearer the eye hides what lies behind it before that costs a
+    // fragment shader. Ties keep the map's order: the same picture every time.
+    draw_order_.clear();
     for (auto& [k, m] : chunks_) {
         if (m.counts.empty() || !m.vao) continue;
+        const bool fading = o.time_s - m.fade_start < kFadeSeconds;
+        if (!m.visible && !fading) continue;
+        const glm::vec3 lo = glm::vec3(m.origin - camera.eye) + m.lo, hi = glm::vec3(m.origin - camera.eye) + m.hi;
+        if (outside(planes, lo, hi)) continue;
+        const glm::vec3 nearest = glm::clamp(glm::vec3(0.0f), lo, hi);
+        draw_order_.push_back({glm::dot(nearest, nearest), std::get<0>(k), &m});
+    }
+    std::stable_sort(draw_order_.begin(), draw_order_.end(),
+                     [](const DrawItem& a, const DrawItem& b) { return a.distance2 < b.distance2; });
+    std::size_t drawn = 0;
+    for (const DrawItem& item : draw_order_) {
+        GpuMesh& m = *item.mesh;
         const double since = o.time_s - m.fade_start;
         const bool fading = since < kFadeSeconds;
-        if (!m.visible && !fading) continue;
         const glm::dvec3 offset = m.origin - camera.eye;
-        if (outside(planes, glm::vec3(offset) + m.lo, glm::vec3(offset) + m.hi)) continue;
         glUniform3f(at.chunk_offset, static_cast<float>(offset.x), static_cast<float>(offset.y), static_cast<float>(offset.z));
         // The detail noise repeats every 1000 m: coordinates wrapped there keep their precision
         // anywhere in the world.
         const glm::dvec3 wrapped = m.origin - glm::floor(m.origin / 1000.0) * 1000.0;
         glUniform3f(at.texture_offset, static_cast<float>(wrapped.x), static_cast<float>(wrapped.y), static_cast<float>(wrapped.z));
         glUniform1i(at.coarser_mask, static_cast<int>(m.neighbours.coarser_mask()));
-        const glm::vec3 tint = o.level_colours ? kLevelColours[std::min(std::get<0>(k), 7)] : glm::vec3(1.0f);
+        const glm::vec3 tint = o.level_colours ? kLevelColours[std::min(item.level, 7)] : glm::vec3(1.0f);
         glUniform3f(at.level_tint, tint.r, tint.g, tint.b);
         set_fade(m, fading, since);
         set_scale(at, m.scale);

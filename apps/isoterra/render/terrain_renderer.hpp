@@ -84,6 +84,13 @@ private:
     unsigned water_vao_ = 0, water_vbo_ = 0, empty_vao_ = 0;
     bool reversed_depth_ = false;
     std::map<std::tuple<int, int, int, int>, GpuMesh> chunks_;  // sorted: the same draw order every time
+    // A frame's ground chunks in view, by the squared distance from the eye to their boxes.
+    struct DrawItem {
+        float distance2;
+        int level;
+        GpuMesh* mesh;
+    };
+    std::vector<DrawItem> draw_order_;
 };
 
 }  // namespace isoterra::app
