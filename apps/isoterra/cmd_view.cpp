@@ -8,6 +8,8 @@
 // frames (along --path if given), writes --screenshot and exits: for tests and the docs.
 // The terrain, its World and its edits are the library's Session; this file is the frame
 // loop, view/ the window, the input and the panel.
+#include <malloc.h>
+
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -48,9 +50,21 @@ void write_screenshot(const ViewWindow& window, const std::string& path, int wid
     std::fprintf(stderr, "wrote %s\n", printable(path).c_str());
 }
 
+// Mesa's software rasterizer (llvmpipe) allocates and frees large buffers every frame. glibc
+// hands freed pages at the top of its heap back to the kernel and faults them in again the
+// next frame: under a virtual machine, about a quarter of the drawing thread's time went to
+// the kernel (perf; docs/benchmarks.md, "The viewer's frame"). Keeping up to 512 MiB of
+// freed memory stops that; the peak stays what it was.
+void keep_freed_memory() {
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TOP_PAD, 64 << 20);
+}
+
 // Frames until the window closes or `opt.frames` ran.
 void run_viewer(const ViewOptions& opt, ViewWindow& window, Session& session, std::string status) {
     using Clock = std::chrono::steady_clock;
+    keep_freed_memory();
     auto renderer = std::make_unique<TerrainRenderer>();
     unsigned drawn_world = session.restarts();
     SceneFramebuffer scene;
@@ -62,14 +76,21 @@ void run_viewer(const ViewOptions& opt, ViewWindow& window, Session& session, st
     ViewPanel panel(session);
     panel.level_colours = opt.level_colours;
     double fps = 0.0, upload_ms = 0.0, frame_ms_total = 0.0, upload_ms_total = 0.0, worst_frame_ms = 0.0;
+    // The frames drawn once the world had settled (everything built): what drawing the
+    // whole view costs, without the workers beside it.
+    double settled_ms_total = 0.0;
+    int settled_frames = 0;
     auto previous = Clock::now();
     const auto t0 = previous;
     int frames_run = 0;
     for (int frame = 0; !window.closing() && (opt.frames == 0 || frame < opt.frames); ++frame) {
         const auto now = Clock::now();
-        const double dt = std::min(0.1, std::chrono::duration<double>(now - previous).count());
+        // The camera moves by at most a tenth of a second a frame; the panel's rate counts the
+        // whole interval (clamped, it could not read under 10 frames a second).
+        const double interval = std::chrono::duration<double>(now - previous).count();
+        const double dt = std::min(0.1, interval);
         previous = now;
-        fps = fps * 0.9 + (dt > 0 ? 0.1 / dt : 0.0);
+        fps = fps * 0.9 + (interval > 0 ? 0.1 / interval : 0.0);
         window.poll();
         const ImGuiIO& io = ImGui::GetIO();
         const ViewToggles keys = input.frame(window, dt, !io.WantCaptureKeyboard, !io.WantCaptureMouse, camera, session, status);
@@ -84,6 +105,7 @@ void run_viewer(const ViewOptions& opt, ViewWindow& window, Session& session, st
             drawn_world = session.restarts();
         }
         session.world()->set_focus(camera.position);
+        const bool settled = session.world()->settled();
         const auto u0 = Clock::now();
         const double clock_s = std::chrono::duration<double>(u0 - t0).count();
         session.deliver(opt.budget_ms, [&](const ChunkUpdate& u) { renderer->apply(u, clock_s); });
@@ -117,6 +139,7 @@ void run_viewer(const ViewOptions& opt, ViewWindow& window, Session& session, st
         window.swap();
         const double frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - now).count();
         frame_ms_total += frame_ms;
+        if (settled) settled_ms_total += frame_ms, ++settled_frames;
         worst_frame_ms = std::max(worst_frame_ms, frame_ms);
         ++frames_run;
         // One line when the window is up and taking input (scripts driving it wait for it).
@@ -125,8 +148,11 @@ void run_viewer(const ViewOptions& opt, ViewWindow& window, Session& session, st
         std::this_thread::sleep_until(now + std::chrono::microseconds(16667));
     }
     if (opt.frames > 0 && frames_run > 0)
-        std::fprintf(stderr, "view: %d frames, frame time mean %.1f ms (worst %.1f), upload mean %.2f ms per frame\n", frames_run,
-                     frame_ms_total / frames_run, worst_frame_ms, upload_ms_total / frames_run);
+        std::fprintf(
+            stderr,
+            "view: %d frames, frame time mean %.1f ms (worst %.1f), upload mean %.2f ms per frame; settled: %d frames, mean %.1f ms\n",
+            frames_run, frame_ms_total / frames_run, worst_frame_ms, upload_ms_total / frames_run, settled_frames,
+            settled_frames ? settled_ms_total / settled_frames : 0.0);
 }
 
 }  // namespace
