@@ -83,7 +83,7 @@ private:
     unsigned program_ = 0, sky_program_ = 0;
     unsigned water_vao_ = 0, water_vbo_ = 0, empty_vao_ = 0;
     bool reversed_depth_ = false;
-    std::map<std::tuple<int, int, int, int>, GpuMesh> chunks_;  // sorted: the same draw order every time
+    std::map<std::tuple<int, int, int, int>, GpuMesh> chunks_;  // sorted: ties in the draw order broken the same way every time
     // A frame's ground chunks in view, by the squared distance from the eye to their boxes.
     struct DrawItem {
         float distance2;
