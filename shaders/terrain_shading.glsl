@@ -36,8 +36,9 @@ vec3 paint(int id, vec2 p) { return mix(kDull[id], kBright[id], detail(p, kDetai
 
 // Why loops over what has weight rather than branches: a software rasterizer (llvmpipe,
 // SwiftShader) shades a block of pixels at once and runs every branch any of them takes,
-// but leaves a loop once none of them is still in it. So a pixel pays for the materials and
-// planes that have weight there (one or two of each, mostly), not for all eighteen.
+// but leaves a loop once none of them is still in it. So a block pays for the planes and
+// materials that have weight in it (one or two of each, mostly); every plane was painted
+// before, whatever its weight.
 
 // The first of the weights w[k..n) that is not 0, or n.
 int next_weighted(float w[6], int k, int n) {
