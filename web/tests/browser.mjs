@@ -72,6 +72,12 @@ export async function openPage(context, base, query, { settle = true, timeoutMs 
 /// The canvas as drawn by a frame finished after the call: { width, height, data } (RGBA).
 export async function pixels(page) {
   await page.evaluate(() => window.isoterra.frame());
+  return canvasPixels(page);
+}
+
+/// The page's canvas `#view` as it is: { width, height, data } (RGBA). The bytes cross as
+/// base64, where an array of numbers took seconds to cross.
+export async function canvasPixels(page) {
   const { width, height, base64 } = await page.evaluate(() => {
     const c = document.getElementById('view');
     const copy = document.createElement('canvas');

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, isoterra, outputDir } from './browser.mjs';
+import { serve, launch, isoterra, outputDir, canvasPixels } from './browser.mjs';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const kSky = [168, 189, 214];
@@ -19,14 +19,7 @@ async function show(context, base, query) {
   await page.waitForFunction(() => window.tilesView && window.tilesView.settled(), null, { timeout: 180000, polling: 200 });
   const stats = await page.evaluate(() => window.tilesView.stats());
   const shot = await page.screenshot();
-  const { width, height, data } = await page.evaluate(() => {
-    const c = document.getElementById('view');
-    const copy = document.createElement('canvas');
-    copy.width = c.width, copy.height = c.height;
-    const g = copy.getContext('2d');
-    g.drawImage(c, 0, 0);
-    return { width: c.width, height: c.height, data: Array.from(g.getImageData(0, 0, c.width, c.height).data) };
-  });
+  const { width, height, data } = await canvasPixels(page);
   return { page, stats, shot, width, height, data };
 }
 
