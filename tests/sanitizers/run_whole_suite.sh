@@ -25,9 +25,12 @@ if [ "$mode" != --run-only ]; then
   # Quiet unless something is wrong: the build's output goes to a log that is shown on failure.
   # Under CTest it shares the cores with the rest of the suite: at a lower priority, so that
   # the tests beside it run as fast as alone and the build takes the time they leave.
+  # There it runs three compilers at a time: the tests beside it often wait (on browsers, on
+  # the programs they start), and the third fills the cores meanwhile.
   nice_build=()
-  [ "$mode" = --build-only ] && nice_build=(nice -n 15)
-  if ! "${nice_build[@]}" cmake --build "$dir" -j2 >"$dir/build.log" 2>&1; then
+  jobs=2
+  [ "$mode" = --build-only ] && nice_build=(nice -n 15) && jobs=3
+  if ! "${nice_build[@]}" cmake --build "$dir" -j"$jobs" >"$dir/build.log" 2>&1; then
       tail -50 "$dir/build.log"
       exit 1
   fi

@@ -202,11 +202,14 @@ TEST(Lod, a_triangle_budget_narrows_the_rings_until_the_settled_view_fits_it) {
     };
     const auto [all, wide, all_columns] = run(0, 2, true);
     EXPECT_EQ(wide, slow ? 4.0 : 8.0);
-    // Far above what it shows: the same view.
-    const auto [same, same_ring, same_columns] = run(all * 4, 2, true);
-    EXPECT_EQ(same, all);
-    EXPECT_EQ(same_ring, wide);
-    EXPECT_EQ(same_columns, all_columns);
+    // Far above what it shows: the same view. (Under the sanitizers, which look for races and
+    // memory errors rather than answers, the worlds that only repeat an answer are left out.)
+    if (!slow) {
+        const auto [same, same_ring, same_columns] = run(all * 4, 2, true);
+        EXPECT_EQ(same, all);
+        EXPECT_EQ(same_ring, wide);
+        EXPECT_EQ(same_columns, all_columns);
+    }
     // Half of it: narrower rings, within the budget, and the same answer whatever the workers'
     // count or order, with or without coarse first.
     const std::size_t half = all / 2;
@@ -217,10 +220,12 @@ TEST(Lod, a_triangle_budget_narrows_the_rings_until_the_settled_view_fits_it) {
     EXPECT_LT(ring, wide);
     EXPECT_GE(ring, 2.0);
     EXPECT_EQ(std::fmod(ring, 0.25), 0.0);
-    const auto [shown1, ring1, columns1] = run(half, 1, true);
-    EXPECT_EQ(ring1, ring);
-    EXPECT_EQ(columns1, columns);
-    EXPECT_EQ(shown1, shown);
+    if (!slow) {
+        const auto [shown1, ring1, columns1] = run(half, 1, true);
+        EXPECT_EQ(ring1, ring);
+        EXPECT_EQ(columns1, columns);
+        EXPECT_EQ(shown1, shown);
+    }
     const auto [shown2, ring2, columns2] = run(half, 2, false);
     EXPECT_EQ(ring2, ring);
     EXPECT_EQ(columns2, columns);

@@ -9,8 +9,10 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "isoterra/world.hpp"
+#include "test_pace.hpp"
 #include "world_checks.hpp"
 
 using namespace isoterra;
@@ -108,7 +110,10 @@ TEST(World, switching_the_mesher_rebuilds_every_chunk_once_and_keeps_old_meshes_
 TEST(World, meshes_and_levels_are_identical_with_1_2_and_8_threads_and_the_owners_workers) {
     std::map<Key, MeshBuffers> reference;
     LodColumnSet reference_columns;
-    for (const int threads : {1, 2, 8, -1}) {
+    // Under the sanitizers, which look for races rather than answers, one thread is left out
+    // (the Release tree runs this test whole).
+    const std::vector<int> counts = test::slow_build() ? std::vector<int>{2, 8, -1} : std::vector<int>{1, 2, 8, -1};
+    for (const int threads : counts) {
         World w(tutorial(), settings(4, 600.0, 0, threads));
         Owner owner;
         settle(w, owner, glm::dvec3(-700, 40, 900));
