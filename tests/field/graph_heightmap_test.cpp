@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -138,4 +139,25 @@ TEST_F(HeightmapNode, bad_rasters_are_one_line_errors_naming_node_and_file) {
     EXPECT_NE(error_of("file = \"/dev/zero\"").find("not a raster file (not a regular file)"), std::string::npos);
     std::ofstream(dir_ + "/plain.tif") << "not a tiff";
     EXPECT_NE(error_of("file = \"plain.tif\"").find("plain.tif: "), std::string::npos);
+}
+
+// GDAL's hundred libraries are loaded by the first raster that needs them (a GeoTIFF, here one
+// it refuses), not with the library: a PNG heightmap, like any other field, leaves them out.
+TEST_F(HeightmapNode, gdal_is_loaded_by_the_first_raster_that_needs_it_and_no_sooner) {
+    const auto gdal_mapped = [] {
+        std::ifstream maps("/proc/self/maps");
+        const std::string text((std::istreambuf_iterator<char>(maps)), {});
+        return text.find("libgdal") != std::string::npos;
+    };
+    // Run alone (as ctest runs each test), nothing else can have loaded it.
+    if (gdal_mapped() && ::testing::UnitTest::GetInstance()->test_to_run_count() > 1)
+        GTEST_SKIP() << "an earlier test of this process read a raster through GDAL";
+    EXPECT_FALSE(gdal_mapped()) << "loaded with the library";
+    EXPECT_EQ(at(*graph("file = \"small.png\""), 30, 25), 65535.0);
+    EXPECT_FALSE(gdal_mapped());
+    std::ofstream(dir_ + "/plain.tif") << "not a tiff";
+    const std::string error = error_of("file = \"plain.tif\"");
+    if (error.find("built without GDAL") != std::string::npos) GTEST_SKIP() << error;
+    EXPECT_NE(error.find("GDAL cannot read it as a raster"), std::string::npos) << error;
+    EXPECT_TRUE(gdal_mapped());
 }

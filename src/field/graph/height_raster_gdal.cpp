@@ -10,26 +10,23 @@
 #include "height_raster.hpp"
 #include "isoterra/base.hpp"
 
-#ifdef ISOTERRA_HAS_GDAL
-#include <cpl_error.h>
-#include <gdal.h>
-#endif
+#include "gdal_library.hpp"
 
 namespace isoterra::graph {
 
 #ifdef ISOTERRA_HAS_GDAL
 QuietGdal::QuietGdal() {
     static std::once_flag registered;
-    std::call_once(registered, [] { GDALAllRegister(); });
-    CPLPushErrorHandler(CPLQuietErrorHandler);
+    std::call_once(registered, [] { gdal().GDALAllRegister(); });
+    gdal().CPLPushErrorHandler(gdal().CPLQuietErrorHandler);
 }
 
-QuietGdal::~QuietGdal() { CPLPopErrorHandler(); }
+QuietGdal::~QuietGdal() { gdal().CPLPopErrorHandler(); }
 
 namespace {
 
 std::string last_gdal_error() {
-    const char* m = CPLGetLastErrorMsg();
+    const char* m = gdal().CPLGetLastErrorMsg();
     return m && *m ? std::string(m).substr(0, 200) : "GDAL gave no reason";
 }
 
@@ -37,33 +34,34 @@ std::string last_gdal_error() {
 
 void read_gdal_raster(const std::string& path, const RasterPlacement& placement, HeightRaster& raster) {
     const QuietGdal quiet;
-    CPLErrorReset();
+    gdal().CPLErrorReset();
     check_gdal_raster_files(path);
-    GDALDatasetH dataset = GDALOpen(path.c_str(), GA_ReadOnly);
+    GDALDatasetH dataset = gdal().GDALOpen(path.c_str(), GA_ReadOnly);
     if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster ({})", path, last_gdal_error()));
     struct Close {
         GDALDatasetH d;
-        ~Close() { GDALClose(d); }
+        ~Close() { gdal().GDALClose(d); }
     } close{dataset};
-    const int width = GDALGetRasterXSize(dataset), height = GDALGetRasterYSize(dataset);
-    if (GDALGetRasterCount(dataset) < 1 || width < 1 || height < 1) throw RasterError(fmt::format("{}: the raster has no band", path));
+    const int width = gdal().GDALGetRasterXSize(dataset), height = gdal().GDALGetRasterYSize(dataset);
+    if (gdal().GDALGetRasterCount(dataset) < 1 || width < 1 || height < 1)
+        throw RasterError(fmt::format("{}: the raster has no band", path));
     if (static_cast<std::size_t>(width) * static_cast<std::size_t>(height) > kMaxRasterPixels)
         throw RasterError(fmt::format("{}: {}x{} pixels, more than the {} a raster may have", path, width, height, kMaxRasterPixels));
     if (placement.heights) throw RasterError(fmt::format("{}: input 'heights' is for PNG files; GDAL's rasters hold metres", path));
     // Held at once: the band as doubles, the heights as floats.
     check_memory_budget(static_cast<double>(width) * height * (sizeof(double) + sizeof(float)),
                         fmt::format("{}: reading {}x{} pixels", path, width, height));
-    GDALRasterBandH band = GDALGetRasterBand(dataset, 1);
+    GDALRasterBandH band = gdal().GDALGetRasterBand(dataset, 1);
     std::vector<double> values(static_cast<std::size_t>(width) * height);
-    if (GDALRasterIO(band, GF_Read, 0, 0, width, height, values.data(), width, height, GDT_Float64, 0, 0) != CE_None)
+    if (gdal().GDALRasterIO(band, GF_Read, 0, 0, width, height, values.data(), width, height, GDT_Float64, 0, 0) != CE_None)
         throw RasterError(fmt::format("{}: cannot read band 1 ({})", path, last_gdal_error()));
     int has = 0;
-    const double scale = GDALGetRasterScale(band, &has);
+    const double scale = gdal().GDALGetRasterScale(band, &has);
     const double applied_scale = has ? scale : 1.0;
-    const double offset = GDALGetRasterOffset(band, &has);
+    const double offset = gdal().GDALGetRasterOffset(band, &has);
     const double applied_offset = has ? offset : 0.0;
     int has_nodata = 0;
-    const double nodata = GDALGetRasterNoDataValue(band, &has_nodata);
+    const double nodata = gdal().GDALGetRasterNoDataValue(band, &has_nodata);
     double lowest = INFINITY;
     for (double& v : values) {
         if ((has_nodata && (v == nodata || (std::isnan(nodata) && std::isnan(v)))) || !std::isfinite(v)) {
@@ -79,7 +77,7 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
     for (std::size_t i = 0; i < values.size(); ++i) raster.heights[i] = static_cast<float>(std::isnan(values[i]) ? lowest : values[i]);
     if (placement.from && placement.to) return;
     double gt[6];
-    if (GDALGetGeoTransform(dataset, gt) != CE_None)
+    if (gdal().GDALGetGeoTransform(dataset, gt) != CE_None)
         throw RasterError(fmt::format("{}: not georeferenced; give the node 'from' and 'to' (metres)", path));
     if (gt[2] != 0.0 || gt[4] != 0.0) throw RasterError(fmt::format("{}: a rotated geotransform is not supported", path));
     // Pixel centres: half a pixel in from the corner the geotransform names.

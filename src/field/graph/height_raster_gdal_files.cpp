@@ -15,9 +15,7 @@
 #include "height_raster.hpp"
 #include "isoterra/base.hpp"
 
-#ifdef ISOTERRA_HAS_GDAL
-#include <cpl_minixml.h>
-#endif
+#include "gdal_library.hpp"
 
 namespace isoterra::graph {
 
@@ -84,11 +82,11 @@ private:
         if (::stat(path.c_str(), &st) != 0 || static_cast<std::size_t>(st.st_size) > kMaxVrtBytes)
             throw RasterError(fmt::format("{}: {} is a VRT of more than {} bytes", raster_, path, kMaxVrtBytes));
         const std::string text = read_head(path, static_cast<std::size_t>(st.st_size));
-        CPLXMLNode* root = CPLParseXMLString(text.c_str());
+        CPLXMLNode* root = gdal().CPLParseXMLString(text.c_str());
         if (!root) return;  // not XML after all: GDAL says what it is
         struct Free {
             CPLXMLNode* n;
-            ~Free() { CPLDestroyXMLNode(n); }
+            ~Free() { gdal().CPLDestroyXMLNode(n); }
         } owner{root};
         const std::string folder = fs::path(path).parent_path().string();
         // Iterative walk: the XML's nesting is the file's to choose.
@@ -97,12 +95,12 @@ private:
             const CPLXMLNode* n = stack.back();
             stack.pop_back();
             if (n->eType != CXT_Element) continue;
-            if (const char* sub = CPLGetXMLValue(n, "subClass", nullptr); sub && std::strcmp(sub, "VRTRawRasterBand") == 0)
+            if (const char* sub = gdal().CPLGetXMLValue(n, "subClass", nullptr); sub && std::strcmp(sub, "VRTRawRasterBand") == 0)
                 throw RasterError(fmt::format("{}: {} has a raw band (VRTRawRasterBand), which isoterra does not read", raster_, path));
             if (std::strcmp(n->pszValue, "SourceFilename") == 0 || std::strcmp(n->pszValue, "SourceDataset") == 0) {
                 if (++sources_ > kMaxSources) throw RasterError(fmt::format("{}: more than {} VRT sources", raster_, kMaxSources));
-                const std::string name = CPLGetXMLValue(n, nullptr, "");
-                const char* relative = CPLGetXMLValue(n, "relativeToVRT", "0");
+                const std::string name = gdal().CPLGetXMLValue(n, nullptr, "");
+                const char* relative = gdal().CPLGetXMLValue(n, "relativeToVRT", "0");
                 if (name.rfind("/vsi", 0) == 0 || name.find("://") != std::string::npos || name.find(':') == 0)
                     throw RasterError(
                         fmt::format("{}: {} names a source that is not a plain file: {}", raster_, path, text_excerpt(name, 100)));

@@ -9,10 +9,7 @@
 
 #include "height_raster.hpp"
 
-#ifdef ISOTERRA_HAS_GDAL
-#include <cpl_error.h>
-#include <gdal.h>
-#endif
+#include "gdal_library.hpp"
 
 namespace isoterra {
 namespace {
@@ -29,17 +26,18 @@ bool is_png(const std::string& path) {
 // Sets NaN where band 1's mask says no data (nodata values, alpha, per-dataset masks).
 void apply_gdal_mask(const std::string& path, HeightRasterPixels& out) {
     const graph::QuietGdal quiet;
-    GDALDatasetH dataset = GDALOpen(path.c_str(), GA_ReadOnly);
+    GDALDatasetH dataset = graph::gdal().GDALOpen(path.c_str(), GA_ReadOnly);
     if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster", path));
     struct Close {
         GDALDatasetH d;
-        ~Close() { GDALClose(d); }
+        ~Close() { graph::gdal().GDALClose(d); }
     } close{dataset};
-    GDALRasterBandH band = GDALGetRasterBand(dataset, 1);
-    if (!band || (GDALGetMaskFlags(band) & GMF_ALL_VALID)) return;
-    GDALRasterBandH mask = GDALGetMaskBand(band);
+    GDALRasterBandH band = graph::gdal().GDALGetRasterBand(dataset, 1);
+    if (!band || (graph::gdal().GDALGetMaskFlags(band) & GMF_ALL_VALID)) return;
+    GDALRasterBandH mask = graph::gdal().GDALGetMaskBand(band);
     std::vector<unsigned char> valid(out.heights.size());
-    if (!mask || GDALRasterIO(mask, GF_Read, 0, 0, out.width, out.height, valid.data(), out.width, out.height, GDT_Byte, 0, 0) != CE_None)
+    if (!mask || graph::gdal().GDALRasterIO(mask, GF_Read, 0, 0, out.width, out.height, valid.data(), out.width, out.height, GDT_Byte, 0,
+                                            0) != CE_None)
         throw RasterError(fmt::format("{}: cannot read the no-data mask of band 1", path));
     for (std::size_t i = 0; i < valid.size(); ++i)
         if (!valid[i]) out.heights[i] = NAN;
