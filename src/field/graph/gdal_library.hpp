@@ -10,13 +10,15 @@
 
 namespace isoterra::graph {
 
-#define ISOTERRA_GDAL_FUNCTIONS(X)                                                                                                         \
-    X(GDALAllRegister)                                                                                                                     \
-    X(GDALOpen)                                                                                                                            \
-    X(GDALClose) X(GDALGetRasterXSize) X(GDALGetRasterYSize) X(GDALGetRasterCount) X(GDALGetRasterBand) X(GDALRasterIO)                    \
-        X(GDALGetRasterScale) X(GDALGetRasterOffset) X(GDALGetRasterNoDataValue) X(GDALGetGeoTransform) X(GDALGetMaskFlags)                \
-            X(GDALGetMaskBand) X(CPLPushErrorHandler) X(CPLPopErrorHandler) X(CPLQuietErrorHandler) X(CPLGetLastErrorMsg) X(CPLErrorReset) \
-                X(CPLParseXMLString) X(CPLDestroyXMLNode) X(CPLGetXMLValue)
+// clang-format off
+#define ISOTERRA_GDAL_FUNCTIONS(X) \
+    X(GDALAllRegister) X(GDALOpen) X(GDALClose) X(GDALGetRasterXSize) \
+    X(GDALGetRasterYSize) X(GDALGetRasterCount) X(GDALGetRasterBand) X(GDALRasterIO) \
+    X(GDALGetRasterScale) X(GDALGetRasterOffset) X(GDALGetRasterNoDataValue) X(GDALGetGeoTransform) \
+    X(GDALGetMaskFlags) X(GDALGetMaskBand) X(CPLPushErrorHandler) X(CPLPopErrorHandler) \
+    X(CPLQuietErrorHandler) X(CPLGetLastErrorMsg) X(CPLErrorReset) X(CPLParseXMLString) \
+    X(CPLDestroyXMLNode) X(CPLGetXMLValue)
+// clang-format on
 
 /// The functions, each under its own name: `gdal().GDALOpen(...)`.
 struct GdalLibrary {
