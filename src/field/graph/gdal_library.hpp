@@ -1,6 +1,6 @@
 // GDAL's C functions that the raster readers call, looked up in libgdal the first time a
 // raster needs them (dlopen) rather than linked: GDAL brings about a hundred libraries, and
-// loading them cost every run of the program some 80 ms, rasters or not.
+// loading them cost every run of the program about 100 ms, rasters or not.
 #pragma once
 
 #ifdef ISOTERRA_HAS_GDAL
