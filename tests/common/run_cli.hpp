@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -21,14 +20,6 @@ struct CliResult {
     std::string err;
 };
 
-/// Variables the program runs with, as `NAME=value ...` (ISOTERRA_TEST_PROGRAM_ENV): the
-/// sanitizer run preloads Mesa's driver into the program only, the one process that draws
-/// (tests/sanitizers/run_whole_suite.sh).
-inline std::string program_env() {
-    const char* env = std::getenv("ISOTERRA_TEST_PROGRAM_ENV");
-    return env && *env ? std::string("env ") + env : "";  // `env`: after a prefix such as xvfb-run too
-}
-
 /// Runs `isoterra ARGS` through the shell with `input` on stdin; returns what it did.
 /// `prefix` goes before the program (for example "xvfb-run -a").
 inline CliResult run_cli(const std::string& args, const std::string& input = "", const std::string& prefix = "") {
@@ -38,7 +29,7 @@ inline CliResult run_cli(const std::string& args, const std::string& input = "",
     const std::string tag = std::to_string(getpid()) + "_" + std::to_string(++calls);
     const std::string in = dir + "/cli_in_" + tag + ".txt", err = dir + "/cli_err_" + tag + ".txt";
     std::ofstream(in) << input;
-    const std::string cmd = prefix + " " + program_env() + " " + std::string(ISOTERRA_BINARY) + " " + args + " < " + in + " 2> " + err;
+    const std::string cmd = prefix + " " + std::string(ISOTERRA_BINARY) + " " + args + " < " + in + " 2> " + err;
     FILE* pipe = popen(cmd.c_str(), "r");
     std::string out;
     char buf[4096];
