@@ -11,7 +11,8 @@ world="$work/view_edit.db"
 rm -f "$world" "$world-wal" "$world-shm" "$world.viewer.log"
 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
   log="$1.viewer.log"
-  "$0" view --world "$1" --radius 3 --frames 1000000 2> "$log" &
+  # ISOTERRA_TEST_PROGRAM_ENV: what the sanitizer run gives the program that draws (run_cli.hpp).
+  env ${ISOTERRA_TEST_PROGRAM_ENV:-} "$0" view --world "$1" --radius 3 --frames 1000000 2> "$log" &
   viewer=$!
   # The viewer saves each edit as it handles it; each step waits until the file shows the
   # last one, so a viewer slowed down (sanitizers, a busy machine) sees them in order.
