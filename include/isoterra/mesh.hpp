@@ -106,8 +106,9 @@ struct MeshBuffers {
 /// Returns the triangles of `mesh` drawn with `neighbours` around it, with the vertices moved
 /// as a renderer moves them (transition_position), as a plain mesh with the same origin and
 /// only the vertices those triangles use. Triangles that the move leaves without area (two
-/// corners on one point, in transition strips) are left out.
-MeshBuffers select_for_neighbours(const MeshBuffers& mesh, const Neighbourhood& neighbours);
+/// corners on one point, in transition strips) are left out. `sources`, when given, gets each
+/// drawn vertex's index in `mesh` (what compact_position needs of it).
+MeshBuffers select_for_neighbours(const MeshBuffers& mesh, const Neighbourhood& neighbours, std::vector<std::uint32_t>* sources = nullptr);
 /// Returns how many triangles of `mesh` are drawn with `neighbours` around it: exactly what
 /// select_for_neighbours gives next to neighbours of the same level, a few more than it next
 /// to coarser ones (those without area, counted here, drawn by a renderer as nothing).
@@ -233,6 +234,10 @@ CompactScale compact_scale(const MeshBuffers& mesh, double spacing_m);
 /// half-resolution vertices, the coarser neighbour's own) takes every other grid point, the
 /// coarser chunk's grid, so the two draw it at the same point. Thread-safe.
 CompactVertex compact_vertex(const MeshBuffers& mesh, std::size_t v, const CompactScale& scale);
+/// The grid point compact_vertex gives a vertex at `p` with `side_flags` (MeshBuffers::side_flags).
+std::array<std::uint16_t, 3> compact_position(const glm::vec3& p, unsigned side_flags, const CompactScale& scale);
+/// A material blend in 1/255 steps, as the compact vertices carry it.
+std::uint8_t blend_byte(float blend);
 /// Every vertex of `mesh` encoded, replacing `out`; returns the scale.
 CompactScale compact_vertices(const MeshBuffers& mesh, double spacing_m, std::vector<CompactVertex>& out);
 /// The octahedral encoding of a unit vector as snorm16, and back (normalised).

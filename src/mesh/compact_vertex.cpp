@@ -68,22 +68,31 @@ CompactScale compact_scale(const MeshBuffers& m, double spacing_m) {
     return s;
 }
 
+std::uint8_t blend_byte(float blend) { return static_cast<std::uint8_t>(std::lround(std::clamp(blend, 0.0f, 1.0f) * 255.0f)); }
+
+std::array<std::uint16_t, 3> compact_position(const glm::vec3& p, unsigned flags, const CompactScale& s) {
+    const unsigned near = flags & 63u, on = flags >> 8 & 63u;
+    // On a face and near none: a Transvoxel vertex of the coarser neighbour, on its grid.
+    const double every = on != 0 && near == 0 ? 2.0 : 1.0;
+    std::array<std::uint16_t, 3> out{};
+    for (int a = 0; a < 3; ++a) {
+        const double step = static_cast<double>(s.step[a]) * every;
+        const double q = round_half_up(static_cast<double>(p[a]) / step) * step - static_cast<double>(s.offset[a]);
+        out[a] = static_cast<std::uint16_t>(std::clamp(std::lround(q / s.step[a]), 0L, 65535L));
+    }
+    return out;
+}
+
 CompactVertex compact_vertex(const MeshBuffers& m, std::size_t v, const CompactScale& s) {
     CompactVertex c{};
     const unsigned flags = m.side_flags.empty() ? 0u : m.side_flags[v];
     const unsigned near = flags & 63u, on = flags >> 8 & 63u;
-    // On a face and near none: a Transvoxel vertex of the coarser neighbour, on its grid.
-    const double every = on != 0 && near == 0 ? 2.0 : 1.0;
-    const glm::vec3 p = m.positions[v];
-    for (int a = 0; a < 3; ++a) {
-        const double step = static_cast<double>(s.step[a]) * every;
-        const double q = round_half_up(static_cast<double>(p[a]) / step) * step - static_cast<double>(s.offset[a]);
-        c.position[a] = static_cast<std::uint16_t>(std::clamp(std::lround(q / s.step[a]), 0L, 65535L));
-    }
+    const std::array<std::uint16_t, 3> at = compact_position(m.positions[v], flags, s);
+    for (int a = 0; a < 3; ++a) c.position[a] = at[a];
     const std::array<std::int16_t, 2> n = octahedral_encode(m.normals[v]);
     c.normal[0] = n[0], c.normal[1] = n[1];
     const MaterialSample& mat = m.materials[v];
-    const unsigned blend = static_cast<unsigned>(std::lround(std::clamp(mat.blend, 0.0f, 1.0f) * 255.0f));
+    const unsigned blend = blend_byte(mat.blend);
     // The magnitude towards the inside from the side the vertex is near (none: nothing moves).
     unsigned magnitude[3] = {0, 0, 0};
     if (v < m.secondary.size() && s.secondary_step > 0.0f)

@@ -52,8 +52,9 @@ glm::vec3 transition_position(const MeshBuffers& m, std::size_t v, unsigned coar
     return p + (d - n * along);
 }
 
-MeshBuffers select_for_neighbours(const MeshBuffers& m, const Neighbourhood& neighbours) {
+MeshBuffers select_for_neighbours(const MeshBuffers& m, const Neighbourhood& neighbours, std::vector<std::uint32_t>* sources) {
     MeshBuffers out;
+    if (sources) sources->clear();
     out.origin = m.origin;
     const unsigned mask = neighbours.coarser_mask();
     // Where each vertex is drawn (computed once, on first use).
@@ -80,6 +81,7 @@ MeshBuffers select_for_neighbours(const MeshBuffers& m, const Neighbourhood& nei
                     out.positions.push_back(at[v]);
                     out.normals.push_back(m.normals[v]);
                     out.materials.push_back(m.materials[v]);
+                    if (sources) sources->push_back(v);
                 }
                 out.indices.push_back(remap[v]);
             }

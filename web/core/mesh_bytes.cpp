@@ -1,6 +1,7 @@
 // Mesh bytes between WebAssembly instances: a header of counts, then each array's bytes.
 #include "mesh_bytes.hpp"
 
+#include <array>
 #include <cstring>
 #include <type_traits>
 
@@ -84,30 +85,31 @@ bool unpack_chunk(const std::uint8_t* data, std::size_t size, MeshBuffers& mesh,
     return unpack_mesh(data + 4, length, mesh) && unpack_mesh(data + 4 + length, size - 4 - length, water);
 }
 
-void drawn_arrays(const MeshBuffers& mesh, const Neighbourhood& neighbours, DrawnArrays& out) {
-    const MeshBuffers drawn = select_for_neighbours(mesh, neighbours);
-    out.origin = drawn.origin;
+void drawn_arrays(const MeshBuffers& mesh, const Neighbourhood& neighbours, double spacing_m, DrawnArrays& out) {
+    std::vector<std::uint32_t> sources;
+    const MeshBuffers drawn = select_for_neighbours(mesh, neighbours, &sources);
+    // The grid of the compact vertex, and its rule: a vertex on a face and near none (the
+    // coarser neighbour's own) on the coarser chunk's grid, where that chunk draws it.
+    const CompactScale scale = compact_scale(drawn, spacing_m);
+    out.origin = drawn.origin + glm::dvec3(scale.offset);
+    out.step = scale.step;
     const std::size_t n = drawn.positions.size();
-    out.positions.resize(3 * n);
-    out.normals.resize(3 * n);
-    out.materials.assign(4 * n, 0.0f);
-    out.materials_more.assign(2 * n, 0.0f);
+    out.vertices.resize(4 * n);
+    out.normals.resize(2 * n);
     for (std::size_t v = 0; v < n; ++v) {
-        for (int a = 0; a < 3; ++a) {
-            out.positions[3 * v + a] = drawn.positions[v][a];
-            out.normals[3 * v + a] = drawn.normals[v][a];
-        }
-        // Weights, not material numbers, are interpolated (as in the native renderer): grass,
-        // soil, rock and snow in one array, sand and scree in the other.
-        const auto add = [&](Material m, float w) {
-            const int id = static_cast<int>(m);
-            if (id < 4) out.materials[4 * v + id] += w;
-            else out.materials_more[2 * v + id - 4] += w;
-        };
-        add(drawn.materials[v].primary, 1.0f - drawn.materials[v].blend);
-        add(drawn.materials[v].secondary, drawn.materials[v].blend);
+        const unsigned flags = mesh.side_flags.empty() ? 0u : mesh.side_flags[sources[v]];
+        const std::array<std::uint16_t, 3> at = compact_position(drawn.positions[v], flags, scale);
+        const MaterialSample& m = drawn.materials[v];
+        out.vertices[4 * v] = at[0], out.vertices[4 * v + 1] = at[1], out.vertices[4 * v + 2] = at[2];
+        out.vertices[4 * v + 3] = static_cast<std::uint16_t>(blend_byte(m.blend) | static_cast<unsigned>(m.primary) << 8 |
+                                                             static_cast<unsigned>(m.secondary) << 11);
+        const std::array<std::int16_t, 2> normal = octahedral_encode(drawn.normals[v]);
+        out.normals[2 * v] = normal[0], out.normals[2 * v + 1] = normal[1];
     }
-    out.indices = drawn.indices;
+    out.short_indices.clear();
+    out.long_indices.clear();
+    if (n <= 65536) out.short_indices.assign(drawn.indices.begin(), drawn.indices.end());
+    else out.long_indices = drawn.indices;
 }
 
 }  // namespace isoterra::web

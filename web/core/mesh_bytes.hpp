@@ -19,15 +19,22 @@ void pack_chunk(const MeshBuffers& mesh, const MeshBuffers& water, std::vector<s
 /// Reads what pack_chunk wrote; false when the bytes are not that.
 bool unpack_chunk(const std::uint8_t* data, std::size_t size, MeshBuffers& mesh, MeshBuffers& water);
 
-/// What the page draws of a chunk: positions relative to `origin`, normals, and per vertex
-/// the weights of grass, soil, rock and snow (`materials`, four floats) and of sand and scree
-/// (`materials_more`, two floats).
+/// What the page draws of a chunk, 12 bytes a vertex (the renderer's compact vertex less the
+/// transition data: the page moves vertices for their neighbourhood before packing them).
+/// Per vertex in `vertices`: the grid point x, y, z (metres: origin + point x step) and the
+/// material word, blend | primary << 8 | secondary << 11; in `normals`, the octahedral normal
+/// (snorm16). Indices are 16-bit where the vertices allow it, else 32-bit: one of the two
+/// arrays is empty.
 struct DrawnArrays {
     glm::dvec3 origin{0.0};
-    std::vector<float> positions, normals, materials, materials_more;
-    std::vector<std::uint32_t> indices;
+    glm::vec3 step{1.0f};
+    std::vector<std::uint16_t> vertices;
+    std::vector<std::int16_t> normals;
+    std::vector<std::uint16_t> short_indices;
+    std::vector<std::uint32_t> long_indices;
 };
-/// Fills `out` with `mesh` as drawn next to `neighbours` (select_for_neighbours).
-void drawn_arrays(const MeshBuffers& mesh, const Neighbourhood& neighbours, DrawnArrays& out);
+/// Fills `out` with `mesh`, a chunk of `spacing_m`, as drawn next to `neighbours`
+/// (select_for_neighbours).
+void drawn_arrays(const MeshBuffers& mesh, const Neighbourhood& neighbours, double spacing_m, DrawnArrays& out);
 
 }  // namespace isoterra::web

@@ -257,14 +257,14 @@ std::string deliver(double budget_ms) {
         int draw = -1, water = -1;
         if (u.visible && (!s.drawn || !(s.neighbours == u.neighbours))) {
             page.drawn.emplace_back();
-            drawn_arrays(*shown.mesh(u.coord), u.neighbours, page.drawn.back());
+            drawn_arrays(*shown.mesh(u.coord), u.neighbours, u.coord.spacing_m(), page.drawn.back());
             s.drawn = true;
             s.neighbours = u.neighbours;
             draw = static_cast<int>(page.drawn.size()) - 1;
             // The page draws the chunk anew, its water with it.
             if (const MeshBuffers* w = shown.water(u.coord); !w->indices.empty()) {
                 page.drawn.emplace_back();
-                drawn_arrays(*w, Neighbourhood{}, page.drawn.back());
+                drawn_arrays(*w, Neighbourhood{}, u.coord.spacing_m(), page.drawn.back());
                 water = static_cast<int>(page.drawn.size()) - 1;
             }
         }
@@ -285,15 +285,18 @@ val shown_glb(bool compress) {
     return val(emscripten::typed_memory_view(page.glb_bytes.size(), reinterpret_cast<const std::uint8_t*>(page.glb_bytes.data())));
 }
 
+/// One array of drawing `i` of the last deliver(), as DrawnArrays has it: "vertices", "normals",
+/// "indices" (Uint16 or Uint32), "step" and "origin"; null for anything else.
 val drawn_array(int i, const std::string& which) {
     if (i < 0 || i >= static_cast<int>(page.drawn.size())) return val::null();
     const DrawnArrays& d = page.drawn[static_cast<std::size_t>(i)];
     using emscripten::typed_memory_view;
-    if (which == "positions") return val(typed_memory_view(d.positions.size(), d.positions.data()));
+    if (which == "vertices") return val(typed_memory_view(d.vertices.size(), d.vertices.data()));
     if (which == "normals") return val(typed_memory_view(d.normals.size(), d.normals.data()));
-    if (which == "materials") return val(typed_memory_view(d.materials.size(), d.materials.data()));
-    if (which == "materials_more") return val(typed_memory_view(d.materials_more.size(), d.materials_more.data()));
-    if (which == "indices") return val(typed_memory_view(d.indices.size(), d.indices.data()));
+    if (which == "indices")
+        return d.long_indices.empty() ? val(typed_memory_view(d.short_indices.size(), d.short_indices.data()))
+                                      : val(typed_memory_view(d.long_indices.size(), d.long_indices.data()));
+    if (which == "step") return val(typed_memory_view(3, &d.step.x));
     if (which == "origin") return val(typed_memory_view(3, &d.origin.x));
     return val::null();
 }

@@ -326,7 +326,7 @@ async function main() {
     for (const u of updates) {
       const copy = (i) => {
         const arrays = {};
-        for (const k of ['positions', 'normals', 'materials', 'materials_more', 'indices', 'origin']) arrays[k] = core.drawn_array(i, k).slice();
+        for (const k of ['vertices', 'normals', 'indices', 'step', 'origin']) arrays[k] = core.drawn_array(i, k).slice();
         return arrays;
       };
       view.apply(u, u.draw >= 0 ? copy(u.draw) : null, u.water >= 0 ? copy(u.water) : null);
@@ -375,6 +375,9 @@ async function main() {
     return {
       chunks: view.shownChunks(),
       triangles: view.triangles,
+      mesh_bytes: view.meshBytes,       // the vertex and index arrays of the chunks held (12 bytes a vertex and the indices)
+      mesh_vertices: view.meshVertices,
+      mesh_indices: view.meshIndices,
       first_picture_ms: state.firstPictureMs,  // the whole view shown at some level (coarse first)
       first_view_ms: state.firstViewMs,        // every column at its target level
       frame_ms: state.frameMs,          // the page's own work a frame (median of the last 60)

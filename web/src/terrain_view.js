@@ -8,7 +8,7 @@ import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
 import { Vector3, Matrix } from '@babylonjs/core/Maths/math.vector.js';
 import { Color4 } from '@babylonjs/core/Maths/math.color.js';
 import { Mesh } from '@babylonjs/core/Meshes/mesh.js';
-import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData.js';
+import { Buffer, VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
 import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.js';
 import { Effect } from '@babylonjs/core/Materials/effect.js';
 import '@babylonjs/core/Culling/ray.js';  // scene.createPickingRay
@@ -17,12 +17,13 @@ import terrainShading from '../../shaders/terrain_shading.glsl?raw';
 const kSky = [0.66, 0.74, 0.84];
 const kSun = new Vector3(-0.5, 0.45, 0.55).normalize();  // low, warm, from the south-west
 
+// The compact vertex (web/core/mesh_bytes.hpp): a grid point that the world matrix scales and
+// places, the material pair and blend in one word, and an octahedral normal.
 Effect.ShadersStore.terrainVertexShader = `
 precision highp float;
-attribute vec3 position;
-attribute vec3 normal;
-attribute vec4 material;   // weights of grass, soil, rock, snow
-attribute vec2 material_more;  // weights of sand, scree
+attribute vec3 position;     // grid point
+attribute float materialWord;  // blend | primary << 8 | secondary << 11
+attribute vec2 octNormal;    // octahedral, snorm16
 uniform mat4 world;
 uniform mat4 viewProjection;
 uniform vec3 eye;
@@ -31,13 +32,25 @@ varying vec3 vWorld;
 varying vec3 vNormal;
 varying vec4 vMaterial;
 varying vec2 vMore;
+vec3 octahedral(vec2 e) {
+  vec3 n = vec3(e, 1.0 - abs(e.x) - abs(e.y));
+  float t = max(-n.z, 0.0);
+  n.x += n.x >= 0.0 ? -t : t;
+  n.y += n.y >= 0.0 ? -t : t;
+  return normalize(n);
+}
 void main() {
   vec4 w = world * vec4(position, 1.0);
   vFromEye = w.xyz - eye;
   vWorld = w.xyz;
-  vNormal = normal;
-  vMaterial = material;
-  vMore = material_more;
+  vNormal = octahedral(octNormal);
+  // Weights, not material numbers, are interpolated (as in the native renderer): grass, soil,
+  // rock and snow in one, sand and scree in the other.
+  float blend = mod(materialWord, 256.0) / 255.0;
+  float primary = mod(floor(materialWord / 256.0), 8.0), secondary = floor(materialWord / 2048.0);
+  vMaterial = (1.0 - blend) * vec4(equal(vec4(primary), vec4(0.0, 1.0, 2.0, 3.0)))
+            + blend * vec4(equal(vec4(secondary), vec4(0.0, 1.0, 2.0, 3.0)));
+  vMore = (1.0 - blend) * vec2(equal(vec2(primary), vec2(4.0, 5.0))) + blend * vec2(equal(vec2(secondary), vec2(4.0, 5.0)));
   gl_Position = viewProjection * w;
 }`;
 
@@ -57,7 +70,7 @@ uniform float fogEnd;
 ${terrainShading}
 `;
 const kShaderOptions = {
-  attributes: ['position', 'normal', 'material', 'material_more'],
+  attributes: ['position', 'materialWord', 'octNormal'],
   uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
 };
 
@@ -95,8 +108,11 @@ export class TerrainView {
     }
     this.seaLevel = null;
     this.seaMesh = null;
-    this.chunks = new Map();  // key -> { mesh, triangles }
+    this.chunks = new Map();  // key -> { mesh, water, triangles, shown, bytes, vertices, indices }
     this.triangles = 0;
+    this.meshBytes = 0;     // the vertex and index arrays of every chunk held (shown or not)
+    this.meshVertices = 0;
+    this.meshIndices = 0;
     this.gpuMs = 0;
     this.fence = null;
     this.setFog(8000);
@@ -119,14 +135,11 @@ export class TerrainView {
     this.seaMesh = null;
     if (level === null || level < -1e8) return;
     const r = this.viewDistance * 1.5;
-    const mesh = new Mesh('sea', this.scene);
-    const data = new VertexData();
-    data.positions = [-r, 0, -r, -r, 0, r, r, 0, r, r, 0, -r];
-    data.normals = [0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0];
-    data.indices = [0, 1, 2, 0, 2, 3];
-    data.applyToMesh(mesh, false);
-    mesh.setVerticesData('material', new Float32Array(16), false, 4);
-    mesh.setVerticesData('material_more', new Float32Array(8), false, 2);
+    // Corners 0 and 2 on the grid, scaled by r and placed at the eye less r (render()).
+    const mesh = this.#packedMesh('sea', new Uint16Array([0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 2, 0, 2, 0, 0, 0]),
+      new Int16Array([0, 32767, 0, 32767, 0, 32767, 0, 32767]), new Uint16Array([0, 1, 2, 0, 2, 3]));
+    mesh.scaling.set(r, 1, r);
+    this.seaRadius = r;
     mesh.material = this.sea;
     mesh.isPickable = false;
     mesh.alphaIndex = 1;
@@ -154,7 +167,16 @@ export class TerrainView {
       const mesh = arrays.indices.length ? this.#mesh(update.key, arrays, this.material, null) : null;
       const waterMesh = water && water.indices.length ? this.#mesh(`${update.key} water`, water, this.sea, 2) : null;
       if (!mesh && !waterMesh) return;
-      entry = { mesh, water: waterMesh, triangles: mesh ? arrays.indices.length / 3 : 0, shown: false };
+      entry = { mesh, water: waterMesh, triangles: mesh ? arrays.indices.length / 3 : 0, shown: false, bytes: 0, vertices: 0, indices: 0 };
+      for (const a of [arrays, water]) {
+        if (!a) continue;
+        entry.bytes += a.vertices.byteLength + a.normals.byteLength + a.indices.byteLength;
+        entry.vertices += a.vertices.length / 4;
+        entry.indices += a.indices.length;
+      }
+      this.meshBytes += entry.bytes;
+      this.meshVertices += entry.vertices;
+      this.meshIndices += entry.indices;
       this.chunks.set(update.key, entry);
     }
     if (!entry) return;
@@ -165,21 +187,28 @@ export class TerrainView {
     }
   }
 
-  // A Babylon mesh of drawn arrays at their origin, hidden until shown.
-  #mesh(name, arrays, material, alphaIndex) {
+  // A Babylon mesh of compact vertices (four 16-bit words each: the grid point and the
+  // material word), octahedral normals (two snorm16) and indices (16- or 32-bit).
+  #packedMesh(name, vertices, normals, indices) {
     const mesh = new Mesh(name, this.scene);
-    const data = new VertexData();
-    data.positions = arrays.positions;
-    data.normals = arrays.normals;
-    data.indices = arrays.indices;
-    data.applyToMesh(mesh, false);
-    const n = arrays.positions.length / 3;
-    mesh.setVerticesData('material', arrays.materials.length ? arrays.materials : new Float32Array(4 * n), false, 4);
-    mesh.setVerticesData('material_more', arrays.materials_more.length ? arrays.materials_more : new Float32Array(2 * n), false, 2);
+    const grid = new Buffer(this.engine, vertices, false, 8, false, false, true);
+    const word = { stride: 8, type: VertexBuffer.UNSIGNED_SHORT, useBytes: true };
+    mesh.setVerticesBuffer(new VertexBuffer(this.engine, grid, 'position', { ...word, size: 3, offset: 0 }));
+    mesh.setVerticesBuffer(new VertexBuffer(this.engine, grid, 'materialWord', { ...word, size: 1, offset: 6 }));
+    mesh.setVerticesBuffer(new VertexBuffer(this.engine, normals, 'octNormal', { size: 2, type: VertexBuffer.SHORT, normalized: true }));
+    mesh.setIndices(indices, vertices.length / 4);
+    mesh.isPickable = false;
+    return mesh;
+  }
+
+  // A chunk's (or its water's) mesh, placed at its grid's origin and scaled by its step,
+  // hidden until shown.
+  #mesh(name, arrays, material, alphaIndex) {
+    const mesh = this.#packedMesh(name, arrays.vertices, arrays.normals, arrays.indices);
     mesh.position.set(arrays.origin[0], arrays.origin[1], arrays.origin[2]);
+    mesh.scaling.set(arrays.step[0], arrays.step[1], arrays.step[2]);
     mesh.material = material;
     if (alphaIndex !== null) mesh.alphaIndex = alphaIndex;  // water: after the sea (1)
-    mesh.isPickable = false;
     mesh.doNotSyncBoundingInfo = true;
     mesh.setEnabled(false);
     return mesh;
@@ -187,6 +216,9 @@ export class TerrainView {
 
   #remove(key, entry) {
     if (entry.shown) this.triangles -= entry.triangles;
+    this.meshBytes -= entry.bytes;
+    this.meshVertices -= entry.vertices;
+    this.meshIndices -= entry.indices;
     for (const m of [entry.mesh, entry.water]) if (m) m.dispose();
     this.chunks.delete(key);
   }
@@ -195,6 +227,9 @@ export class TerrainView {
     for (const { mesh, water } of this.chunks.values()) for (const m of [mesh, water]) if (m) m.dispose();
     this.chunks.clear();
     this.triangles = 0;
+    this.meshBytes = 0;
+    this.meshVertices = 0;
+    this.meshIndices = 0;
   }
 
   shownChunks() {
@@ -212,7 +247,7 @@ export class TerrainView {
   render() {
     this.material.setVector3('eye', this.camera.position);
     this.sea.setVector3('eye', this.camera.position);
-    if (this.seaMesh) this.seaMesh.position.set(this.camera.position.x, this.seaLevel, this.camera.position.z);
+    if (this.seaMesh) this.seaMesh.position.set(this.camera.position.x - this.seaRadius, this.seaLevel, this.camera.position.z - this.seaRadius);
     this.scene.render();
     // A fence after the frame tells when the GPU is done with it (WebGL2).
     const gl = this.engine._gl;
