@@ -14,7 +14,7 @@ case "${1:-}" in
   *) echo "install-deps.sh: unknown option '$1' (expected --tests or nothing)" >&2; exit 2 ;;
 esac
 packages=(
-  g++ cmake make pkg-config git ca-certificates
+  g++ cmake make ninja-build pkg-config git ca-certificates
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libglm-dev libspng-dev
   libsqlite3-dev libzstd-dev libgdal-dev libmeshoptimizer-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri

@@ -21,7 +21,10 @@ if [ "$mode" != --run-only ]; then
   # again (GoogleTest, CLI11, nlohmann/json, fmt) are compiled once a unit, not once a file.
   # It halves this tree's build (docs/reliability.md). The files with per-target code are
   # left out (CMakeLists.txt).
-  cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
+  # Ninja for a new tree, as scripts/build.sh.
+  generator=()
+  [ -f "$dir/CMakeCache.txt" ] || generator=(-G Ninja)
+  cmake -S "$src" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
         -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
         -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined -no-pie" -DISOTERRA_BUILD_BENCH=OFF -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
         -DISOTERRA_WITH_MPI=OFF -DISOTERRA_BUILD_PYTHON=OFF -DISOTERRA_FOREIGN_HOST_TESTS=OFF -DISOTERRA_DELIVERY_TESTS=OFF >/dev/null  # MPI, Python, Blender, Mono, the package, the glTF validator, clang-format: the main tree only
