@@ -1,4 +1,5 @@
-// Geometry checks shared by the mesh and export tests: welding, open edges, volume.
+// Geometry checks shared by the mesh and export tests: welding, open edges, volume; a
+// chunk meshed from a field, the angle between two normals.
 #pragma once
 
 #include <cmath>
@@ -9,9 +10,28 @@
 
 #include <glm/geometric.hpp>
 
+#include "isoterra/field.hpp"
+#include "isoterra/grid.hpp"
 #include "isoterra/mesh.hpp"
 
 namespace isoterra::test {
+
+/// Chunk `c` of `field` sampled and meshed by `mesher`, as a World's worker does.
+inline MeshBuffers chunk_mesh(const Field& field, Mesher mesher, const ChunkCoord& c) {
+    ChunkSamples s;
+    sample_chunk(field, c, mesher_padding(mesher), s, LatticeUse::values);
+    MeshScratch scratch;
+    MeshBuffers m;
+    mesh_chunk(mesher, s, field.material_rules(), scratch, m);
+    return m;
+}
+
+/// The angle between two directions in degrees, in double by atan2 (acos of a float dot
+/// product near 1 would read 0.03 degrees of noise).
+inline double degrees_between(const glm::vec3& a, const glm::vec3& b) {
+    const glm::dvec3 u = glm::normalize(glm::dvec3(a)), v = glm::normalize(glm::dvec3(b));
+    return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v)) * 180.0 / M_PI;
+}
 
 /// Vertex ids after welding equal positions (bit-equal floats).
 inline std::vector<std::uint32_t> weld(const std::vector<glm::vec3>& positions) {

@@ -19,6 +19,7 @@
 
 #include "isoterra/graph.hpp"
 #include "isoterra/mesh.hpp"
+#include "mesh_checks.hpp"
 
 using namespace isoterra;
 
@@ -37,21 +38,6 @@ std::array<std::uint8_t, kMaterialCount> old_weight_bytes(const MaterialSample& 
     return out;
 }
 
-// In double, by atan2: acos of a float dot product near 1 would read 0.03 degrees of noise.
-double degrees_between(const glm::vec3& a, const glm::vec3& b) {
-    const glm::dvec3 u = glm::normalize(glm::dvec3(a)), v = glm::normalize(glm::dvec3(b));
-    return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v)) * 180.0 / M_PI;
-}
-
-MeshBuffers mesh_of(const Field& f, Mesher mesher, const ChunkCoord& c) {
-    ChunkSamples s;
-    sample_chunk(f, c, mesher_padding(mesher), s, LatticeUse::values);
-    MeshScratch scratch;
-    MeshBuffers m;
-    mesh_chunk(mesher, s, f.material_rules(), scratch, m);
-    return m;
-}
-
 // The worst of each error over a mesh's vertices, in cells of its spacing and degrees.
 struct Errors {
     double position = 0.0, position_on_face = 0.0, normal_deg = 0.0, secondary = 0.0, weight = 0.0;
@@ -66,7 +52,7 @@ struct Errors {
             double e = 0.0;  // per axis: the grid is per axis
             for (int a = 0; a < 3; ++a) e = std::max(e, std::fabs(static_cast<double>(d.position[a]) - m.positions[v][a]) / spacing);
             (on_face_only ? position_on_face : position) = std::max(on_face_only ? position_on_face : position, e);
-            normal_deg = std::max(normal_deg, degrees_between(d.normal, m.normals[v]));
+            normal_deg = std::max(normal_deg, test::degrees_between(d.normal, m.normals[v]));
             flags_differing += d.side_flags != flags;
             for (int a = 0; a < 3 && !m.secondary.empty(); ++a)
                 if (flags >> (2 * a) & 3u) secondary = std::max(secondary, std::fabs(d.secondary[a] - m.secondary[v][a]) / spacing);
@@ -104,7 +90,7 @@ TEST(CompactVertex, octahedral_normals_come_back_within_six_thousandths_of_a_deg
     double worst = 0.0;
     for (const glm::vec3& d : directions) {
         const auto e = octahedral_encode(glm::normalize(d));
-        worst = std::max(worst, degrees_between(octahedral_decode(e[0], e[1]), d));
+        worst = std::max(worst, test::degrees_between(octahedral_decode(e[0], e[1]), d));
     }
     EXPECT_LT(worst, 0.006);
     EXPECT_GT(worst, 0.0);  // snorm16 does round
@@ -169,7 +155,7 @@ TEST(CompactVertex, real_chunks_decode_within_the_bounds) {
                 const double h = f->ground_height((cx + 0.5) * e, (cz + 0.5) * e);
                 for (int cy = static_cast<int>(std::floor(h / e)) - 1; cy <= static_cast<int>(std::floor(h / e)) + 1; ++cy) {
                     const ChunkCoord c{cx, cy, cz, lod};
-                    all.add(mesh_of(*f, mesher, c), sp);
+                    all.add(test::chunk_mesh(*f, mesher, c), sp);
                     if (mesher != Mesher::marching_cubes) continue;
                     ChunkSamples s;
                     sample_chunk(*f, c, mesher_padding(mesher), s, LatticeUse::values);
@@ -207,7 +193,7 @@ TEST(CompactVertex, transition_positions_stay_within_a_step_of_the_floats) {
     for (int lod = 0; lod <= 4; ++lod) {
         const double sp = std::ldexp(1.0, lod), e = kChunkSize * sp;
         const double h = f->ground_height(1.5 * e, 1.5 * e);
-        const MeshBuffers m = mesh_of(*f, Mesher::marching_cubes, {1, static_cast<int>(std::floor(h / e)), 1, lod});
+        const MeshBuffers m = test::chunk_mesh(*f, Mesher::marching_cubes, {1, static_cast<int>(std::floor(h / e)), 1, lod});
         ASSERT_FALSE(m.side_flags.empty());
         std::vector<CompactVertex> c;
         const CompactScale scale = compact_vertices(m, sp, c);
@@ -238,8 +224,8 @@ TEST(CompactVertex, half_resolution_vertices_land_on_the_coarser_neighbours_poin
         const double sp = std::ldexp(1.0, lod), e = kChunkSize * sp;
         const double h = f->ground_height(2 * e, 1.5 * e);
         const int fy = static_cast<int>(std::floor(h / e));
-        const MeshBuffers fine = mesh_of(*f, Mesher::marching_cubes, {1, fy, 1, lod});
-        const MeshBuffers coarse = mesh_of(*f, Mesher::marching_cubes, {1, static_cast<int>(std::floor(fy / 2.0)), 0, lod + 1});
+        const MeshBuffers fine = test::chunk_mesh(*f, Mesher::marching_cubes, {1, fy, 1, lod});
+        const MeshBuffers coarse = test::chunk_mesh(*f, Mesher::marching_cubes, {1, static_cast<int>(std::floor(fy / 2.0)), 0, lod + 1});
         std::vector<CompactVertex> cf, cc;
         const CompactScale sf = compact_vertices(fine, sp, cf), sc = compact_vertices(coarse, 2 * sp, cc);
         // The coarser chunk's vertices by their exact world position: where it draws them.

@@ -18,19 +18,11 @@
 #include "isoterra/graph.hpp"
 #include "isoterra/mesh.hpp"
 #include "mesh_bytes.hpp"
+#include "mesh_checks.hpp"
 
 using namespace isoterra;
 
 namespace {
-
-MeshBuffers page_mesh_of(const Field& f, Mesher mesher, const ChunkCoord& c) {
-    ChunkSamples s;
-    sample_chunk(f, c, mesher_padding(mesher), s, LatticeUse::values);
-    MeshScratch scratch;
-    MeshBuffers m;
-    mesh_chunk(mesher, s, f.material_rules(), scratch, m);
-    return m;
-}
 
 // Vertex v of drawn arrays where the page draws it, in world metres.
 glm::dvec3 page_position(const web::DrawnArrays& d, std::size_t v) {
@@ -41,11 +33,6 @@ glm::dvec3 page_position(const web::DrawnArrays& d, std::size_t v) {
 std::vector<std::uint32_t> page_indices(const web::DrawnArrays& d) {
     if (!d.long_indices.empty()) return d.long_indices;
     return {d.short_indices.begin(), d.short_indices.end()};
-}
-
-double page_degrees_between(const glm::vec3& a, const glm::vec3& b) {
-    const glm::dvec3 u = glm::normalize(glm::dvec3(a)), v = glm::normalize(glm::dvec3(b));
-    return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v)) * 180.0 / M_PI;
 }
 
 // A neighbourhood from the bits of `code`: each side and diagonal the same, coarser or finer.
@@ -68,7 +55,7 @@ TEST(PageDrawnArrays, real_chunks_decode_to_the_drawn_vertices_within_the_bounds
             for (const Mesher mesher : {Mesher::marching_cubes, Mesher::surface_nets, Mesher::blocks}) {
                 const int cx = 1 + lod % 3, cz = -2 + lod % 2;
                 const int cy = static_cast<int>(std::floor(f->ground_height((cx + 0.5) * e, (cz + 0.5) * e) / e));
-                const MeshBuffers m = page_mesh_of(*f, mesher, {cx, cy, cz, lod});
+                const MeshBuffers m = test::chunk_mesh(*f, mesher, {cx, cy, cz, lod});
                 ASSERT_GT(m.vertex_count(), 0u) << name << " lod " << lod;
                 for (unsigned k = 0; k < 12; ++k) {
                     const Neighbourhood n = page_neighbourhood(k == 0 ? 0u : 0x9e3779b9u * k >> 8);
@@ -88,7 +75,7 @@ TEST(PageDrawnArrays, real_chunks_decode_to_the_drawn_vertices_within_the_bounds
                         double& worst = on_face_only ? position_on_face : position;
                         worst = std::max({worst, error.x, error.y, error.z});
                         normal = std::max(
-                            normal, page_degrees_between(octahedral_decode(d.normals[2 * v], d.normals[2 * v + 1]), drawn.normals[v]));
+                            normal, test::degrees_between(octahedral_decode(d.normals[2 * v], d.normals[2 * v + 1]), drawn.normals[v]));
                         const unsigned word = d.vertices[4 * v + 3];
                         const MaterialSample& mat = drawn.materials[v];
                         ASSERT_EQ(word & 255u, blend_byte(mat.blend));
@@ -120,10 +107,10 @@ TEST(PageDrawnArrays, shared_vertices_decode_to_one_point_at_one_level_and_acros
         const int fy = static_cast<int>(std::floor(f->ground_height(2 * e, 1.5 * e) / e));
         for (const bool coarser : {false, true}) {
             // The finer chunk is (1, fy, 1); its +x neighbour the same level or the next.
-            const MeshBuffers fine = page_mesh_of(*f, Mesher::marching_cubes, {1, fy, 1, lod});
+            const MeshBuffers fine = test::chunk_mesh(*f, Mesher::marching_cubes, {1, fy, 1, lod});
             const ChunkCoord other_at =
                 coarser ? ChunkCoord{1, static_cast<int>(std::floor(fy / 2.0)), 0, lod + 1} : ChunkCoord{2, fy, 1, lod};
-            const MeshBuffers other = page_mesh_of(*f, Mesher::marching_cubes, other_at);
+            const MeshBuffers other = test::chunk_mesh(*f, Mesher::marching_cubes, other_at);
             Neighbourhood fine_n, other_n;
             fine_n.side[side_pos_x] = coarser ? 1 : 0;
             other_n.side[side_neg_x] = coarser ? -1 : 0;
