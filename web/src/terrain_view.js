@@ -139,9 +139,7 @@ export class TerrainView {
     const mesh = this.#packedMesh('sea', new Uint16Array([0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 2, 0, 2, 0, 0, 0]),
       new Int16Array([0, 32767, 0, 32767, 0, 32767, 0, 32767]), new Uint16Array([0, 1, 2, 0, 2, 3]));
     mesh.scaling.set(r, 1, r);
-    this.seaRadius = r;
     mesh.material = this.sea;
-    mesh.isPickable = false;
     mesh.alphaIndex = 1;
     this.seaMesh = mesh;
   }
@@ -247,7 +245,10 @@ export class TerrainView {
   render() {
     this.material.setVector3('eye', this.camera.position);
     this.sea.setVector3('eye', this.camera.position);
-    if (this.seaMesh) this.seaMesh.position.set(this.camera.position.x - this.seaRadius, this.seaLevel, this.camera.position.z - this.seaRadius);
+    if (this.seaMesh) {
+      const r = this.seaMesh.scaling.x;  // the sea's half width (setSea)
+      this.seaMesh.position.set(this.camera.position.x - r, this.seaLevel, this.camera.position.z - r);
+    }
     this.scene.render();
     // A fence after the frame tells when the GPU is done with it (WebGL2).
     const gl = this.engine._gl;
