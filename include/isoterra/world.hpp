@@ -39,6 +39,8 @@ struct LodColumn {
     LodColumn moved(int dx, int dz) const { return {level, x + dx, z + dz}; }
     /// Returns the column at `level` (at or above this one's) that holds this one.
     LodColumn ancestor(int at_level) const;
+    /// Returns the distance in x and z from `p` to the column's square (0 inside it).
+    double distance_xz(const glm::dvec3& p) const;
 };
 struct LodColumnHash {
     std::size_t operator()(const LodColumn& c) const {
@@ -235,8 +237,10 @@ public:
     /// Returns true when every wanted column is shown at its current version and nothing
     /// waits to be delivered: the whole view, every level. Thread-safe.
     bool settled() const;
-    /// Returns true when every wanted column is covered by shown ones, at any level: the
-    /// whole view is on screen, perhaps coarser than wanted. Thread-safe.
+    /// Returns true when every wanted column within the view distance of the focus (in x and
+    /// z; farther ones are made ready before they come into view, and the fog is full there)
+    /// is covered by shown ones, at any level: the whole view is on screen, perhaps coarser
+    /// than wanted. Thread-safe.
     bool covered() const;
     /// Returns the chunks tracked now (any order). Thread-safe.
     std::vector<ChunkCoord> loaded() const;

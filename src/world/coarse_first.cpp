@@ -98,9 +98,9 @@ LodColumnSet staged_target(const LodTarget& target, const LodColumnSet& stand_in
     }
 }
 
-bool view_covered(const LodColumnSet& shown, const LodColumnSet& leaves, int levels) {
+bool view_covered(const LodColumnSet& shown, const LodColumnSet& leaves, int levels, const glm::dvec3& focus, double view_distance_m) {
     for (const LodColumn& c : leaves)
-        if (covering(shown, c, levels).level < 0 && !tiled_by_finer(shown, c)) return false;
+        if (c.distance_xz(focus) < view_distance_m && covering(shown, c, levels).level < 0 && !tiled_by_finer(shown, c)) return false;
     return true;
 }
 

@@ -36,8 +36,10 @@ LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int l
 LodColumnSet staged_target(const LodTarget& target, const LodColumnSet& stand_ins, const LodColumnSet& shown, int levels,
                            const std::function<bool(const LodColumn&)>& ready);
 
-/// Returns true when every column of `leaves` is covered by `shown`: by itself, a coarser
-/// column over it, or finer columns that tile it.
-bool view_covered(const LodColumnSet& shown, const LodColumnSet& leaves, int levels);
+/// Returns true when every column of `leaves` nearer `focus` than `view_distance_m` (in x and
+/// z) is covered by `shown`: by itself, a coarser column over it, or finer columns that tile
+/// it. Those farther off are only made ready before they come into view (select_lod's
+/// margin); the fog is full at the view distance.
+bool view_covered(const LodColumnSet& shown, const LodColumnSet& leaves, int levels, const glm::dvec3& focus, double view_distance_m);
 
 }  // namespace isoterra::detail

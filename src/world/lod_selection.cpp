@@ -24,13 +24,13 @@ double distance_to_box(const glm::dvec3& p, const glm::dvec3& lo, const glm::dve
     return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-double distance_xz(const glm::dvec3& p, const LodColumn& c) {
-    const double s = c.size_m();
-    const double dx = std::max({c.x * s - p.x, p.x - (c.x + 1) * s, 0.0}), dz = std::max({c.z * s - p.z, p.z - (c.z + 1) * s, 0.0});
+}  // namespace
+
+double LodColumn::distance_xz(const glm::dvec3& p) const {
+    const double s = size_m();
+    const double dx = std::max({x * s - p.x, p.x - (x + 1) * s, 0.0}), dz = std::max({z * s - p.z, p.z - (z + 1) * s, 0.0});
     return std::sqrt(dx * dx + dz * dz);
 }
-
-}  // namespace
 
 LodColumn LodColumn::ancestor(int at_level) const {
     LodColumn c = *this;
@@ -94,7 +94,7 @@ LodTarget select_lod(const glm::dvec3& focus, const LodParams& p, const LodTarge
         for (int x = x0; x <= x1; ++x) {
             const LodColumn c{top, x, z};
             const bool had = previous.leaves.count(c) || previous.split.count(c);
-            if (distance_xz(focus, c) < reach + (had ? 0.5 * root : 0.0)) stack.push_back(c);
+            if (c.distance_xz(focus) < reach + (had ? 0.5 * root : 0.0)) stack.push_back(c);
         }
     while (!stack.empty()) {
         const LodColumn c = stack.back();

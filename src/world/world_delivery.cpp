@@ -157,7 +157,7 @@ bool World::State::settled() const {
 
 bool World::State::covered() const {
     std::lock_guard<std::mutex> lock(mu_);
-    return detail::view_covered(shown_, target_.leaves, lod_.levels);
+    return detail::view_covered(shown_, target_.leaves, lod_.levels, focus_, lod_.view_distance_m);
 }
 
 std::vector<ChunkCoord> World::State::loaded() const {

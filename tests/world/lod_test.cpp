@@ -53,6 +53,13 @@ TEST(Lod, levels_reach_the_view_distance_with_r_columns_per_ring) {
     EXPECT_EQ(lod_levels_for(32000, 4), 9);
 }
 
+TEST(Lod, a_columns_distance_in_x_and_z_is_to_its_square) {
+    const LodColumn c{1, 0, -1};  // x 0..64, z -64..0
+    EXPECT_EQ(c.distance_xz({10.0, 500.0, -10.0}), 0.0);
+    EXPECT_EQ(c.distance_xz({100.0, 0.0, -10.0}), 36.0);
+    EXPECT_EQ(c.distance_xz({-3.0, 0.0, 4.0}), 5.0);  // from the corner (0, 0)
+}
+
 // The wanted columns cover the view once, neighbours differ by one level at most, and level
 // n appears where its rule puts it: R columns of level n - 1 from the focus.
 TEST(Lod, the_target_covers_the_view_once_balanced_in_rings_of_r_columns) {
