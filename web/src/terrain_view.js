@@ -12,13 +12,15 @@ import { Buffer, VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
 import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.js';
 import { Effect } from '@babylonjs/core/Materials/effect.js';
 import '@babylonjs/core/Culling/ray.js';  // scene.createPickingRay
+import compactVertex from '../../shaders/compact_vertex.glsl?raw';
 import terrainShading from '../../shaders/terrain_shading.glsl?raw';
 
 const kSky = [0.66, 0.74, 0.84];
 const kSun = new Vector3(-0.5, 0.45, 0.55).normalize();  // low, warm, from the south-west
 
 // The compact vertex (web/core/mesh_bytes.hpp): a grid point that the world matrix scales and
-// places, the material pair and blend in one word, and an octahedral normal.
+// places, the material pair and blend in one word, and an octahedral normal, decoded as the
+// native renderer does (shaders/compact_vertex.glsl).
 Effect.ShadersStore.terrainVertexShader = `
 precision highp float;
 attribute vec3 position;     // grid point
@@ -32,25 +34,14 @@ varying vec3 vWorld;
 varying vec3 vNormal;
 varying vec4 vMaterial;
 varying vec2 vMore;
-vec3 octahedral(vec2 e) {
-  vec3 n = vec3(e, 1.0 - abs(e.x) - abs(e.y));
-  float t = max(-n.z, 0.0);
-  n.x += n.x >= 0.0 ? -t : t;
-  n.y += n.y >= 0.0 ? -t : t;
-  return normalize(n);
-}
+${compactVertex}
 void main() {
   vec4 w = world * vec4(position, 1.0);
   vFromEye = w.xyz - eye;
   vWorld = w.xyz;
-  vNormal = octahedral(octNormal);
-  // Weights, not material numbers, are interpolated (as in the native renderer): grass, soil,
-  // rock and snow in one, sand and scree in the other.
-  float blend = mod(materialWord, 256.0) / 255.0;
-  float primary = mod(floor(materialWord / 256.0), 8.0), secondary = floor(materialWord / 2048.0);
-  vMaterial = (1.0 - blend) * vec4(equal(vec4(primary), vec4(0.0, 1.0, 2.0, 3.0)))
-            + blend * vec4(equal(vec4(secondary), vec4(0.0, 1.0, 2.0, 3.0)));
-  vMore = (1.0 - blend) * vec2(equal(vec2(primary), vec2(4.0, 5.0))) + blend * vec2(equal(vec2(secondary), vec2(4.0, 5.0)));
+  vNormal = octahedral_normal(octNormal);
+  material_weights(mod(floor(materialWord / 256.0), 8.0), floor(materialWord / 2048.0), mod(materialWord, 256.0) / 255.0, vMaterial,
+                   vMore);
   gl_Position = viewProjection * w;
 }`;
 

@@ -9,12 +9,13 @@
 
 #include "../cli.hpp"
 #include "terrain_renderer_parts.hpp"
+#include "compact_vertex_glsl.hpp"
 #include "terrain_shading_glsl.hpp"
 
 namespace isoterra::app::terrain_gl {
 namespace {
 
-const char* kVertexShader = R"(#version 330 core
+const std::string kVertexShader = std::string(R"(#version 330 core
 // The compact vertex (CompactVertex in isoterra/mesh.hpp; decode_compact is this arithmetic).
 layout(location = 0) in uvec3 position;    // on the chunk's grid: position_offset + position * position_step
 layout(location = 1) in ivec2 normal_oct;  // octahedral, snorm16
@@ -33,23 +34,13 @@ out vec3 v_texture;
 out vec3 v_normal;
 out vec4 v_material;
 out vec2 v_more;
-vec3 octahedral(ivec2 e16) {
-    vec2 e = max(vec2(e16) / 32767.0, vec2(-1.0));
-    vec3 n = vec3(e, 1.0 - abs(e.x) - abs(e.y));
-    float t = max(-n.z, 0.0);
-    n.x += n.x >= 0.0 ? -t : t;
-    n.y += n.y >= 0.0 ? -t : t;
-    return normalize(n);
-}
+)") + kCompactVertexGlsl + R"(
 void main() {
     vec3 p = position_offset + vec3(position) * position_step;
-    vec3 normal = octahedral(normal_oct);
+    // snorm16 as OpenGL normalizes it.
+    vec3 normal = octahedral_normal(max(vec2(normal_oct) / 32767.0, vec2(-1.0)));
     int near = int(bits & 63u), on = int((bits >> 6) & 63u);
-    // Weights of grass, soil, rock, snow (v_material) and sand, scree (v_more).
-    uint blend = blend_z & 255u, primary = (bits >> 12) & 7u, second = (bits >> 15) & 7u;
-    float wp = float(255u - blend) / 255.0, ws = float(blend) / 255.0;
-    v_material = vec4(equal(uvec4(primary), uvec4(0u, 1u, 2u, 3u))) * wp + vec4(equal(uvec4(second), uvec4(0u, 1u, 2u, 3u))) * ws;
-    v_more = vec2(equal(uvec2(primary), uvec2(4u, 5u))) * wp + vec2(equal(uvec2(second), uvec2(4u, 5u))) * ws;
+    material_weights(float((bits >> 12) & 7u), float((bits >> 15) & 7u), float(blend_z & 255u) / 255.0, v_material, v_more);
     // Lengyel's secondary offset: its magnitude, towards the inside from the side it is near.
     vec3 secondary = vec3(float((bits >> 18) & 127u), float((bits >> 25) & 127u), float((blend_z >> 8) & 127u)) * secondary_step;
     secondary *= vec3((near & 2) != 0 ? -1.0 : 1.0, (near & 8) != 0 ? -1.0 : 1.0, (near & 32) != 0 ? -1.0 : 1.0);
@@ -159,7 +150,7 @@ unsigned link(const char* vertex, const char* fragment) {
 
 }  // namespace
 
-unsigned link_terrain_program() { return link(kVertexShader, kFragmentShader.c_str()); }
+unsigned link_terrain_program() { return link(kVertexShader.c_str(), kFragmentShader.c_str()); }
 unsigned link_sky_program() { return link(kSkyVertexShader, kSkyFragmentShader); }
 
 ChunkUniforms use_terrain_program(unsigned program, const glm::mat4& view_projection, const glm::vec3& sky, const glm::vec3& sun,
