@@ -105,7 +105,7 @@ void report_flight(const FlyOptions& opt, const WorldSettings& settings, const S
     out["triangle_budget"] = settings.triangle_budget;
     out["ring"] = c.ring;  // the chunks per ring in use: below the radius where the budget narrowed it
     out["view_distance_m"] = settings.view_distance_m;
-    out["lod_levels"] = world.levels();
+    out["lod_levels"] = world.settings().levels;  // those the view wants (coarse first stands in one above)
     out["threads"] = world.settings().threads;
     out["mesher"] = mesher_name(settings.mesher);
     out["path"] = opt.path;
@@ -136,7 +136,7 @@ void report_flight(const FlyOptions& opt, const WorldSettings& settings, const S
     }
     fmt::print("whole view shown at some level in {:.2f} s\n", times.first_picture_s);
     fmt::print("first view filled in {:.2f} s ({} threads, radius {}, {} levels to {:.0f} m)\n", times.first_view_s,
-               world.settings().threads, opt.world.radius, world.levels(), settings.view_distance_m);
+               world.settings().threads, opt.world.radius, world.settings().levels, settings.view_distance_m);
     fmt::print("flew {:.1f} s at {} m/s: {} chunks built ({:.1f} per s), {} skipped by bounds\n", log.total - log.flight_start, opt.speed,
                c.built, c.built / log.total, c.skipped);
     fmt::print("most waiting {}, most loaded {}, loaded at the end {}, most triangles shown {}, peak memory {:.0f} MB\n", log.max_waiting,

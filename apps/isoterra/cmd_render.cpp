@@ -86,7 +86,7 @@ void register_render(CLI::App& app) {
             throw_write_error(e);
         }
         std::fprintf(stderr, "wrote %s: %dx%d, %d levels, %zu chunks, %zu triangles\n", printable(opt.output).c_str(), width, height,
-                     world.levels(), renderer.chunk_count(), renderer.triangle_count());
+                     world.settings().levels, renderer.chunk_count(), renderer.triangle_count());
     });
 }
 

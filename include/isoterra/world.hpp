@@ -56,6 +56,8 @@ struct LodParams {
     int levels = 1;                  // L: levels 0 .. L - 1
     double view_distance_m = 256.0;  // columns nearer than this (in x and z) are shown
     double hysteresis = 0.2;         // a split column joins again only R (1 + this) away
+    int stand_in_roots = 0;          // the coarsest levels of the L only stand in (coarse first): every column
+                                     // of theirs over a wanted one is split, and holds those wanted alone
 };
 
 /// Returns the levels that reach `view_distance_m` with `chunks_per_ring` columns per ring:
@@ -63,7 +65,8 @@ struct LodParams {
 int lod_levels_for(double view_distance_m, int chunks_per_ring);
 
 /// The columns a world wants around a focus: the leaves of a quadtree over the coarsest
-/// level's columns within the view distance, where a column of level n >= 1 is split when
+/// level's columns within the view distance (the coarsest but `stand_in_roots`; the columns
+/// of those levels above them are inner nodes over them only), where a column of level n >= 1 is split when
 /// the focus is nearer its box than R columns of level n - 1 (R (1 + hysteresis) if it was
 /// split before), and further where needed so that no two leaves that touch, by a side or a
 /// corner, are more than one level apart.
@@ -111,7 +114,9 @@ struct WorldSettings {
     int lowest_layer = -2;          // the world's floor: solid below lowest_layer * 32 m
     int threads = 0;                // jobs at once, on its own task pool; 0 = hardware threads - 1, at least 1; < 0: the owner's (take_job)
     Mesher mesher = Mesher::marching_cubes;
-    bool coarse_first = true;  // the coarsest columns first, then inner levels stand in until finer ones are ready
+    // The columns of a level above the coarsest first (a quarter as many, standing in for
+    // the whole view), then inner levels stand in until finer ones are ready.
+    bool coarse_first = true;
     // Marching cubes' chunks of level 1 and coarser with more triangles are simplified
     // towards this many (simplify_interior, by about half their spacing at most; seams and
     // transitions untouched). 0: none, the default: simplifying costs about three times a
@@ -192,7 +197,7 @@ struct WorldCounts {
     std::size_t building = 0;                  // on a worker now
     std::size_t built = 0;                     // chunks sampled and meshed since the start
     std::size_t skipped = 0;                   // chunks the field's bounds proved empty or full, not sampled
-    std::vector<std::size_t> shown_per_level;  // chunks drawn, per level
+    std::vector<std::size_t> shown_per_level;  // chunks drawn, per level (WorldSettings::levels; one more while coarse first's stands in)
     double ring = 0.0;                         // the chunks per ring in use (below R when the triangle budget narrowed it)
     bool ring_chosen = false;                  // the triangle budget has chosen it (or there is none)
 };
@@ -249,7 +254,8 @@ public:
     /// Returns the highest chunk layer of column `c` (its ground's, or higher where edits
     /// reach), or INT_MIN while the column is not surveyed. Thread-safe.
     int top_layer(const LodColumn& c) const;
-    /// Returns the levels of detail in use.
+    /// Returns the levels of detail in use: WorldSettings::levels, and with coarse first
+    /// the one above them whose columns only stand in while the view fills.
     int levels() const;
     const WorldSettings& settings() const;
 

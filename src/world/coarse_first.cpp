@@ -1,7 +1,8 @@
 // Coarse first: the inner nodes of the level tree's coarsest levels as stand-ins for their
-// finer columns. The coarsest are few and built first, so the whole view is shown within a
-// fraction of the time the target levels take; each region then refines as soon as its four
-// quarters can be shown, and the stand-ins go once finer columns are shown inside them.
+// finer columns. The coarsest (a level above those wanted, whose columns hold wanted ones
+// only) are few and built first, so the whole view is shown within a fraction of the time
+// the target levels take; each region then refines as soon as its quarters can be shown,
+// and the stand-ins go once finer columns are shown inside them.
 #include "coarse_first.hpp"
 
 #include <cmath>
@@ -44,8 +45,10 @@ LodColumnSet staged_target(const LodTarget& target, const LodColumnSet& stand_in
                            const std::function<bool(const LodColumn&)>& ready) {
     // Whether a node of the tree can be shown whole now, at its own level or finer.
     std::unordered_map<LodColumn, bool, LodColumnHash> memo;
+    // (A stand-in root's quarter outside the tree wants nothing: it can be shown at once.)
+    const auto in_tree = [&](const LodColumn& c) { return target.leaves.count(c) || target.split.count(c); };
     std::function<bool(const LodColumn&)> can_show = [&](const LodColumn& c) -> bool {
-        if (shown.count(c) || ready(c)) return true;
+        if (shown.count(c) || ready(c) || !in_tree(c)) return true;
         if (!target.split.count(c)) return false;
         if (const auto it = memo.find(c); it != memo.end()) return it->second;
         bool all = true;
@@ -74,7 +77,8 @@ LodColumnSet staged_target(const LodTarget& target, const LodColumnSet& stand_in
                 out.insert(c);
                 continue;
             }
-            for (int k = 0; k < 4; ++k) stack.push_back(c.child(k));
+            for (int k = 0; k < 4; ++k)
+                if (in_tree(c.child(k))) stack.push_back(c.child(k));
         }
         return out;
     };

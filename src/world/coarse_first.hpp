@@ -9,11 +9,12 @@
 
 namespace isoterra::detail {
 
-/// How many of the coarsest levels have stand-ins everywhere. Below them, only the inner
-/// nodes around the focus stand in (`kStandInReach`), so the camera's surroundings refine
-/// level by level instead of waiting for the whole of the coarsest column around it. Each
-/// stand-in is built on top of the target's columns: the 8 km first view builds 11-14 %
-/// more chunks (3-7 % with the coarsest level alone; docs/benchmarks.md, "Coarse first").
+/// How many of the coarsest wanted levels have stand-ins everywhere, besides the level above
+/// them that only stands in (LodParams::stand_in_roots: a quarter as many columns, so the
+/// whole view is shown after a quarter of the coarsest level's work). Below them, only the
+/// inner nodes around the focus stand in (`kStandInReach`), so the camera's surroundings
+/// refine level by level instead of waiting for the whole of the coarsest column around it.
+/// Each stand-in is built on top of the target's columns (docs/benchmarks.md, "Coarse first").
 inline constexpr int kStandInLevels = 1;
 /// The inner nodes of every level within this many columns of the focus's (in x and z) stand in.
 inline constexpr int kStandInReach = 2;

@@ -80,7 +80,7 @@ bool lod_balanced(const LodColumnSet& columns, int levels) {
 LodTarget select_lod(const glm::dvec3& focus, const LodParams& p, const LodTarget& previous,
                      const std::function<ValueRange(const LodColumn&)>& height_range) {
     LodTarget out;
-    const int top = p.levels - 1;
+    const int top = p.levels - 1 - std::clamp(p.stand_in_roots, 0, p.levels - 1);
     const double root = kChunkSize * std::ldexp(1.0, top);
     // The coarsest columns near enough: a margin of half a column so they are ready before
     // they come into view, and another half before a shown one is let go.
@@ -94,7 +94,11 @@ LodTarget select_lod(const glm::dvec3& focus, const LodParams& p, const LodTarge
         for (int x = x0; x <= x1; ++x) {
             const LodColumn c{top, x, z};
             const bool had = previous.leaves.count(c) || previous.split.count(c);
-            if (c.distance_xz(focus) < reach + (had ? 0.5 * root : 0.0)) stack.push_back(c);
+            if (c.distance_xz(focus) < reach + (had ? 0.5 * root : 0.0)) {
+                stack.push_back(c);
+                // The levels above that only stand in: inner nodes over these roots alone.
+                for (LodColumn a = c.parent(); a.level < p.levels; a = a.parent()) out.split.insert(a);
+            }
         }
     while (!stack.empty()) {
         const LodColumn c = stack.back();

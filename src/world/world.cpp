@@ -51,8 +51,10 @@ World::State::State(std::shared_ptr<const Field> field, const WorldSettings& set
     settings_.threads = n;
     lod_.chunks_per_ring = settings_.ring();
     lod_.view_distance_m = settings_.view_distance_m;
-    lod_.levels = settings_.levels_used();
-    settings_.levels = lod_.levels;
+    settings_.levels = settings_.levels_used();
+    // Coarse first: one level above the coarsest wanted, whose few columns stand in first.
+    lod_.stand_in_roots = settings_.coarse_first ? 1 : 0;
+    lod_.levels = settings_.levels + lod_.stand_in_roots;
     ring_chosen_ = settings_.triangle_budget == 0;
     counts_.shown_per_level.assign(static_cast<std::size_t>(lod_.levels), 0);
     if (n > 0) pool_ = std::make_unique<TaskPool>(n);
@@ -132,7 +134,7 @@ void World::State::retarget_locked(bool fresh) {
         it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
     for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
     if (!ring_chosen_ && !probed_) {  // around the focus as it is now: the old ones are dropped
-        budget_probe_ = detail::budget_probe(target_, lod_.levels, focus_);
+        budget_probe_ = detail::budget_probe(target_, lod_.levels - lod_.stand_in_roots, focus_);
         for (const LodColumn& c : budget_probe_) columns_.try_emplace(c);
     }
     update_stand_ins_locked();
@@ -188,7 +190,7 @@ bool World::State::choose_ring_locked() {
 
 void World::State::update_stand_ins_locked() {
     if (!settings_.coarse_first) return;
-    stand_ins_ = detail::stand_ins(target_, shown_, lod_.levels, focus_);
+    stand_ins_ = detail::stand_ins(target_, shown_, lod_.levels, focus_, detail::kStandInLevels + lod_.stand_in_roots);
     for (const LodColumn& c : stand_ins_) columns_.try_emplace(c);
 }
 
@@ -262,7 +264,8 @@ void World::State::queue_jobs_locked() {
     const int top = lod_.levels - 1;
     const auto tier = [&](const WorldJob& j) {
         if (!settings_.coarse_first) return 0;
-        return j.coord.lod == top ? 0 : stand_ins_.count({j.coord.lod, j.coord.x, j.coord.z}) ? 1 : 2;
+        const LodColumn c{j.coord.lod, j.coord.x, j.coord.z};
+        return j.coord.lod == top ? 0 : stand_ins_.count(c) || budget_probe_.count(c) ? 1 : 2;
     };
     std::vector<std::pair<int, std::size_t>> order(jobs_.size());  // tier, job
     for (std::size_t k = 0; k < jobs_.size(); ++k) order[k] = {tier(jobs_[k]), k};

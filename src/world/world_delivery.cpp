@@ -143,6 +143,9 @@ WorldCounts World::State::counts() const {
         const Column& column = columns_.at(s);
         c.shown_per_level[static_cast<std::size_t>(s.level)] += static_cast<std::size_t>(column.top - column.bottom + 1);
     }
+    // The level that only stands in, counted while it is shown.
+    while (c.shown_per_level.size() > static_cast<std::size_t>(settings_.levels) && c.shown_per_level.back() == 0)
+        c.shown_per_level.pop_back();
     return c;
 }
 

@@ -260,7 +260,7 @@ TEST(Lod, a_flight_never_shows_a_hole_an_overlap_or_an_unbalanced_neighbour) {
         // the coarsest columns coming into view may not be built yet (no hole is allowed
         // nearer), nor the finest ring under the camera.
         const bool slow = test::slow_build();
-        const double coarsest = 32.0 * std::ldexp(1.0, w.levels() - 1);
+        const double coarsest = 32.0 * std::ldexp(1.0, w.settings().levels - 1);  // the coarsest wanted
         ASSERT_EQ(holes_or_overlaps(shown, focus, s.view_distance_m, w.levels(), slow ? s.view_distance_m - 2 * coarsest : 1e30), 0)
             << "at t = " << t;
         ASSERT_TRUE(lod_balanced(shown, w.levels())) << "at t = " << t;

@@ -153,7 +153,7 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             WorldSettings s = settings(2, 512.0);
             s.mesher = GetParam();
             World w(c.field, s);
-            ASSERT_EQ(w.levels(), 4);
+            ASSERT_EQ(w.settings().levels, 4);
             Owner owner;
             settle(w, owner, focus);
             const LodColumnSet columns = owner.shown.visible_columns();

@@ -202,7 +202,7 @@ std::string start_world(double view_distance_m, int radius, const std::string& m
     s.threads = -1;
     page.chunks.clear();
     page.session->start(s);
-    return nlohmann::json{{"levels", page.session->world()->levels()}}.dump();
+    return nlohmann::json{{"levels", page.session->world()->settings().levels}}.dump();
 }
 
 /// The open world's World, or null.
