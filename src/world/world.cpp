@@ -260,11 +260,12 @@ void World::State::queue_jobs_locked() {
     // Nearest last, so that workers pop the nearest; finer levels first at equal distance
     // (an edit's own chunks before the coarser ones over it), then surveys, then by
     // coordinate, for a repeatable order. Coarse first: the coarsest level before all, then
-    // the other stand-ins.
+    // the other stand-ins. The columns the triangle budget measures come with the stand-ins
+    // (first, without coarse first), so that it narrows the ring before the rest is built.
     const int top = lod_.levels - 1;
     const auto tier = [&](const WorldJob& j) {
-        if (!settings_.coarse_first) return 0;
         const LodColumn c{j.coord.lod, j.coord.x, j.coord.z};
+        if (!settings_.coarse_first) return budget_probe_.count(c) ? 0 : 1;
         return j.coord.lod == top ? 0 : stand_ins_.count(c) || budget_probe_.count(c) ? 1 : 2;
     };
     std::vector<std::pair<int, std::size_t>> order(jobs_.size());  // tier, job
