@@ -56,8 +56,8 @@ struct LodParams {
     int levels = 1;                  // L: levels 0 .. L - 1
     double view_distance_m = 256.0;  // columns nearer than this (in x and z) are shown
     double hysteresis = 0.2;         // a split column joins again only R (1 + this) away
-    int stand_in_roots = 0;          // the coarsest levels of the L only stand in (coarse first): every column
-                                     // of theirs over a wanted one is split, and holds those wanted alone
+    int stand_in_roots = 0;          // how many of the L, the coarsest, only stand in (coarse first): their
+                                     // columns over wanted ones are inner nodes, over those alone
 };
 
 /// Returns the levels that reach `view_distance_m` with `chunks_per_ring` columns per ring:
@@ -65,8 +65,8 @@ struct LodParams {
 int lod_levels_for(double view_distance_m, int chunks_per_ring);
 
 /// The columns a world wants around a focus: the leaves of a quadtree over the coarsest
-/// level's columns within the view distance (the coarsest but `stand_in_roots`; the columns
-/// of those levels above them are inner nodes over them only), where a column of level n >= 1 is split when
+/// wanted level's columns within the view distance (the `stand_in_roots` levels above it
+/// hold only inner nodes, over those columns), where a column of level n >= 1 is split when
 /// the focus is nearer its box than R columns of level n - 1 (R (1 + hysteresis) if it was
 /// split before), and further where needed so that no two leaves that touch, by a side or a
 /// corner, are more than one level apart.
