@@ -135,5 +135,8 @@ private:
 /// every thread has stopped.
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& job,
                   const std::function<void(std::size_t, std::size_t)>& progress = {});
+/// The same with the helpers on `pool`.
+void parallel_for(TaskPool& pool, std::size_t count, int threads, const std::function<void(std::size_t)>& job,
+                  const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace isoterra

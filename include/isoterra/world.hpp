@@ -74,9 +74,12 @@ struct LodTarget {
     LodColumnSet leaves;
     LodColumnSet split;  // the inner nodes, for the next call's hysteresis
 };
-/// `height_range(c)` gives the vertical extent used for column c's distance (its ground).
+/// `height_range(c)` gives the vertical extent used for column c's distance (its ground);
+/// `heights_ahead`, when given, is called with each level's columns before any of theirs is
+/// asked, so that they can be worked out together.
 LodTarget select_lod(const glm::dvec3& focus, const LodParams& params, const LodTarget& previous,
-                     const std::function<ValueRange(const LodColumn&)>& height_range);
+                     const std::function<ValueRange(const LodColumn&)>& height_range,
+                     const std::function<void(const std::vector<LodColumn>&)>& heights_ahead = {});
 
 /// Returns the column of `columns` (a partition: no two overlap) that holds column `c`, or
 /// one of level -1 when none does.

@@ -25,10 +25,10 @@ struct ParallelLoop {
     int helpers = 0;      // helpers inside the loop, under `lock`
 };
 
-}  // namespace
-
-void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& job,
-                  const std::function<void(std::size_t, std::size_t)>& progress) {
+// `pool` null: the shared pool, started only when helpers are wanted (one thread: none, as
+// in a WebAssembly build without threads).
+void run_loop(TaskPool* pool, std::size_t count, int threads, const std::function<void(std::size_t)>& job,
+              const std::function<void(std::size_t, std::size_t)>& progress) {
     std::atomic<std::size_t> next{0};
     std::size_t done = 0;  // jobs finished, under `loop->lock`
     std::exception_ptr failure;
@@ -59,11 +59,9 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
         std::lock_guard<std::mutex> g(loop->lock);
         if (--loop->helpers == 0) loop->idle.notify_all();
     };
-    // The shared pool is started only when helpers are wanted (one thread: none, as in a
-    // WebAssembly build without threads).
     for (int t = 1; t < threads && static_cast<std::size_t>(t) < count; ++t) {
         // The helper's copy holds `loop`; `work` is only reached while the loop is open.
-        TaskPool::shared().submit(TaskPriority::normal, helper);
+        (pool ? *pool : TaskPool::shared()).submit(TaskPriority::normal, helper);
     }
     work();
     {
@@ -72,6 +70,18 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
         loop->idle.wait(g, [&] { return loop->helpers == 0; });
     }
     if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& job,
+                  const std::function<void(std::size_t, std::size_t)>& progress) {
+    run_loop(nullptr, count, threads, job, progress);
+}
+
+void parallel_for(TaskPool& pool, std::size_t count, int threads, const std::function<void(std::size_t)>& job,
+                  const std::function<void(std::size_t, std::size_t)>& progress) {
+    run_loop(&pool, count, threads, job, progress);
 }
 
 }  // namespace isoterra

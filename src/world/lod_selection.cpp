@@ -78,7 +78,8 @@ bool lod_balanced(const LodColumnSet& columns, int levels) {
 }
 
 LodTarget select_lod(const glm::dvec3& focus, const LodParams& p, const LodTarget& previous,
-                     const std::function<ValueRange(const LodColumn&)>& height_range) {
+                     const std::function<ValueRange(const LodColumn&)>& height_range,
+                     const std::function<void(const std::vector<LodColumn>&)>& heights_ahead) {
     LodTarget out;
     const int top = p.levels - 1 - std::clamp(p.stand_in_roots, 0, p.levels - 1);
     const double root = kChunkSize * std::ldexp(1.0, top);
@@ -89,33 +90,35 @@ LodTarget select_lod(const glm::dvec3& focus, const LodParams& p, const LodTarge
               x1 = static_cast<int>(std::floor((focus.x + reach + root) / root));
     const int z0 = static_cast<int>(std::floor((focus.z - reach - root) / root)),
               z1 = static_cast<int>(std::floor((focus.z + reach + root) / root));
-    std::vector<LodColumn> stack;
+    std::vector<LodColumn> level;
     for (int z = z0; z <= z1; ++z)
         for (int x = x0; x <= x1; ++x) {
             const LodColumn c{top, x, z};
             const bool had = previous.leaves.count(c) || previous.split.count(c);
             if (c.distance_xz(focus) < reach + (had ? 0.5 * root : 0.0)) {
-                stack.push_back(c);
+                level.push_back(c);
                 // The levels above that only stand in: inner nodes over these roots alone.
                 for (LodColumn a = c.parent(); a.level < p.levels; a = a.parent()) out.split.insert(a);
             }
         }
-    while (!stack.empty()) {
-        const LodColumn c = stack.back();
-        stack.pop_back();
-        bool split = false;
-        if (c.level > 0) {
-            const double s = c.size_m();
-            const ValueRange h = height_range(c);
-            const double d = distance_to_box(focus, {c.x * s, h.lo, c.z * s}, {(c.x + 1) * s, h.hi, (c.z + 1) * s});
-            const double threshold = p.chunks_per_ring * 0.5 * s * (previous.split.count(c) ? 1.0 + p.hysteresis : 1.0);
-            split = d < threshold;
-        }
-        if (split) {
-            out.split.insert(c);
-            for (int k = 0; k < 4; ++k) stack.push_back(c.child(k));
-        } else {
-            out.leaves.insert(c);
+    // Level by level, so that a caller can work out each level's heights together.
+    for (std::vector<LodColumn> finer; !level.empty(); level.swap(finer), finer.clear()) {
+        if (heights_ahead && level.front().level > 0) heights_ahead(level);
+        for (const LodColumn& c : level) {
+            bool split = false;
+            if (c.level > 0) {
+                const double s = c.size_m();
+                const ValueRange h = height_range(c);
+                const double d = distance_to_box(focus, {c.x * s, h.lo, c.z * s}, {(c.x + 1) * s, h.hi, (c.z + 1) * s});
+                const double threshold = p.chunks_per_ring * 0.5 * s * (previous.split.count(c) ? 1.0 + p.hysteresis : 1.0);
+                split = d < threshold;
+            }
+            if (split) {
+                out.split.insert(c);
+                for (int k = 0; k < 4; ++k) finer.push_back(c.child(k));
+            } else {
+                out.leaves.insert(c);
+            }
         }
     }
     // Balance: split any leaf that touches one two or more levels finer, until none does.

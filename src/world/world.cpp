@@ -125,8 +125,23 @@ ValueRange World::State::height_guess_locked(const LodColumn& c) {
     return it->second;
 }
 
+void World::State::guess_heights_locked(const std::vector<LodColumn>& columns) {
+    std::vector<LodColumn> missing;
+    for (const LodColumn& c : columns)
+        if (!heights_.count(c)) missing.push_back(c);
+    // The first target asks for about a thousand, before any job is queued: the workers help.
+    std::vector<ValueRange> guesses(missing.size());
+    const auto guess = [&](std::size_t i) { guesses[i] = height_estimate(missing[i]); };
+    if (pool_ && missing.size() > 1) parallel_for(*pool_, missing.size(), pool_->threads() + 1, guess);
+    else
+        for (std::size_t i = 0; i < missing.size(); ++i) guess(i);
+    for (std::size_t i = 0; i < missing.size(); ++i) heights_.emplace(missing[i], guesses[i]);
+}
+
 void World::State::retarget_locked(bool fresh) {
-    LodTarget next = select_lod(focus_, lod_, fresh ? LodTarget{} : target_, [&](const LodColumn& c) { return height_guess_locked(c); });
+    LodTarget next = select_lod(
+        focus_, lod_, fresh ? LodTarget{} : target_, [&](const LodColumn& c) { return height_guess_locked(c); },
+        [&](const std::vector<LodColumn>& level) { guess_heights_locked(level); });
     target_settled_ = next.leaves == target_.leaves && next.split == target_.split;
     target_ = std::move(next);
     // The guesses are kept for the columns of the tree only.
@@ -171,7 +186,9 @@ bool World::State::choose_ring_locked() {
     const double ring = detail::ring_within_budget(lod_.chunks_per_ring, static_cast<std::size_t>(aim), [&](double r) {
         LodParams p = lod_;
         p.chunks_per_ring = r;
-        const LodTarget t = select_lod(focus_, p, {}, [&](const LodColumn& c) { return height_guess_locked(c); });
+        const LodTarget t = select_lod(
+            focus_, p, {}, [&](const LodColumn& c) { return height_guess_locked(c); },
+            [&](const std::vector<LodColumn>& level) { guess_heights_locked(level); });
         return detail::estimated_triangles(t.leaves, measured, lod_.levels);
     });
     budget_probe_.clear();

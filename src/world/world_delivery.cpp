@@ -61,6 +61,7 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
         tell(c, column);
     }
     shown_ = std::move(next);
+    shown_dirty_ = true;  // a swap may let another follow
     update_stand_ins_locked();
     drop_unwanted_locked();
     // What the swap let go: dropped now, so the owner frees it in the same frame.
@@ -106,10 +107,13 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
                     it->second.triangles = f.mesh.triangle_count();
                     it->second.ranges = f.mesh.ranges;
                 }
-                const Column& column = columns_.at({f.coord.lod, f.coord.x, f.coord.z});
+                const LodColumn c{f.coord.lod, f.coord.x, f.coord.z};
+                const Column& column = columns_.at(c);
                 visible = column.shown;
                 neighbours = column.neighbours;
-                shown_dirty_ |= !column.shown;  // its column may be ready now
+                // Its column may be ready now: the shown columns can move only then (the
+                // swaps are worked out again only when one is).
+                shown_dirty_ |= !column.shown && handed_whole_locked(c);
                 // Out of date already (the mesher changed meanwhile): build it again.
                 if (it->second.version != f.version) queue_jobs_locked();
             }

@@ -1,7 +1,8 @@
 // parallel_for: every index once on any number of threads, progress counted up to the end,
-// and the first exception rethrown after the others stop.
+// the helpers on a pool given, and the first exception rethrown after the others stop.
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -28,6 +29,34 @@ TEST(ParallelFor, runs_every_index_once_and_reports_progress_up_to_the_count) {
         for (std::size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], i + 1);  // one call at a time, in order
     }
     parallel_for(0, 4, [](std::size_t) { FAIL() << "no job for an empty range"; });
+}
+
+// Given a pool, the helpers are its workers: each job waits (up to 10 s) until the caller
+// and a helper have both started one, so a helper takes part, on the pool's one thread.
+TEST(ParallelFor, on_a_given_pool_the_helpers_are_its_workers) {
+    TaskPool pool(1);
+    std::thread::id worker;
+    {
+        TaskGroup probe(pool);
+        probe.run(TaskPriority::normal, [&] { worker = std::this_thread::get_id(); });
+        probe.wait();
+    }
+    const std::thread::id caller = std::this_thread::get_id();
+    std::mutex lock;
+    std::vector<std::thread::id> ran_on(8);
+    std::atomic<int> callers{0}, helpers{0};
+    parallel_for(pool, ran_on.size(), 2, [&](std::size_t i) {
+        {
+            std::lock_guard<std::mutex> g(lock);
+            ran_on[i] = std::this_thread::get_id();
+        }
+        ++(ran_on[i] == caller ? callers : helpers);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while ((callers == 0 || helpers == 0) && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    });
+    EXPECT_GT(callers.load(), 0);
+    EXPECT_GT(helpers.load(), 0);
+    for (const std::thread::id& t : ran_on) EXPECT_TRUE(t == caller || t == worker);
 }
 
 TEST(ParallelFor, rethrows_the_first_exception_and_stops_handing_out_jobs) {

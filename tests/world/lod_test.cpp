@@ -89,6 +89,43 @@ TEST(Lod, the_target_covers_the_view_once_balanced_in_rings_of_r_columns) {
         }
 }
 
+// The heights asked ahead: each level's columns once, coarsest first, before any of them is
+// asked alone, and every column asked is among them; the target is the same without them.
+TEST(Lod, heights_are_asked_ahead_level_by_level_before_each_column) {
+    LodParams p;
+    p.chunks_per_ring = 4;
+    p.view_distance_m = 4000;
+    p.levels = lod_levels_for(p.view_distance_m, 4);
+    p.stand_in_roots = 1;
+    const glm::dvec3 focus(300.0, 80.0, -700.0);
+    const auto hill = [](const LodColumn& c) { return ValueRange{0.0, 40.0 * c.level}; };
+    LodColumnSet ahead, asked;
+    std::vector<int> levels_ahead;
+    const LodTarget t = select_lod(
+        focus, p, {},
+        [&](const LodColumn& c) {
+            EXPECT_TRUE(ahead.count(c)) << c.level << " " << c.x << " " << c.z;
+            EXPECT_TRUE(asked.insert(c).second);
+            return hill(c);
+        },
+        [&](const std::vector<LodColumn>& level) {
+            ASSERT_FALSE(level.empty());
+            levels_ahead.push_back(level.front().level);
+            for (const LodColumn& c : level) {
+                EXPECT_EQ(c.level, level.front().level);
+                EXPECT_TRUE(ahead.insert(c).second);
+            }
+        });
+    // From the coarsest wanted level (the stand-in level above it asks nothing) to level 1.
+    std::vector<int> expected;
+    for (int l = p.levels - 1 - p.stand_in_roots; l >= 1; --l) expected.push_back(l);
+    EXPECT_EQ(levels_ahead, expected);
+    EXPECT_EQ(asked, ahead);
+    const LodTarget alone = select_lod(focus, p, {}, hill);
+    EXPECT_EQ(t.leaves, alone.leaves);
+    EXPECT_EQ(t.split, alone.split);
+}
+
 // Back and forth across a split distance by less than the hysteresis: nothing changes.
 TEST(Lod, hysteresis_keeps_the_columns_when_the_focus_wavers) {
     LodParams p;
