@@ -12,6 +12,7 @@
 // This file builds the network; drainage.cpp runs the node with it.
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -40,21 +41,43 @@ struct TileKeyHash {
 
 class DrainageCache final : public NodeCache {
 public:
-    std::shared_ptr<const Tile> find(const TileKey& key) {
+    // The tile, built here unless it is (then this waits for it): threads asking for the
+    // same tiles, as neighbouring jobs do, build each once. A tile needs only coarser
+    // levels' tiles, so no two builders wait for each other.
+    template <class Build>
+    std::shared_ptr<const Tile> get(const TileKey& key, Build&& build) {
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            for (;;) {
+                const auto it = tiles_.find(key);
+                if (it == tiles_.end()) break;
+                if (it->second) return it->second;
+                built_.wait(lock);  // being built (or dropped meanwhile: then built here)
+            }
+            if (tiles_.size() >= kMostTiles)
+                std::erase_if(tiles_,
+                              [](const auto& t) { return t.second != nullptr; });  // a bound, not a policy: values never depend on it
+            tiles_.emplace(key, nullptr);
+        }
+        std::shared_ptr<const Tile> tile;
+        try {
+            tile = build();
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(mu_);
+            tiles_.erase(key);
+            built_.notify_all();
+            throw;
+        }
         std::lock_guard<std::mutex> lock(mu_);
-        const auto it = tiles_.find(key);
-        return it == tiles_.end() ? nullptr : it->second;
-    }
-    // Two threads may build the same tile; both are the same, the first one stays.
-    std::shared_ptr<const Tile> keep(const TileKey& key, std::shared_ptr<const Tile> tile) {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (tiles_.size() >= kMostTiles) tiles_.clear();  // a bound, not a policy: values never depend on it
-        return tiles_.emplace(key, std::move(tile)).first->second;
+        tiles_[key] = tile;
+        built_.notify_all();
+        return tile;
     }
 
 private:
     std::mutex mu_;
-    std::unordered_map<TileKey, std::shared_ptr<const Tile>, TileKeyHash> tiles_;
+    std::condition_variable built_;
+    std::unordered_map<TileKey, std::shared_ptr<const Tile>, TileKeyHash> tiles_;  // null: being built
 };
 
 Network::Network(const Node& node, const Program& program, const NoiseSet& noise)
@@ -70,10 +93,8 @@ glm::dvec2 Network::point(int level, std::int64_t i, std::int64_t j) const {
 }
 
 std::shared_ptr<const Tile> Network::tile(int level, std::int64_t tx, std::int64_t tz) {
-    const TileKey key{noise_.seed, level, tx, tz};
-    if (auto found = cache_->find(key)) return found;
-    auto built = std::make_shared<Tile>(level == 0 ? trunks(tx, tz) : tributaries(level, tx, tz));
-    return cache_->keep(key, std::move(built));
+    return cache_->get(TileKey{noise_.seed, level, tx, tz},
+                       [&] { return std::make_shared<const Tile>(level == 0 ? trunks(tx, tz) : tributaries(level, tx, tz)); });
 }
 
 double Network::lowest_valley(const glm::dvec2& at, int below, double ceiling, const Channel** best) {
