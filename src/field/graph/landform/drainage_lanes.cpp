@@ -14,7 +14,13 @@
 namespace isoterra::graph::drainage {
 namespace {
 
+// Eight lanes fill an AVX-512 register; WebAssembly's SIMD128 holds two, and wider vectors
+// there cost more than they save (lanes that are done still work out their valleys).
+#if defined(__EMSCRIPTEN__)
+constexpr int kWidth = 2;
+#else
 constexpr int kWidth = 8;
+#endif
 using Doubles = double __attribute__((vector_size(8 * kWidth)));
 using Mask = std::int64_t __attribute__((vector_size(8 * kWidth)));
 
