@@ -52,6 +52,24 @@ double segment_box_farthest(const glm::dvec2& a, const glm::dvec2& b, const glm:
     return d;
 }
 
+// A channel that may matter for some lane of a batch, with bounds of its valley there.
+struct Candidate {
+    const Channel* channel;
+    double lowest;  // no lane's valley of it is lower
+    double near;    // no lane is nearer to it
+    bool unlifted;  // every lane lies where its window does not lift it
+};
+
+// A valley's weight in the soft minimum's slope, e^-x at x widths above the lowest, fades
+// out between kSoftFade and kSoftBand widths (e^-4 to e^-6), so that none drops out at once.
+constexpr double kSoftFade = 3.0, kSoftBand = 5.0;
+
+// A fixed order of channels (for ties): by level, then by source cell.
+bool earlier(const Channel& a, const Channel& b) {
+    if (a.level != b.level) return a.level < b.level;
+    return a.cj != b.cj ? a.cj < b.cj : a.ci < b.ci;
+}
+
 double held_coordinate(double v) { return std::isfinite(v) ? std::clamp(v, -1e12, 1e12) : 0.0; }
 
 // What a group of nearby lanes may need: the candidates among the channels the batch sees,
@@ -129,6 +147,67 @@ void run_drainage_apart(const Node& node, const Lanes& l, const std::vector<glm:
             if (l.out[port])
                 for (std::size_t j = 0; j < m; ++j) l.out[port][lanes[j]] = out[port][j];
     }
+}
+
+// How much a candidate's valley is lifted at `point` (its window's fade), with the lift's
+// gradient.
+double lift_at(const Params& p, const Candidate& c, const glm::dvec2& point, glm::dvec2* gradient) {
+    if (c.unlifted) return *gradient = glm::dvec2(0.0), 0.0;
+    const double cell = p.cell(c.channel->level);
+    return window_lift(c.channel->ci, c.channel->cj, cell, p.slope_at(c.channel->level) * cell, point, gradient);
+}
+
+// What a lane's valleys make of it: the lowest ground (the envelope where no valley is
+// lower), its slope, and the channel whose valley it is (null: none) with that valley.
+struct LaneGround {
+    double ground = 0.0;
+    glm::dvec2 gradient{0.0};
+    const Channel* best = nullptr;
+    Valley best_valley;
+};
+
+// The lowest valley at `at` and, with a soft minimum's width k, the slope rounded where
+// valleys meet: the weights of -k ln sum exp(-g / k) over the valleys near the lowest and the
+// envelope (whose slope counts as 0), so that the slope turns smoothly over a crease (what the
+// erosion filter follows) while the ground keeps its sharp crease and drains. One pass over
+// the candidates (sorted by their lower bounds) keeps each valley within reach of the lowest
+// so far in `near_valleys`; the weights come once the lowest is known.
+LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec2& at, double envelope, bool want_slope, double k,
+                         double band, std::vector<std::pair<const Channel*, Valley>>& near_valleys) {
+    LaneGround out;
+    double& ground = out.ground;
+    ground = envelope;
+    near_valleys.clear();
+    for (const Candidate& c : group.valleys) {
+        if (c.lowest > ground + band) break;  // sorted: no later one can be lower or weigh
+        glm::dvec2 lift_gradient;
+        const double lifted = lift_at(net.params(), c, at, &lift_gradient);
+        if (lifted == INFINITY) continue;
+        Valley v = net.valley(*c.channel, at, want_slope, k > 0.0);
+        v.ground += lifted;
+        if (v.ground > ground + band) continue;
+        v.gradient += lift_gradient;
+        near_valleys.push_back({c.channel, v});
+        // Ties go to the lower level, then the lower source cell: the same in any group.
+        if (v.ground < ground || (v.ground == ground && out.best && earlier(*c.channel, *out.best)))
+            ground = v.ground, out.best = c.channel, out.best_valley = v;
+    }
+    out.gradient = out.best ? out.best_valley.gradient : glm::dvec2(0.0);
+    if (k > 0.0 && std::isfinite(ground)) {
+        const auto weight = [&](double g) {
+            const double x = (g - ground) / k;
+            return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
+        };
+        double weights = weight(envelope);
+        glm::dvec2 weighted(0.0);
+        for (const auto& [channel, v] : near_valleys) {
+            const double w = weight(v.ground);
+            weights += w;
+            weighted += w * v.gradient;
+        }
+        out.gradient = weighted / weights;
+    }
+    return out;
 }
 
 // The distance from `at` to the nearest channel of the group's, lifted over the window's
@@ -211,9 +290,7 @@ void run_drainage(const Node& node, const Lanes& l) {
     const double k = want_slope ? p.smooth : 0.0;
     const double band = k > 0.0 ? kSoftBand * k : 0.0;
     Group group;
-    std::vector<glm::dvec2> group_at;
-    std::vector<double> envelope;
-    std::vector<LaneGround> grounds;
+    std::vector<std::pair<const Channel*, Valley>> near_valleys;
     for (const std::vector<std::size_t>& lanes : lane_groups(at, lo, hi)) {
         if (lanes.empty()) continue;
         glm::dvec2 glo(INFINITY), ghi(-INFINITY);
@@ -224,13 +301,8 @@ void run_drainage(const Node& node, const Lanes& l) {
             ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
         }
         prepare(net, seen, glo, ghi, ceiling, band, want_distance, group);
-        group_at.clear(), envelope.clear();
-        for (const std::size_t i : lanes) group_at.push_back(at[i]), envelope.push_back(control[i] + relief[i]);
-        grounds.resize(lanes.size());
-        lowest_grounds(p, group.valleys, group_at.data(), envelope.data(), lanes.size(), want_slope, k, band, grounds.data());
-        for (std::size_t n = 0; n < lanes.size(); ++n) {
-            const std::size_t i = lanes[n];
-            const LaneGround& g = grounds[n];
+        for (const std::size_t i : lanes) {
+            const LaneGround g = lowest_ground(net, group, at[i], control[i] + relief[i], want_slope, k, band, near_valleys);
             l.out[0][i] = g.ground;
             l.out[1][i] = g.gradient.x;
             l.out[2][i] = g.gradient.y;

@@ -133,35 +133,6 @@ struct Valley {
     glm::dvec2 gradient{0.0};
 };
 
-// A channel that may matter for some lane of a batch, with bounds of its valley there.
-struct Candidate {
-    const Channel* channel;
-    double lowest;  // no lane's valley of it is lower
-    double near;    // no lane is nearer to it
-    bool unlifted;  // every lane lies where its window does not lift it
-};
-
-// A valley's weight in the soft minimum's slope, e^-x at x widths above the lowest, fades
-// out between kSoftFade and kSoftBand widths (e^-4 to e^-6), so that none drops out at once.
-constexpr double kSoftFade = 3.0, kSoftBand = 5.0;
-
-// What a lane's valleys make of it: the lowest ground (the envelope where no valley is
-// lower), its slope, and the channel whose valley it is (null: none) with that valley.
-struct LaneGround {
-    double ground = 0.0;
-    glm::dvec2 gradient{0.0};
-    const Channel* best = nullptr;
-    Valley best_valley;
-};
-
-// The lowest valley at each of `count` points and, with a soft minimum's width k, the slope
-// rounded where valleys meet: the weights of -k ln sum exp(-g / k) over the valleys within
-// `band` of the lowest and the envelope (whose slope counts as 0), so that the slope turns
-// smoothly over a crease (what the erosion filter follows) while the ground keeps its sharp
-// crease and drains. `candidates` sorted by their lower bounds (drainage_lanes.cpp).
-void lowest_grounds(const Params& p, const std::vector<Candidate>& candidates, const glm::dvec2* at, const double* envelope,
-                    std::size_t count, bool want_slope, double k, double band, LaneGround* out);
-
 class DrainageCache;  // drainage_network.cpp
 
 // The channels of a drainage node, built tile by tile (and kept in its cache) on demand.
