@@ -149,7 +149,7 @@ void World::State::retarget_locked(bool fresh) {
         it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
     for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
     if (!ring_chosen_ && !probed_) {  // around the focus as it is now: the old ones are dropped
-        budget_probe_ = detail::budget_probe(target_, lod_.levels - lod_.stand_in_roots, focus_);
+        budget_probe_ = detail::budget_probe(target_, settings_.levels, focus_);
         for (const LodColumn& c : budget_probe_) columns_.try_emplace(c);
     }
     update_stand_ins_locked();

@@ -78,7 +78,7 @@ struct World::State {
     bool handed_whole_locked(const LodColumn& c) const;
     /// Returns the height guess for column `c` (kept while the column is in the target).
     ValueRange height_guess_locked(const LodColumn& c);
-    // Works out the guesses of those of `columns` without one, together (on the workers too).
+    /// Works out the guesses of those of `columns` without one, together (on the workers too).
     void guess_heights_locked(const std::vector<LodColumn>& columns);
     void add_chunks_locked(const LodColumn& c, Column& column);
     void invalidate_locked(const Box& box);

@@ -54,9 +54,8 @@ public:
                 if (it->second) return it->second;
                 built_.wait(lock);  // being built (or dropped meanwhile: then built here)
             }
-            if (tiles_.size() >= kMostTiles)
-                std::erase_if(tiles_,
-                              [](const auto& t) { return t.second != nullptr; });  // a bound, not a policy: values never depend on it
+            // A bound, not a policy: values never depend on it (tiles being built stay).
+            if (tiles_.size() >= kMostTiles) std::erase_if(tiles_, [](const auto& t) { return t.second != nullptr; });
             tiles_.emplace(key, nullptr);
         }
         std::shared_ptr<const Tile> tile;
