@@ -124,9 +124,10 @@ enum class Mesher { marching_cubes, surface_nets, blocks };
 /// Reusable working memory of the meshers (vertex caches). One per thread.
 struct MeshScratch {
     std::vector<std::int32_t> slots;
-    std::vector<std::uint8_t> solid;       // per sample: 1 where the field is below 0
-    std::vector<std::uint64_t> rows;       // per cell row: the cells with a sign change
-    std::vector<std::int32_t> face_slots;  // per face of the chunk: vertices on its edges
+    std::vector<std::uint16_t> cell_codes;  // per cell: its piece code (surface nets)
+    std::vector<std::uint8_t> solid;        // per sample: 1 where the field is below 0
+    std::vector<std::uint64_t> rows;        // per cell row: the cells with a sign change
+    std::vector<std::int32_t> face_slots;   // per face of the chunk: vertices on its edges
 };
 
 /// The bits (1 << Side) of all six faces.

@@ -32,4 +32,23 @@ struct ContourCell {
 /// the winding.
 std::vector<std::int8_t> contour_triangles(const ContourCell& cell, std::uint32_t solid, std::uint32_t probe = 1);
 
+/// The unit cube as a contour cell: corners and edges numbered as kCubeEdges numbers them.
+ContourCell cube_cell();
+
+/// The separate pieces of marching cubes' surface in a cube, per piece code: the
+/// solid-corner mask, plus kWholeCell for a cell kept whole (cell_pieces.cpp). Surface nets
+/// give each piece its own vertex, so that two sheets passing through one cell do not meet
+/// at one point; a cell kept whole has one piece, all its crossings.
+inline constexpr int kWholeCell = 256;
+struct CellPieces {
+    std::array<std::uint8_t, 512> count{};                    // pieces in the cell (at most 4)
+    std::array<std::array<std::int8_t, 12>, 512> piece_of{};  // the piece of each edge; -1: no crossing
+    std::array<std::array<std::uint16_t, 4>, 512> edges{};    // each piece's edges, bit e for edge e
+    // The faces (bit 2 * axis + side, side 1 the upper) that one piece crosses twice: an
+    // ambiguous face whose two segments, one around each solid corner, join inside the cell.
+    std::array<std::uint8_t, 512> twice{};
+};
+/// Returns the table, built on the first call.
+const CellPieces& cell_pieces();
+
 }  // namespace isoterra::detail

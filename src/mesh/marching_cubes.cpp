@@ -23,20 +23,7 @@ struct Tables {
 };
 
 Tables build_tables() {
-    detail::ContourCell cube;
-    for (int c = 0; c < 8; ++c) cube.corners.emplace_back(c & 1, c >> 1 & 1, c >> 2 & 1);
-    for (const auto& e : kCubeEdges) cube.edges.push_back({e[0], e[1]});
-    for (int axis = 0; axis < 3; ++axis)
-        for (int side = 0; side < 2; ++side) {
-            // The face's corners in cyclic order over the two other axes.
-            const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-            const int uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
-            detail::ContourCell::Face face;
-            for (int n = 0; n < 4; ++n) face.loop.push_back(side << axis | uv[n][0] << u | uv[n][1] << v);
-            face.outward = glm::dvec3(0.0);
-            face.outward[axis] = side ? 1.0 : -1.0;
-            cube.faces.push_back(face);
-        }
+    const detail::ContourCell cube = detail::cube_cell();
     Tables t;
     for (int mask = 0; mask < 256; ++mask) {
         const std::vector<std::int8_t> tris = detail::contour_triangles(cube, static_cast<std::uint32_t>(mask));

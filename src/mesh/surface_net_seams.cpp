@@ -29,8 +29,10 @@ using Levels = std::array<int, 9>;
 
 class SeamBuilder {
 public:
-    SeamBuilder(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cells, MeshBuffers& out)
-        : s_(s), classify_(classify), cells_(cells), out_(out), coarse_(static_cast<std::size_t>(kCoarse) * kCoarse * kCoarse, -1) {}
+    SeamBuilder(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cells,
+                const std::vector<std::uint16_t>& cell_codes, MeshBuffers& out)
+        : s_(s), classify_(classify), cells_(cells), cell_codes_(cell_codes), out_(out),
+          coarse_(static_cast<std::size_t>(kCoarse) * kCoarse * kCoarse, -1), coarse_codes_(coarse_.size(), 0) {}
 
     // Appends to `into` the polygon of the edge from core sample p along `axis`, with the
     // columns around at `levels`, if the edge changes sign.
@@ -41,57 +43,112 @@ public:
         if ((fa < 0.0f) == (fb < 0.0f)) return;
         const int u = (axis + 1) % 3, v = (axis + 2) % 3;
         const int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
-        std::uint32_t cell[4];
+        NetCell cells[4];
         for (int n = 0; n < 4; ++n) {
             // A point inside the cell of this quadrant around the edge, in core samples.
             glm::dvec3 at(p[0], p[1], p[2]);
             at[axis] += 0.5;
             at[u] += uv[n][0] + 0.5;
             at[v] += uv[n][1] + 0.5;
-            const std::int32_t id = cell_at(at, levels);
-            if (id < 0) return;
-            cell[n] = static_cast<std::uint32_t>(id);
+            if (!cell_at(at, levels, p, axis, cells[n])) return;
         }
-        // Solid below, air above along the axis: the surface faces +axis.
-        if (fa < 0.0f) {
-            emit_polygon(out_.positions, cell, 4, into);
-        } else {
-            const std::uint32_t r[4] = {cell[3], cell[2], cell[1], cell[0]};
-            emit_polygon(out_.positions, r, 4, into);
-        }
+        emit_net_polygon(
+            s_, out_.positions, cells, p, axis,
+            [&](const NetCell& lo, int w, const int corner[3], int bump_axis) { return face_vertex(lo, w, corner, bump_axis); }, into);
     }
 
 private:
-    std::int32_t cell_at(const glm::dvec3& at, const Levels& levels) {
+    // The cell around `at` at its column's level, with the vertex of its piece that holds the
+    // crossing of the edge from core sample p along `axis`; false where the
+    // chunk cannot make it.
+    bool cell_at(const glm::dvec3& at, const Levels& levels, const int p[3], int axis, NetCell& cell) {
         const int cx = at.x < 0.0 ? 0 : at.x > kChunkSize ? 2 : 1, cz = at.z < 0.0 ? 0 : at.z > kChunkSize ? 2 : 1;
         const int i = static_cast<int>(std::floor(at.x)), j = static_cast<int>(std::floor(at.y)), k = static_cast<int>(std::floor(at.z));
         if (levels[static_cast<std::size_t>(cz * 3 + cx)] == 0) {
-            if (i < -1 || j < -1 || j >= kChunkSize || k < -1 || i > kChunkSize || k > kChunkSize) return -1;
-            if (i < kChunkSize && k < kChunkSize) return cells_[((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1)];
-            return beyond_cell(i, j, k);
+            if (i < -1 || j < -1 || j >= kChunkSize || k < -1 || i > kChunkSize || k > kChunkSize) return false;
+            cell = {0, {i, j, k}, 1, 0};
+            const int edge = cube_edge((p[0] - i) | (p[1] - j) << 1 | (p[2] - k) << 2, axis);
+            std::int32_t first = -1;
+            if (i < kChunkSize && k < kChunkSize) {
+                const std::size_t index = ((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1);
+                first = cells_[index];
+                cell.code = cell_codes_[index];
+            } else {
+                first = beyond_cell(i, j, k, cell.code);
+            }
+            if (first < 0) return false;
+            cell.vertex = static_cast<std::uint32_t>(first + cell_pieces().piece_of[cell.code][edge]);
+            return true;
         }
-        return coarse_cell(2 * static_cast<int>(std::floor(at.x / 2)), 2 * static_cast<int>(std::floor(at.y / 2)),
-                           2 * static_cast<int>(std::floor(at.z / 2)));
+        cell = {0,
+                {2 * static_cast<int>(std::floor(at.x / 2)), 2 * static_cast<int>(std::floor(at.y / 2)),
+                 2 * static_cast<int>(std::floor(at.z / 2))},
+                2,
+                0};
+        const std::int32_t first = coarse_cell(cell.lo[0], cell.lo[1], cell.lo[2]);
+        cell.code = coarse_codes_[coarse_index(cell.lo[0], cell.lo[1], cell.lo[2])];
+        cell.vertex = static_cast<std::uint32_t>(first);  // kept whole: one piece
+        return true;
+    }
+
+    // The vertex of a face segment (emit_net_polygon) of a cell of the chunk's level or of a
+    // coarser one, as the chunk of that cell makes it; or, with `bump_axis`, the seam's vertex
+    // for the two finer crossings of the coarser edge from `corner` along it: their mean.
+    std::uint32_t face_vertex(const NetCell& lo, int w, const int corner[3], int bump_axis) {
+        const auto key = std::make_tuple(lo.stride, lo.lo[0], lo.lo[1], lo.lo[2], w, corner[0], corner[1], corner[2], bump_axis);
+        for (const auto& [at, id] : face_vertices_)
+            if (at == key) return id;
+        glm::dvec3 local = face_segment_fraction(s_, lo.lo, w, corner, lo.stride);
+        if (bump_axis >= 0) {
+            int c[3] = {corner[0], corner[1], corner[2]};
+            const float f0 = s_.at(c[0], c[1], c[2]);
+            ++c[bump_axis];
+            const float f1 = s_.at(c[0], c[1], c[2]);
+            ++c[bump_axis];
+            const float f2 = s_.at(c[0], c[1], c[2]);
+            for (int a = 0; a < 3; ++a) local[a] = (corner[a] - lo.lo[a]) / 2;
+            local[bump_axis] += snap_fraction((edge_crossing(f0, f1) + 1.0 + edge_crossing(f1, f2)) / 4.0);
+        }
+        float f[8];
+        for (int c = 0; c < 8; ++c)
+            f[c] = s_.at(lo.lo[0] + lo.stride * (c & 1), lo.lo[1] + lo.stride * (c >> 1 & 1), lo.lo[2] + lo.stride * (c >> 2 & 1));
+        const auto id = static_cast<std::uint32_t>(out_.positions.size());
+        if (lo.stride == 1)
+            push_surface_net_cell(
+                out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, f, lo.code,
+                [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); }, &local);
+        else
+            push_surface_net_cell(
+                out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 2, f, lo.code,
+                [&](int a, int b, int c) { return coarse_gradient(a, b, c); }, &local);
+        face_vertices_.emplace_back(key, id);
+        return id;
+    }
+
+    static std::size_t coarse_index(int ci, int cj, int ck) {
+        return ((static_cast<std::size_t>(ck / 2 + 1) * kCoarse) + (cj / 2 + 1)) * kCoarse + (ci / 2 + 1);
     }
 
     // The vertex of a cell of the chunk's level beyond its +x or +z face (a neighbour's, at a
     // vertical edge the chunk owns), as that neighbour makes it.
-    std::int32_t beyond_cell(int i, int j, int k) {
+    // Its first vertex and its piece code; -1 where it has no surface.
+    std::int32_t beyond_cell(int i, int j, int k, std::uint16_t& code) {
         const auto key = std::make_tuple(i, j, k);
-        for (const auto& [at, id] : beyond_)
-            if (at == key) return id;
         float f[8];
         const int mask = cell_corners(s_, i, j, k, f);
+        code = static_cast<std::uint16_t>(net_cell_code(mask, i, k));
         if (mask == 0 || mask == 255) return -1;
+        for (const auto& [at, id] : beyond_)
+            if (at == key) return id;
         const std::int32_t id = static_cast<std::int32_t>(out_.positions.size());
-        push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, mask, [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); });
+        push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, code, [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); });
         beyond_.emplace_back(key, id);
         return id;
     }
 
     // The vertex of the coarser cell with lower corner (ci, cj, ck) in core samples (even).
     std::int32_t coarse_cell(int ci, int cj, int ck) {
-        std::int32_t& slot = coarse_[((static_cast<std::size_t>(ck / 2 + 1) * kCoarse) + (cj / 2 + 1)) * kCoarse + (ci / 2 + 1)];
+        std::int32_t& slot = coarse_[coarse_index(ci, cj, ck)];
         if (slot >= 0) return slot;
         float f[8];
         int mask = 0;
@@ -99,12 +156,15 @@ private:
             f[c] = s_.at(ci + 2 * (c & 1), cj + 2 * (c >> 1 & 1), ck + 2 * (c >> 2 & 1));
             mask |= (f[c] < 0.0f) << c;
         }
-        // The coarser chunk's own vertex, to the bit; or, where its corners agree, the mean
-        // crossing of the finer edges on the cell's surface.
-        const glm::dvec3 local = mask != 0 && mask != 255 ? surface_net_vertex(f, mask) : finer_crossings(ci, cj, ck);
+        // Kept whole, as the coarser chunk keeps its cells on its column's sides.
+        coarse_codes_[coarse_index(ci, cj, ck)] = static_cast<std::uint16_t>(mask | kWholeCell);
+        // The coarser chunk's own vertices, to the bit; or, where its corners agree, one at
+        // the mean crossing of the finer edges on the cell's surface.
+        const glm::dvec3 local = mask != 0 && mask != 255 ? glm::dvec3(0.0) : finer_crossings(ci, cj, ck);
         slot = static_cast<std::int32_t>(out_.positions.size());
         push_surface_net_cell(
-            out_, s_, classify_, ci, cj, ck, 2, f, mask, [&](int a, int b, int c) { return coarse_gradient(a, b, c); }, &local);
+            out_, s_, classify_, ci, cj, ck, 2, f, mask | kWholeCell, [&](int a, int b, int c) { return coarse_gradient(a, b, c); },
+            mask != 0 && mask != 255 ? nullptr : &local);
         return slot;
     }
 
@@ -154,9 +214,12 @@ private:
     const ChunkSamples& s_;
     const MaterialClassifier& classify_;
     const std::vector<std::int32_t>& cells_;
+    const std::vector<std::uint16_t>& cell_codes_;
     MeshBuffers& out_;
     std::vector<std::int32_t> coarse_;
+    std::vector<std::uint16_t> coarse_codes_;
     std::vector<std::pair<std::tuple<int, int, int>, std::int32_t>> beyond_;  // a few per vertical edge
+    std::vector<std::pair<std::tuple<int, int, int, int, int, int, int, int, int>, std::uint32_t>> face_vertices_;  // rare
 };
 
 // A vertical edge of the chunk: where it lies, and the columns at its four quadrants in the
@@ -180,8 +243,8 @@ constexpr VerticalEdge kVerticalEdges[4] = {
 }  // namespace
 
 void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cell_slots,
-                           MeshBuffers& out) {
-    SeamBuilder seams(s, classify, cell_slots, out);
+                           const std::vector<std::uint16_t>& cell_codes, MeshBuffers& out) {
+    SeamBuilder seams(s, classify, cell_slots, cell_codes, out);
     std::vector<std::uint32_t> part;
     const auto close = [&](const DrawCondition& when) {
         out.ranges.push_back({static_cast<std::uint32_t>(out.indices.size()), static_cast<std::uint32_t>(part.size()), when});

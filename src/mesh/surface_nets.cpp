@@ -1,6 +1,9 @@
-// Surface nets (Gibson 1998, in its naive form): one vertex per cell with a sign change, at
-// the mean of the cell's edge crossings, and one quad per lattice edge with a sign change,
-// joining the four cells around that edge, split along its shorter diagonal. A chunk owns
+// Surface nets (Gibson 1998), with manifold dual contouring's split of a cell: one vertex per
+// piece of marching cubes' surface in a cell with a sign change (cell_pieces), at the mean of
+// the piece's edge crossings, and one quad per lattice edge with a sign change, joining the
+// pieces that hold its crossing in the four cells around that edge, split along its shorter
+// diagonal (a face vertex between two of them where needed: emit_net_polygon). Cells on a
+// side of the column stay whole, as the seams towards coarser columns need them. A chunk owns
 // the edges whose lower sample lies in its core [0, 32)^3, so it needs the cells at -1.
 // The quads of edges on the chunk's -x and -z faces, and on the vertical edge between them,
 // join cells of the neighbouring columns: they are kept in index ranges of their own, drawn
@@ -22,10 +25,12 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
     detail::begin_chunk_mesh(s, out);
     const MaterialClassifier classify(rules);
     if (!s.has_surface()) return;
+    // Per cell, its first vertex and its piece code, which says which piece of the cell (and
+    // so which of its vertices) each edge's crossing belongs to.
     scratch.slots.assign(static_cast<std::size_t>(kCells) * kCells * kCells, -1);
-    const auto slot_of = [&](int i, int j, int k) -> std::int32_t& {
-        return scratch.slots[((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1)];
-    };
+    scratch.cell_codes.resize(scratch.slots.size());
+    const auto cell_of = [&](int i, int j, int k) { return ((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1); };
+    const detail::CellPieces& pieces = detail::cell_pieces();
     // A corner's gradient (lattice_gradient, inline): six loads near the corners just read
     // cost less than a per-sample cache of them (measured: 1.58 -> 1.39 times marching cubes).
     const std::size_t dy = static_cast<std::size_t>(s.lattice.size.x), dz = dy * static_cast<std::size_t>(s.lattice.size.y);
@@ -40,6 +45,61 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
     enum Part { body, west, south, corner };
     std::vector<std::uint32_t> parts[4];
 
+    // The vertices of face segments (emit_net_polygon), made once each: rare, a thin tube
+    // through a face.
+    std::vector<std::pair<std::size_t, std::uint32_t>> face_vertices;
+    const auto face_vertex = [&](const detail::NetCell& lo, int w, const int solid[3], int) -> std::uint32_t {
+        const std::size_t key = (cell_of(lo.lo[0], lo.lo[1], lo.lo[2]) * 3 + static_cast<std::size_t>(w)) * 8 +
+                                static_cast<std::size_t>((solid[0] - lo.lo[0]) | (solid[1] - lo.lo[1]) << 1 | (solid[2] - lo.lo[2]) << 2);
+        for (const auto& [at, id] : face_vertices)
+            if (at == key) return id;
+        const glm::dvec3 local = detail::face_segment_fraction(s, lo.lo, w, solid, 1);
+        float f[8];
+        const int mask = detail::cell_corners(s, lo.lo[0], lo.lo[1], lo.lo[2], f);
+        const auto id = static_cast<std::uint32_t>(out.positions.size());
+        detail::push_surface_net_cell(out, s, classify, lo.lo[0], lo.lo[1], lo.lo[2], 1, f, mask, gradient_at, &local);
+        face_vertices.emplace_back(key, id);
+        return id;
+    };
+    // The polygon of the edge from core sample p along `axis` through the pieces that hold
+    // its crossing in the four cells around it.
+    const auto polygon = [&](const int p[3], int axis, bool here, std::vector<std::uint32_t>& into) {
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        constexpr int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
+        // The edge leaves each cell's corner on its far side along u and v.
+        const auto cell_at = [&](int n) {
+            int c[3] = {p[0], p[1], p[2]};
+            c[u] += uv[n][0];
+            c[v] += uv[n][1];
+            return cell_of(c[0], c[1], c[2]);
+        };
+        std::uint32_t q[4];
+        unsigned twice = 0;
+        for (int n = 0; n < 4; ++n) {
+            const std::size_t cell = cell_at(n);
+            const int code = scratch.cell_codes[cell];
+            twice |= pieces.twice[code];
+            q[n] = static_cast<std::uint32_t>(scratch.slots[cell] +
+                                              pieces.piece_of[code][detail::cube_edge((-uv[n][0]) << u | (-uv[n][1]) << v, axis)]);
+        }
+        if (!twice) {  // most quads: no face vertex to put in
+            if (!here) std::swap(q[0], q[3]), std::swap(q[1], q[2]);
+            detail::emit_polygon(out.positions, q, 4, into);
+            return;
+        }
+        detail::NetCell cells[4];
+        for (int n = 0; n < 4; ++n) {
+            detail::NetCell& c = cells[n];
+            c.lo[0] = p[0], c.lo[1] = p[1], c.lo[2] = p[2];
+            c.lo[u] += uv[n][0];
+            c.lo[v] += uv[n][1];
+            c.stride = 1;
+            c.code = scratch.cell_codes[cell_at(n)];
+            c.vertex = q[n];
+        }
+        detail::emit_net_polygon(s, out.positions, cells, p, axis, face_vertex, into);
+    };
+
     // One pass over the cells in (z, y, x) order. A cell with a sign change gets its vertex:
     // the mean crossing, with the trilinear blend of the corner gradients. Then the edges
     // leaving its lowest corner (0) get their quads; the other three cells around each of
@@ -51,8 +111,10 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                 const int i = __builtin_ctzll(bits) - 1;
                 float f[8];
                 const int mask = detail::cell_corners(s, i, j, k, f);
-                slot_of(i, j, k) = static_cast<std::int32_t>(out.positions.size());
-                detail::push_surface_net_cell(out, s, classify, i, j, k, 1, f, mask, gradient_at);
+                scratch.slots[cell_of(i, j, k)] = static_cast<std::int32_t>(out.positions.size());
+                const int code = detail::net_cell_code(mask, i, k);
+                scratch.cell_codes[cell_of(i, j, k)] = static_cast<std::uint16_t>(code);
+                detail::push_surface_net_cell(out, s, classify, i, j, k, 1, f, code, gradient_at);
 
                 // The chunk owns the edges whose lower sample (corner 0) lies in its core.
                 if (i < 0 || j < 0 || k < 0) continue;
@@ -60,23 +122,9 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
                 for (int axis = 0; axis < 3; ++axis) {
                     if (here == static_cast<bool>(mask >> (1 << axis) & 1)) continue;  // corner 1, 2 or 4
                     // The two other axes in right-handed order: (y, z) for x, (z, x) for y, (x, y) for z.
-                    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-                    std::uint32_t q[4];
-                    const int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
-                    for (int n = 0; n < 4; ++n) {
-                        int c[3] = {i, j, k};
-                        c[u] += uv[n][0];
-                        c[v] += uv[n][1];
-                        q[n] = static_cast<std::uint32_t>(slot_of(c[0], c[1], c[2]));
-                    }
                     const bool on_west = i == 0 && axis != 0, on_south = k == 0 && axis != 2;
-                    std::vector<std::uint32_t>& into = parts[on_west && on_south ? corner : on_west ? west : on_south ? south : body];
-                    // Solid below, air above along the axis: the surface faces +axis.
-                    if (here) detail::emit_polygon(out.positions, q, 4, into);
-                    else {
-                        const std::uint32_t r[4] = {q[3], q[2], q[1], q[0]};
-                        detail::emit_polygon(out.positions, r, 4, into);
-                    }
+                    const int p[3] = {i, j, k};
+                    polygon(p, axis, here, parts[on_west && on_south ? corner : on_west ? west : on_south ? south : body]);
                 }
             }
     const DrawCondition when[4] = {
@@ -86,7 +134,7 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
         out.ranges.push_back({static_cast<std::uint32_t>(out.indices.size()), static_cast<std::uint32_t>(parts[p].size()), when[p]});
         out.indices.insert(out.indices.end(), parts[p].begin(), parts[p].end());
     }
-    detail::add_surface_net_seams(s, classify, scratch.slots, out);
+    detail::add_surface_net_seams(s, classify, scratch.slots, scratch.cell_codes, out);
 }
 
 }  // namespace isoterra

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "contour_tables.hpp"
 #include "isoterra/mesh.hpp"
 
 namespace isoterra::detail {
@@ -55,6 +56,10 @@ inline double edge_crossing(float fa, float fb) {
 /// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and
 /// edge e joins kCubeEdges[e][0] (the lower corner) to kCubeEdges[e][1].
 inline constexpr int kCubeEdges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+/// The number of the cube edge that leaves `corner` (its lower end) along `axis`.
+constexpr int cube_edge(int corner, int axis) {
+    return axis == 0 ? corner >> 1 : axis == 1 ? 4 + ((corner & 1) | (corner >> 2 & 1) << 1) : 8 + (corner & 3);
+}
 
 /// Reads the 8 corner values of cell (i, j, k) into `f`; returns the mask of solid corners.
 inline int cell_corners(const ChunkSamples& s, int i, int j, int k, float f[8]) {
@@ -66,14 +71,16 @@ inline int cell_corners(const ChunkSamples& s, int i, int j, int k, float f[8]) 
     return mask;
 }
 
-/// The surface-net vertex of a cell with corner values `f` and solid-corner `mask`: the mean
-/// of its edge crossings, in the cell's own [0, 1]^3, snapped. The same bits for the cell's
-/// own chunk and for a finer neighbour that rebuilds it from its even samples.
-inline glm::dvec3 surface_net_vertex(const float f[8], int mask) {
+/// The surface-net vertex of a piece of a cell (its edges: bit e for edge e) with corner
+/// values `f` and solid-corner `mask`: the mean of the piece's edge crossings, in the cell's
+/// own [0, 1]^3, snapped. The same bits for the cell's own chunk and for a finer neighbour
+/// that rebuilds it from its even samples.
+inline glm::dvec3 surface_net_vertex(const float f[8], int mask, unsigned edges) {
     glm::dvec3 sum(0.0);
     int crossings = 0;
-    for (const auto& e : kCubeEdges) {
-        if (!((mask >> e[0] ^ mask >> e[1]) & 1)) continue;
+    for (int n = 0; n < 12; ++n) {
+        const auto& e = kCubeEdges[n];
+        if (!(edges >> n & 1) || !((mask >> e[0] ^ mask >> e[1]) & 1)) continue;
         const double t = edge_crossing(f[e[0]], f[e[1]]);
         const glm::dvec3 a(e[0] & 1, e[0] >> 1 & 1, e[0] >> 2 & 1), b(e[1] & 1, e[1] >> 1 & 1, e[1] >> 2 & 1);
         sum += a + (b - a) * t;
@@ -83,12 +90,45 @@ inline glm::dvec3 surface_net_vertex(const float f[8], int mask) {
     return {snap_fraction(mean.x), snap_fraction(mean.y), snap_fraction(mean.z)};
 }
 
-/// Appends the vertex of the surface-net cell with lower corner (i, j, k) and corners
-/// `stride` samples apart (values f, solid-corner mask): surface_net_vertex, the trilinear
+/// The piece code (CellPieces) of surface-net cell (i, j, k) of a chunk's own level with
+/// solid corners `mask`: kept whole where it touches a side of the chunk's column (x or z
+/// at 0 or 32). There a coarser neighbour's seam may meet it, whose finer crossings need
+/// not follow the pieces of the coarser cells; both sides keep such cells whole.
+inline int net_cell_code(int mask, int i, int k) {
+    const auto at_side = [](int c) { return c == -1 || c == 0 || c == kChunkSize - 1 || c == kChunkSize; };
+    return mask | (at_side(i) || at_side(k) ? kWholeCell : 0);
+}
+
+/// Appends the vertices of the surface-net cell with lower corner (i, j, k) and corners
+/// `stride` samples apart (values f, piece code), one per piece of its surface
+/// (cell_pieces: the piece's vertex is its first one plus its number); or the one at
+/// `fraction` of it where given. Each: its position (surface_net_vertex), the trilinear
 /// blend of the corners' gradients (`gradient(i, j, k)` at a corner), and its material.
 template <typename Gradient>
 void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k, int stride,
-                           const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
+                           const float f[8], int code, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
+
+/// Where the vertex of a segment of an ambiguous face lies, as a fraction of the cell with
+/// lower corner `lo` and corners `stride` samples apart (all in core samples): the face is
+/// the cell's upper one across `w`; the segment is the one around its solid corner `solid`,
+/// whose crossings lie on the face's two edges from that corner. The mean of the two,
+/// snapped: the same bits for the cell's own chunk and for a finer neighbour.
+inline glm::dvec3 face_segment_fraction(const ChunkSamples& s, const int lo[3], int w, const int solid[3], int stride) {
+    glm::dvec3 corner(0.0);
+    for (int a = 0; a < 3; ++a) corner[a] = (solid[a] - lo[a]) / stride;
+    glm::dvec3 sum(0.0);
+    for (const int a : {(w + 1) % 3, (w + 2) % 3}) {
+        int x[3] = {solid[0], solid[1], solid[2]};
+        x[a] = lo[a];
+        int y[3] = {x[0], x[1], x[2]};
+        y[a] += stride;
+        glm::dvec3 at = corner;
+        at[a] = edge_crossing(s.at(x[0], x[1], x[2]), s.at(y[0], y[1], y[2]));
+        sum += at;
+    }
+    const glm::dvec3 m = sum * 0.5;
+    return {snap_fraction(m.x), snap_fraction(m.y), snap_fraction(m.z)};
+}
 
 /// For cells lo..lo+count-1 (per axis, count <= 62), writes one bit mask per cell row
 /// (j, k), row-major over k then j: bit c is set where cell (lo + c, j, k) has corners on
@@ -104,12 +144,13 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
 void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3], int axis, int stride,
                       float fa, float fb);
 
-/// Appends polygon `v` (3 or 4 vertices in order; a vertex repeated next to itself, or on
-/// the same point, counts once) to `indices` as triangles, a quad split along its shorter
-/// diagonal. Two cells' vertices meet on their common face where the crossings lie on it or
-/// within 2^-16 of it (a sample of 0 there); a triangle between them would have no area.
+/// Appends polygon `v` (3 to 8 vertices in order; a vertex repeated next to itself, or on
+/// the same point, counts once) to `indices` as triangles: a quad split along its shorter
+/// diagonal, a longer polygon fanned from its first vertex. Two cells' vertices meet on
+/// their common face where the crossings lie on it or within 2^-16 of it (a sample of 0
+/// there); a triangle between them would have no area.
 inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n, std::vector<std::uint32_t>& indices) {
-    std::uint32_t p[4];
+    std::uint32_t p[8];
     int m = 0;
     for (int i = 0; i < n; ++i)
         if (m == 0 || positions[p[m - 1]] != positions[v[i]]) p[m++] = v[i];
@@ -126,16 +167,85 @@ inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uin
         if (positions[p[0]] == positions[p[2]] || positions[p[1]] == positions[p[3]]) return;
         if (dist2(p[0], p[2]) <= dist2(p[1], p[3])) indices.insert(indices.end(), {p[0], p[1], p[2], p[0], p[2], p[3]});
         else indices.insert(indices.end(), {p[0], p[1], p[3], p[1], p[2], p[3]});
+    } else {
+        for (int i = 1; i + 1 < m; ++i) indices.insert(indices.end(), {p[0], p[i], p[i + 1]});
     }
+}
+
+/// One cell around a lattice edge, as the edge's surface-net polygon sees it: the vertex of
+/// its piece that holds the edge's crossing, its lower corner in core samples, the samples
+/// between its corners, and its piece code.
+struct NetCell {
+    std::uint32_t vertex;
+    int lo[3];
+    int stride;
+    std::uint16_t code;
+};
+
+/// Appends the polygon of the edge from core sample p along `axis` through the four cells
+/// around it, in the order of the quadrants (-1, -1), (0, -1), (0, 0), (-1, 0) over the two
+/// axes after `axis`, wound to face the air. Where two neighbouring cells each have one
+/// vertex for both segments of their common face (one piece of each crosses it twice; at a
+/// seam, the finer cell's piece its part of the face), the vertex of the face's segment that
+/// holds the crossing goes between them: `face_vertex(cell below, w, solid corner, -1)`,
+/// the face the upper one across axis w of that cell (of the finer size), and the solid end
+/// of the cell edge that holds the crossing. Where two coarser cells at a seam meet on an
+/// edge that the finer surface crosses twice, `face_vertex(cell below, w, edge's lower end,
+/// edge's axis)`: a vertex for that pair of crossings, so the two polygons do not share one edge.
+template <typename FaceVertex>
+void emit_net_polygon(const ChunkSamples& s, const std::vector<glm::vec3>& positions, const NetCell cells[4], const int p[3], int axis,
+                      FaceVertex&& face_vertex, std::vector<std::uint32_t>& into) {
+    const CellPieces& pieces = cell_pieces();
+    std::uint32_t q[8];
+    for (int n = 0; n < 4; ++n) q[n] = cells[n].vertex;
+    int count = 4, first = 0;
+    if ((pieces.twice[cells[0].code] | pieces.twice[cells[1].code] | pieces.twice[cells[2].code] | pieces.twice[cells[3].code]) ||
+        (cells[0].stride | cells[1].stride | cells[2].stride | cells[3].stride) > 1) {
+        // Cell n and n + 1 share a face across u (n even) or v (n odd); `lower` is the one below it.
+        constexpr int lower[4] = {0, 1, 3, 0}, upper[4] = {1, 2, 2, 3};
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        std::uint32_t r[8];
+        count = 0;
+        for (int n = 0; n < 4; ++n) {
+            r[count++] = q[n];
+            const NetCell &lo = cells[lower[n]], &hi = cells[upper[n]];
+            const int w = n % 2 ? v : u;
+            // Where the two are of one size, both must cross their face twice; where one is
+            // coarser (a seam), the finer one its part of the coarser face, as the coarser
+            // cell's one vertex takes every crossing.
+            NetCell below = lo.stride <= hi.stride ? lo : hi;
+            if (lo.lo[w] == hi.lo[w]) continue;  // one coarser cell in both quadrants
+            // The cell edge along `axis` that holds the crossing, and its ends.
+            int a[3] = {p[0], p[1], p[2]};
+            a[axis] = below.lo[axis];
+            int b[3] = {a[0], a[1], a[2]};
+            b[axis] += below.stride;
+            const bool a_solid = s.at(a[0], a[1], a[2]) < 0.0f;
+            // Two coarser cells at a seam whose common edge the finer surface crosses twice
+            // (a bump their corners do not see): each crossing's polygon would join them.
+            const bool bump = lo.stride == hi.stride && lo.stride > 1 && a_solid == (s.at(b[0], b[1], b[2]) < 0.0f);
+            if (!bump && (lo.stride == hi.stride ? !(pieces.twice[lo.code] >> (2 * w + 1) & 1) || !(pieces.twice[hi.code] >> (2 * w) & 1)
+                                                 : !(pieces.twice[below.code] >> (2 * w + (lo.stride < hi.stride)) & 1)))
+                continue;
+            if (lo.stride > hi.stride) below.lo[w] -= 1;  // the finer cell is above: the face's segment from below it
+            first = count;
+            r[count++] = face_vertex(below, w, bump ? a : a_solid ? a : b, bump ? axis : -1);
+        }
+        // Fanned from a face vertex: no edge between the two cells it stands between.
+        for (int n = 0; n < count; ++n) q[n] = r[(first + n) % count];
+    }
+    // Solid below, air above along the axis: the surface faces +axis.
+    if (!(s.at(p[0], p[1], p[2]) < 0.0f)) std::reverse(q + (count > 4 ? 1 : 0), q + count);
+    emit_polygon(positions, q, count, into);
 }
 
 /// Appends the seams of a surface-nets chunk towards coarser columns (surface_net_seams.cpp):
 /// for each variant of its neighbourhood, an index range with the polygons of the edges on
-/// its faces and vertical edges that it owns there, joining its own cells (`cell_slots`, as
-/// mesh_surface_nets keeps them) with the coarser neighbours' cells rebuilt from its even
-/// samples.
+/// its faces and vertical edges that it owns there, joining its own cells (`cell_slots` and
+/// `cell_codes`, as mesh_surface_nets keeps them) with the coarser neighbours' cells rebuilt
+/// from its even samples (kept whole, as net_cell_code keeps them in their own chunks).
 void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cell_slots,
-                           MeshBuffers& out);
+                           const std::vector<std::uint16_t>& cell_codes, MeshBuffers& out);
 
 /// Vertex slots per face of a chunk: one per lattice edge in the face, (33 x 33) x 2 axes.
 inline constexpr std::size_t kFaceSlots = static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1) * 2;
@@ -166,14 +276,21 @@ inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
 
 template <typename Gradient>
 void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k, int stride,
-                           const float f[8], int mask, Gradient&& gradient, const glm::dvec3* fraction) {
-    const glm::dvec3 local = fraction ? *fraction : surface_net_vertex(f, mask);  // in [0, 1]^3
-    glm::vec3 g(0.0f);
-    for (int c = 0; c < 8; ++c) {
-        const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) * (c >> 2 & 1 ? local.z : 1 - local.z);
-        g += static_cast<float>(w) * gradient(i + stride * (c & 1), j + stride * (c >> 1 & 1), k + stride * (c >> 2 & 1));
+                           const float f[8], int code, Gradient&& gradient, const glm::dvec3* fraction) {
+    const auto push_at = [&](const glm::dvec3& local) {  // in [0, 1]^3
+        glm::vec3 g(0.0f);
+        for (int c = 0; c < 8; ++c) {
+            const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) * (c >> 2 & 1 ? local.z : 1 - local.z);
+            g += static_cast<float>(w) * gradient(i + stride * (c & 1), j + stride * (c >> 1 & 1), k + stride * (c >> 2 & 1));
+        }
+        push_vertex(out, s, classify, sample_position(s, i, j, k) + local * (stride * s.lattice.spacing_m), g, stride);
+    };
+    if (fraction) {
+        push_at(*fraction);
+        return;
     }
-    push_vertex(out, s, classify, sample_position(s, i, j, k) + local * (stride * s.lattice.spacing_m), g, stride);
+    const CellPieces& pieces = cell_pieces();
+    for (int p = 0; p < pieces.count[code]; ++p) push_at(surface_net_vertex(f, code & 255, pieces.edges[code][p]));
 }
 
 }  // namespace isoterra::detail

@@ -31,6 +31,24 @@ MeshBuffers mesh_one(Mesher m, const Field& f, const ChunkCoord& c = {}) {
     return world;
 }
 
+// A chunk of air (1) for mesher m with an n^3 block of samples from (11, 11, 11): solid where
+// cell case `trial` has its corners (n = 2), or at random; values at least 0.2 from 0.
+ChunkSamples small_block(Mesher m, int trial, int n, Mulberry32& r) {
+    ChunkSamples s;
+    s.pad = mesher_padding(m);
+    s.lattice = chunk_lattice(s.coord, s.pad);
+    s.values.assign(s.lattice.count(), 1.0f);
+    s.core_range = {-1.0, 1.0};
+    for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                const bool solid = trial < 255 ? ((trial + 1) >> (i + 2 * j + 4 * k) & 1) : r.next() < 0.5;
+                s.values[s.lattice.index(11 + i, 11 + j, 11 + k)] =
+                    solid ? -0.2f - static_cast<float>(r.next()) : 0.2f + static_cast<float>(r.next());
+            }
+    return s;
+}
+
 const glm::dvec3 kCentre(16.3, 15.7, 16.1);
 constexpr double kRadius = 10.0;
 
@@ -245,25 +263,39 @@ TEST(MarchingCubesTables, closed_for_every_cell_case_and_random_small_blocks) {
     // A quarter of the random blocks under the sanitizers (the Release tree meshes them all).
     const int blocks = 3000 / test::sweep_step(1, 4);
     for (int trial = 0; trial < 255 + blocks; ++trial) {
-        ChunkSamples s;
-        s.pad = mesher_padding(Mesher::marching_cubes);
-        s.lattice = chunk_lattice(s.coord, s.pad);
-        s.values.assign(s.lattice.count(), 1.0f);
-        s.core_range = {-1.0, 1.0};
-        const int n = trial < 255 ? 2 : 2 + trial % 2;
-        for (int k = 0; k < n; ++k)
-            for (int j = 0; j < n; ++j)
-                for (int i = 0; i < n; ++i) {
-                    const bool solid = trial < 255 ? ((trial + 1) >> (i + 2 * j + 4 * k) & 1) : r.next() < 0.5;
-                    s.values[s.lattice.index(11 + i, 11 + j, 11 + k)] =
-                        solid ? -0.2f - static_cast<float>(r.next()) : 0.2f + static_cast<float>(r.next());
-                }
+        const ChunkSamples s = small_block(Mesher::marching_cubes, trial, trial < 255 ? 2 : 2 + trial % 2, r);
         MeshScratch scratch;
         MeshBuffers m;
         mesh_marching_cubes(s, MaterialRules{}, scratch, m);
         ASSERT_TRUE(test::open_edges(m).empty()) << "trial " << trial;
         if (m.triangle_count() > 0) ASSERT_GT(test::enclosed_volume(m), 0.0) << "trial " << trial;
     }
+}
+
+// Surface nets give each piece of a cell's surface its own vertex, and a face that one piece
+// of each of its two cells crosses twice (a thin tube through it) a vertex per segment: every
+// cell case and random 3x3x3 blocks inside a chunk mesh closed and manifold, with no two
+// vertices on one point.
+TEST(SurfaceNetPieces, every_cell_case_and_random_small_blocks_mesh_closed_and_manifold) {
+    Mulberry32 r(15);
+    const int blocks = 3000 / test::sweep_step(1, 4);  // a quarter under the sanitizers
+    int split = 0;
+    for (int trial = 0; trial < 255 + blocks; ++trial) {
+        const ChunkSamples s = small_block(Mesher::surface_nets, trial, trial < 255 ? 2 : 3, r);
+        MeshScratch scratch;
+        MeshBuffers m;
+        mesh_surface_nets(s, MaterialRules{}, scratch, m);
+        const auto id = test::weld(m.positions);
+        ASSERT_EQ(*std::max_element(id.begin(), id.end()) + 1, m.vertex_count()) << "two vertices on one point, trial " << trial;
+        ASSERT_TRUE(test::open_edges(m).empty()) << test::open_edges(m).size() << " open or pinched edges, trial " << trial;
+        ASSERT_GT(test::enclosed_volume(m), 0.0) << "trial " << trial;
+        std::size_t cells = 0;
+        for (const std::int32_t slot : scratch.slots) cells += slot >= 0;
+        split += m.vertex_count() > cells;
+    }
+    // Blocks whose cells have more than one piece, or whose faces got vertices of their own.
+    EXPECT_GT(split, 100);
+    std::printf("%d of %d blocks split a cell or a face\n", split, 255 + blocks);
 }
 
 // Samples of exactly zero (a field's plateau, CSG against a clamped 0) or within a float's

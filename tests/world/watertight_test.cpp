@@ -64,11 +64,14 @@ Welded weld_shown(const ShownChunks& shown) {
     return w;
 }
 
-// Edges used by one triangle more in one direction than in the other (open), or, when
-// `manifold`, by more than one triangle each way; those on the rim of the view left out: with
-// both ends within a cell of its level from where nothing is shown (surface nets' last
-// vertices lie inside the last cells).
-int open_edges(const Welded& w, const LodColumnSet& columns, int levels, bool manifold) {
+// What is wrong with the edges, those on the rim of the view left out (both ends within a
+// cell of its level from where nothing is shown: surface nets' last vertices lie inside the
+// last cells).
+struct EdgeFaults {
+    int open = 0;     // used by one triangle more in one direction than in the other
+    int pinched = 0;  // used by more than one triangle each way, as often each way
+};
+EdgeFaults edge_faults(const Welded& w, const LodColumnSet& columns, int levels) {
     const auto holder = [&](double x, double z) {
         return covering(columns, {0, static_cast<int>(std::floor(x / 32)), static_cast<int>(std::floor(z / 32))}, levels);
     };
@@ -86,19 +89,19 @@ int open_edges(const Welded& w, const LodColumnSet& columns, int levels, bool ma
             const std::uint32_t a = w.triangles[t + e], b = w.triangles[t + (e + 1) % 3];
             if (a != b) ++count[{a, b}];
         }
-    int open = 0;
+    EdgeFaults faults;
     for (const auto& [edge, n] : count) {
         const auto back = count.find({edge.second, edge.first});
-        const bool bad = back == count.end() || back->second != n || (manifold && n != 1);
-        if (bad && !(on_rim(w.points[edge.first]) && on_rim(w.points[edge.second]))) {
-            if (open < 3)
+        const bool open = back == count.end() || back->second != n;
+        if ((open || n != 1) && !(on_rim(w.points[edge.first]) && on_rim(w.points[edge.second]))) {
+            if (faults.open + faults.pinched < 3)
                 std::printf("  open edge (%.3f %.3f %.3f) - (%.3f %.3f %.3f) used %d / %d\n", w.points[edge.first].x,
                             w.points[edge.first].y, w.points[edge.first].z, w.points[edge.second].x, w.points[edge.second].y,
                             w.points[edge.second].z, n, back == count.end() ? 0 : back->second);
-            ++open;
+            ++(open ? faults.open : faults.pinched);
         }
     }
-    return open;
+    return faults;
 }
 
 const std::string kCorpus = std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corpus/graph/";
@@ -165,15 +168,20 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             EXPECT_GE(levels_with_triangles.size(), 3u) << c.name;
             ASSERT_GT(welded.triangles.size(), 3000u) << c.name;
             // Marching cubes' meshes are also manifold: no edge shared by two triangles each
-            // way, terraces (samples of exact zeros) included. Neither mesher draws a triangle
-            // without area.
-            const int open = open_edges(welded, columns, w.levels(), GetParam() == Mesher::marching_cubes);
+            // way, terraces (samples of exact zeros) included. Surface nets' nearly so: a few
+            // pinches are left at seams towards coarser columns (at most 18 in 2.2 M triangles
+            // here) since each piece of a cell's surface has its own vertex (before, the
+            // tutorial's 2 km view had 32,901 in 5.7 M: docs/benchmarks.md). Neither mesher
+            // draws a triangle without area.
+            const EdgeFaults faults = edge_faults(welded, columns, w.levels());
             EXPECT_EQ(welded.degenerate, 0u) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
-            EXPECT_EQ(open, 0) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
+            EXPECT_EQ(faults.open, 0) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
+            EXPECT_LE(faults.pinched, GetParam() == Mesher::marching_cubes ? 0 : 24)
+                << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
             std::printf("%s at (%.0f, %.0f, %.0f): %zu triangles on levels", c.name, focus.x, focus.y, focus.z,
                         welded.triangles.size() / 3);
             for (int l : levels_with_triangles) std::printf(" %d", l);
-            std::printf(", %d open edges inside the rim\n", open);
+            std::printf(", %d open and %d pinched edges inside the rim\n", faults.open, faults.pinched);
         }
     }
 }
@@ -201,9 +209,9 @@ TEST(WatertightSimplified, marching_cubes_chunks_over_the_budget_close_up_as_wel
             const LodColumnSet columns = owner.shown.visible_columns();
             const Welded welded = weld_shown(owner.shown);
             for (const int level : welded.level) coarse_triangles[budget > 0] += level > 0;
-            const int open = open_edges(welded, columns, w.levels(), true);
+            const EdgeFaults faults = edge_faults(welded, columns, w.levels());
             EXPECT_EQ(welded.degenerate, 0u) << c.name;
-            EXPECT_EQ(open, 0) << c.name << " with a budget of " << budget << " triangles a chunk";
+            EXPECT_EQ(faults.open + faults.pinched, 0) << c.name << " with a budget of " << budget << " triangles a chunk";
         }
         std::printf("%s: %zu triangles on levels 1-3, %zu simplified\n", c.name, coarse_triangles[0], coarse_triangles[1]);
         EXPECT_LT(coarse_triangles[1], coarse_triangles[0]) << c.name;
