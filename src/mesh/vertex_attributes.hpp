@@ -146,10 +146,11 @@ void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialCla
 
 /// Appends polygon `v` (3 to 8 vertices in order; a vertex repeated next to itself, or on
 /// the same point, counts once) to `indices` as triangles: a quad split along its shorter
-/// diagonal, a longer polygon fanned from its first vertex. Two cells' vertices meet on
-/// their common face where the crossings lie on it or within 2^-16 of it (a sample of 0
-/// there); a triangle between them would have no area.
-inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n, std::vector<std::uint32_t>& indices) {
+/// diagonal, a longer polygon, or any where `fan`, fanned from its first vertex. Two cells'
+/// vertices meet on their common face where the crossings lie on it or within 2^-16 of it
+/// (a sample of 0 there); a triangle between them would have no area.
+inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n, std::vector<std::uint32_t>& indices,
+                         bool fan = false) {
     std::uint32_t p[8];
     int m = 0;
     for (int i = 0; i < n; ++i)
@@ -157,7 +158,7 @@ inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uin
     if (m > 1 && positions[p[m - 1]] == positions[p[0]]) --m;
     if (m == 3) {
         indices.insert(indices.end(), {p[0], p[1], p[2]});
-    } else if (m == 4) {
+    } else if (m == 4 && !fan) {
         const auto dist2 = [&](std::uint32_t a, std::uint32_t b) {
             const glm::vec3 d = positions[a] - positions[b];
             return d.x * d.x + d.y * d.y + d.z * d.z;
@@ -236,7 +237,9 @@ void emit_net_polygon(const ChunkSamples& s, const std::vector<glm::vec3>& posit
     }
     // Solid below, air above along the axis: the surface faces +axis.
     if (!(s.at(p[0], p[1], p[2]) < 0.0f)) std::reverse(q + (count > 4 ? 1 : 0), q + count);
-    emit_polygon(positions, q, count, into);
+    // With a face vertex, fanned from it even where two of the cells are one (a coarser cell
+    // in two quadrants) and it is left a quad: split the other way, it would join them again.
+    emit_polygon(positions, q, count, into, count > 4);
 }
 
 /// Appends the seams of a surface-nets chunk towards coarser columns (surface_net_seams.cpp):

@@ -1,6 +1,6 @@
 // What the world shows is crack-free: welded, its meshes have no open edge but on the rim of
-// the view, at every level and between levels, for marching cubes and surface nets (marching
-// cubes also manifold, neither with a triangle without area), on
+// the view, at every level and between levels, for marching cubes and surface nets (both
+// also manifold, neither with a triangle without area), on
 // analytic shapes, the tutorial and field graphs (every built-in graph preset, the classic
 // canyons graph they replaced and users' graphs);
 // rays from the camera find the shown ground wherever the field has ground; and an edit far
@@ -167,17 +167,15 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             std::set<int> levels_with_triangles(welded.level.begin(), welded.level.end());
             EXPECT_GE(levels_with_triangles.size(), 3u) << c.name;
             ASSERT_GT(welded.triangles.size(), 3000u) << c.name;
-            // Marching cubes' meshes are also manifold: no edge shared by two triangles each
-            // way, terraces (samples of exact zeros) included. Surface nets' nearly so: a few
-            // pinches are left at seams towards coarser columns (at most 18 in 2.2 M triangles
-            // here) since each piece of a cell's surface has its own vertex (before, the
-            // tutorial's 2 km view had 32,901 in 5.7 M: docs/benchmarks.md). Neither mesher
+            // Both meshers' meshes are also manifold: no edge shared by two triangles each
+            // way, terraces (samples of exact zeros) included; for surface nets since each
+            // piece of a cell's surface has its own vertex (before, the tutorial's 2 km view
+            // had 32,901 such edges in 5.7 M triangles: docs/benchmarks.md). Neither mesher
             // draws a triangle without area.
             const EdgeFaults faults = edge_faults(welded, columns, w.levels());
             EXPECT_EQ(welded.degenerate, 0u) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
             EXPECT_EQ(faults.open, 0) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
-            EXPECT_LE(faults.pinched, GetParam() == Mesher::marching_cubes ? 0 : 24)
-                << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
+            EXPECT_EQ(faults.pinched, 0) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());
             std::printf("%s at (%.0f, %.0f, %.0f): %zu triangles on levels", c.name, focus.x, focus.y, focus.z,
                         welded.triangles.size() / 3);
             for (int l : levels_with_triangles) std::printf(" %d", l);
