@@ -7,9 +7,8 @@
 #include "vertex_attributes.hpp"
 
 namespace isoterra::detail {
-namespace {
 
-CellPieces build_pieces() {
+CellPieces build_cell_pieces() {
     const ContourCell cube = cube_cell();
     CellPieces t;
     for (int mask = 0; mask < 512; ++mask) {
@@ -55,13 +54,6 @@ CellPieces build_pieces() {
                 if (one) t.twice[mask] |= static_cast<std::uint8_t>(1u << (2 * axis + side));
             }
     }
-    return t;
-}
-
-}  // namespace
-
-const CellPieces& cell_pieces() {
-    static const CellPieces t = build_pieces();
     return t;
 }
 

@@ -48,7 +48,12 @@ struct CellPieces {
     // ambiguous face whose two segments, one around each solid corner, join inside the cell.
     std::array<std::uint8_t, 512> twice{};
 };
-/// Returns the table, built on the first call.
-const CellPieces& cell_pieces();
+/// Builds the table (cell_pieces.cpp).
+CellPieces build_cell_pieces();
+/// Returns the table, built on the first call (inline: the meshers ask for it per cell).
+inline const CellPieces& cell_pieces() {
+    static const CellPieces t = build_cell_pieces();
+    return t;
+}
 
 }  // namespace isoterra::detail

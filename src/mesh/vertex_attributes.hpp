@@ -216,6 +216,10 @@ void emit_net_polygon(const ChunkSamples& s, const std::vector<glm::vec3>& posit
             // cell's one vertex takes every crossing.
             NetCell below = lo.stride <= hi.stride ? lo : hi;
             if (lo.lo[w] == hi.lo[w]) continue;  // one coarser cell in both quadrants
+            const bool twice = lo.stride == hi.stride ? (pieces.twice[lo.code] >> (2 * w + 1) & 1) && (pieces.twice[hi.code] >> (2 * w) & 1)
+                                                      : (pieces.twice[below.code] >> (2 * w + (lo.stride < hi.stride)) & 1);
+            const bool coarser_pair = lo.stride == hi.stride && lo.stride > 1;
+            if (!twice && !coarser_pair) continue;
             // The cell edge along `axis` that holds the crossing, and its ends.
             int a[3] = {p[0], p[1], p[2]};
             a[axis] = below.lo[axis];
@@ -224,10 +228,8 @@ void emit_net_polygon(const ChunkSamples& s, const std::vector<glm::vec3>& posit
             const bool a_solid = s.at(a[0], a[1], a[2]) < 0.0f;
             // Two coarser cells at a seam whose common edge the finer surface crosses twice
             // (a bump their corners do not see): each crossing's polygon would join them.
-            const bool bump = lo.stride == hi.stride && lo.stride > 1 && a_solid == (s.at(b[0], b[1], b[2]) < 0.0f);
-            if (!bump && (lo.stride == hi.stride ? !(pieces.twice[lo.code] >> (2 * w + 1) & 1) || !(pieces.twice[hi.code] >> (2 * w) & 1)
-                                                 : !(pieces.twice[below.code] >> (2 * w + (lo.stride < hi.stride)) & 1)))
-                continue;
+            const bool bump = coarser_pair && a_solid == (s.at(b[0], b[1], b[2]) < 0.0f);
+            if (!twice && !bump) continue;
             if (lo.stride > hi.stride) below.lo[w] -= 1;  // the finer cell is above: the face's segment from below it
             first = count;
             r[count++] = face_vertex(below, w, bump ? a : a_solid ? a : b, bump ? axis : -1);
