@@ -41,17 +41,15 @@ CellPieces build_cell_pieces() {
         }
         for (int axis = 0; axis < 3; ++axis)
             for (int side = 0; side < 2; ++side) {
-                // The face's four edges: along the two other axes, from its corners.
-                int first_piece = -2;
-                bool one = true;
+                // The face's four edges (along the two other axes, from its corners) all crossed
+                // and in one piece.
+                int pieces[4];
                 for (int n = 0; n < 4; ++n) {
                     const int along = (axis + 1 + n / 2) % 3, across = (axis + 2 - n / 2) % 3;
-                    const int e = cube_edge(side << axis | (n & 1) << across, along);
-                    const int piece = t.piece_of[mask][e];
-                    if (first_piece == -2) first_piece = piece;
-                    one &= piece >= 0 && piece == first_piece;
+                    pieces[n] = t.piece_of[mask][cube_edge(side << axis | (n & 1) << across, along)];
                 }
-                if (one) t.twice[mask] |= static_cast<std::uint8_t>(1u << (2 * axis + side));
+                if (pieces[0] >= 0 && std::count(pieces, pieces + 4, pieces[0]) == 4)
+                    t.twice[mask] |= static_cast<std::uint8_t>(1u << (2 * axis + side));
             }
     }
     return t;

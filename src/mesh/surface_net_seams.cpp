@@ -98,8 +98,10 @@ private:
         const auto key = std::make_tuple(lo.stride, lo.lo[0], lo.lo[1], lo.lo[2], w, corner[0], corner[1], corner[2], bump_axis);
         for (const auto& [at, id] : face_vertices_)
             if (at == key) return id;
-        glm::dvec3 local = face_segment_fraction(s_, lo.lo, w, corner, lo.stride);
-        if (bump_axis >= 0) {
+        glm::dvec3 local;
+        if (bump_axis < 0) {
+            local = face_segment_fraction(s_, lo.lo, w, corner, lo.stride);
+        } else {
             int c[3] = {corner[0], corner[1], corner[2]};
             const float f0 = s_.at(c[0], c[1], c[2]);
             ++c[bump_axis];
@@ -109,17 +111,14 @@ private:
             for (int a = 0; a < 3; ++a) local[a] = (corner[a] - lo.lo[a]) / 2;
             local[bump_axis] += snap_fraction((edge_crossing(f0, f1) + 1.0 + edge_crossing(f1, f2)) / 4.0);
         }
-        float f[8];
-        for (int c = 0; c < 8; ++c)
-            f[c] = s_.at(lo.lo[0] + lo.stride * (c & 1), lo.lo[1] + lo.stride * (c >> 1 & 1), lo.lo[2] + lo.stride * (c >> 2 & 1));
         const auto id = static_cast<std::uint32_t>(out_.positions.size());
         if (lo.stride == 1)
             push_surface_net_cell(
-                out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, f, lo.code,
+                out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code,
                 [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); }, &local);
         else
             push_surface_net_cell(
-                out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 2, f, lo.code,
+                out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 2, nullptr, lo.code,
                 [&](int a, int b, int c) { return coarse_gradient(a, b, c); }, &local);
         face_vertices_.emplace_back(key, id);
         return id;

@@ -54,10 +54,8 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
         for (const auto& [at, id] : face_vertices)
             if (at == key) return id;
         const glm::dvec3 local = detail::face_segment_fraction(s, lo.lo, w, solid, 1);
-        float f[8];
-        const int mask = detail::cell_corners(s, lo.lo[0], lo.lo[1], lo.lo[2], f);
         const auto id = static_cast<std::uint32_t>(out.positions.size());
-        detail::push_surface_net_cell(out, s, classify, lo.lo[0], lo.lo[1], lo.lo[2], 1, f, mask, gradient_at, &local);
+        detail::push_surface_net_cell(out, s, classify, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code, gradient_at, &local);
         face_vertices.emplace_back(key, id);
         return id;
     };

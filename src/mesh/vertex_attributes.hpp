@@ -102,8 +102,9 @@ inline int net_cell_code(int mask, int i, int k) {
 /// Appends the vertices of the surface-net cell with lower corner (i, j, k) and corners
 /// `stride` samples apart (values f, piece code), one per piece of its surface
 /// (cell_pieces: the piece's vertex is its first one plus its number); or the one at
-/// `fraction` of it where given. Each: its position (surface_net_vertex), the trilinear
-/// blend of the corners' gradients (`gradient(i, j, k)` at a corner), and its material.
+/// `fraction` of it where given (then `f` and `code` are not read). Each: its position
+/// (surface_net_vertex), the trilinear blend of the corners' gradients (`gradient(i, j, k)`
+/// at a corner), and its material.
 template <typename Gradient>
 void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k, int stride,
                            const float f[8], int code, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
