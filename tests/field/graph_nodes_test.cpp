@@ -29,6 +29,15 @@ std::vector<double> values(const Field& f, const std::vector<glm::dvec3>& points
 
 using test::kXYZ;
 
+// The positions of a lattice's samples, in its order (x fastest).
+std::vector<glm::dvec3> lattice_points(const Lattice& lattice) {
+    std::vector<glm::dvec3> points;
+    for (int k = 0; k < lattice.size.z; ++k)
+        for (int j = 0; j < lattice.size.y; ++j)
+            for (int i = 0; i < lattice.size.x; ++i) points.push_back(lattice.position(i, j, k));
+    return points;
+}
+
 }  // namespace
 
 TEST(GraphNodes, arithmetic_nodes_follow_their_formulas_at_points) {
@@ -166,13 +175,46 @@ TEST(GraphNodes, the_lattice_path_matches_the_point_path) {
     Lattice lattice{{-7, -20, 3}, {19, 23, 17}, 2.0};
     std::vector<float> lattice_values(lattice.count());
     g->sample_lattice(lattice, lattice_values.data());
-    std::vector<glm::dvec3> points;
-    for (int k = 0; k < lattice.size.z; ++k)
-        for (int j = 0; j < lattice.size.y; ++j)
-            for (int i = 0; i < lattice.size.x; ++i) points.push_back(lattice.position(i, j, k));
+    const std::vector<glm::dvec3> points = lattice_points(lattice);
     const auto point_values = values(*g, points);
     for (std::size_t n = 0; n < points.size(); ++n)  // single-precision 3D noise times 4 m
         ASSERT_NEAR(lattice_values[n], point_values[n], 1e-4 + 1e-6 * std::fabs(point_values[n])) << n;
+}
+
+// Every pointwise node type in one graph without noise or hypot (whose lattice formula
+// differs): the lattice path runs them fused, over blocks of 256 lanes with scratch slots
+// reused, the point path node by node; the same formulas give the same bits.
+TEST(GraphNodes, fused_pointwise_nodes_give_the_point_paths_bits) {
+    const auto g = node_graph(std::string(kXYZ) +
+                              "s = { type = \"sphere\", center = [3.0, 1.0, -2.0], radius = 9.0 }\n"
+                              "b = { type = \"box\", center = [-4.0, 0.0, 5.0], half_extent = [6.0, 3.0, 4.0] }\n"
+                              "u = { type = \"union\", a = \"s\", b = \"b\" }\n"
+                              "i = { type = \"intersect\", a = \"u\", b = \"pz\" }\n"
+                              "su = { type = \"smooth_union\", a = \"i\", b = \"px\", k = 2.5 }\n"
+                              "ss = { type = \"smooth_subtract\", a = \"su\", b = \"s\", k = 1.5 }\n"
+                              "sub = { type = \"subtract\", a = \"ss\", b = \"b\" }\n"
+                              "r = { type = \"remap\", in = \"sub\", from = [-10.0, 10.0], to = [-1.0, 1.0] }\n"
+                              "c = { type = \"clamp\", in = \"r\", lo = -0.8, hi = 0.9 }\n"
+                              "sm = { type = \"smoothstep\", in = \"c\", from = -0.5, to = 0.5 }\n"
+                              "pw = { type = \"pow\", in = \"sm\", exponent = 1.7 }\n"
+                              "cv = { type = \"curve\", in = \"r\", points = [[-1.0, 0.0], [0.0, 3.0], [1.0, 2.0]] }\n"
+                              "tr = { type = \"terrace\", in = \"sub\", step = 2.0, smoothness = 0.3 }\n"
+                              "rp = { type = \"ridge_profile\", in = \"c\", sharpness = 1.5, crest = 0.2, exponent = 2.0 }\n"
+                              "fo = { type = \"fold\", in = \"c\" }\n"
+                              "ab = { type = \"abs\", in = \"fo\" }\n"
+                              "ng = { type = \"neg\", in = \"ab\" }\n"
+                              "lp = { type = \"lerp\", a = \"pw\", b = \"cv\", t = \"rp\" }\n"
+                              "mx = { type = \"max\", a = \"lp\", b = \"ng\" }\n"
+                              "mn = { type = \"min\", a = \"mx\", b = \"tr\" }\n"
+                              "ml = { type = \"mul\", a = \"mn\", b = 3.0 }\n"
+                              "pl = { type = \"plane\", height = \"ml\" }\n"
+                              "out = { type = \"add\", a = \"pl\", b = \"sub\" }\n");
+    const Lattice lattice{{-20, -9, -13}, {33, 21, 29}, 0.75};
+    std::vector<float> lattice_values(lattice.count());
+    g->sample_lattice(lattice, lattice_values.data());
+    const std::vector<glm::dvec3> points = lattice_points(lattice);
+    const auto point_values = values(*g, points);
+    for (std::size_t n = 0; n < points.size(); ++n) ASSERT_EQ(lattice_values[n], static_cast<float>(point_values[n])) << n;
 }
 
 // A node that depends on nothing but reads a noise of constant coordinates is not folded

@@ -1,8 +1,9 @@
 // The evaluator: each node is one loop over its lanes (a buffer per output), in the order
 // the compiler gave, so a value used by many nodes is computed once. Noise coordinates are
 // held to +-1e9 noise units (NaN: 0), the noise kernels' safe range; inside the world's
-// limits no coordinate comes near it. This file holds one node's loop: the
-// node switch over every type of the table, a constant node's value, and what counts as noise.
+// limits no coordinate comes near it. This file holds one node's loop: the node switch over
+// every type of the table (the pointwise ones in graph_pointwise.cpp), a constant node's
+// value, and what counts as noise.
 #include "graph_eval_parts.hpp"
 #include "graph_nodes.hpp"
 #include "height_raster.hpp"
@@ -20,21 +21,6 @@ namespace {
 
 double noise_coordinate(double c) { return std::isfinite(c) ? std::clamp(c, -1e9, 1e9) : 0.0; }
 
-double curve_at(const std::vector<glm::dvec2>& k, double v) {
-    if (v <= k.front().x) return k.front().y;
-    if (v >= k.back().x) return k.back().y;
-    const auto above = std::upper_bound(k.begin(), k.end(), v, [](double value, const glm::dvec2& knot) { return value < knot.x; });
-    if (above == k.begin() || above == k.end()) return std::nan("");  // v is NaN
-    const glm::dvec2 a = *(above - 1), b = *above;
-    return a.y + (v - a.x) * ((b.y - a.y) / (b.x - a.x));
-}
-
-double terrace_at(double v, double step, double smoothness) {
-    const double base = std::floor(v / step) * step;
-    const double rise = smoothness > 0.0 ? smoothstep(1.0 - smoothness, 1.0, (v - base) / step) : 0.0;
-    return base + step * rise;
-}
-
 }  // namespace
 
 const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const double* position) {
@@ -43,7 +29,7 @@ const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const 
 
 namespace eval {
 
-// Cloned for AVX2 and AVX-512 as the built-in's loops are: the arithmetic nodes' loops then
+// Cloned for AVX2 and AVX-512 as the built-in's loops are: the noises' coordinate loops then
 // run 4 or 8 lanes an instruction with the same bits (no contraction into FMA, see CMakeLists).
 ISOTERRA_CLONES_WIDE
 void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
@@ -55,47 +41,12 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     const std::vector<double>& p = node.number;
     thread_local std::vector<double> u, v, w;
     thread_local std::vector<float> fast_values;
+    if (is_pointwise(node)) {
+        run_pointwise(node, {a, b, c, l.x, l.y, l.z, out, n, l.lattice});
+        return;
+    }
     // clang-format off
     switch (node.op) {
-        case Op::x: std::copy(l.x, l.x + n, out); return;
-        case Op::y: std::copy(l.y, l.y + n, out); return;
-        case Op::z: std::copy(l.z, l.z + n, out); return;
-        case Op::constant: std::fill(out, out + n, p[0]); return;
-        case Op::add: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] + b[i]; return;
-        case Op::sub: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] - b[i]; return;
-        case Op::mul: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] * b[i]; return;
-        case Op::min: for (std::size_t i = 0; i < n; ++i) out[i] = std::min(a[i], b[i]); return;
-        case Op::max: for (std::size_t i = 0; i < n; ++i) out[i] = std::max(a[i], b[i]); return;
-        case Op::union_: for (std::size_t i = 0; i < n; ++i) out[i] = op_union(a[i], b[i]); return;
-        case Op::intersect: for (std::size_t i = 0; i < n; ++i) out[i] = op_intersect(a[i], b[i]); return;
-        case Op::subtract: for (std::size_t i = 0; i < n; ++i) out[i] = op_subtract(a[i], b[i]); return;
-        case Op::neg: for (std::size_t i = 0; i < n; ++i) out[i] = -a[i]; return;
-        case Op::abs: for (std::size_t i = 0; i < n; ++i) out[i] = std::fabs(a[i]); return;
-        case Op::clamp: for (std::size_t i = 0; i < n; ++i) out[i] = std::min(std::max(a[i], b[i]), c[i]); return;
-        case Op::lerp: for (std::size_t i = 0; i < n; ++i) out[i] = a[i] + (b[i] - a[i]) * c[i]; return;
-        case Op::smoothstep: for (std::size_t i = 0; i < n; ++i) out[i] = smoothstep(p[0], p[1], a[i]); return;
-        case Op::pow: for (std::size_t i = 0; i < n; ++i) out[i] = std::pow(std::max(a[i], 0.0), p[0]); return;
-        case Op::remap: {
-            const double slope = (p[3] - p[2]) / (p[1] - p[0]);
-            for (std::size_t i = 0; i < n; ++i) out[i] = p[2] + (a[i] - p[0]) * slope;
-            return;
-        }
-        case Op::curve: for (std::size_t i = 0; i < n; ++i) out[i] = curve_at(node.knots, a[i]); return;
-        case Op::terrace: for (std::size_t i = 0; i < n; ++i) out[i] = terrace_at(a[i], p[0], p[1]); return;
-        case Op::hypot:
-            if (l.lattice) for (std::size_t i = 0; i < n; ++i) out[i] = std::sqrt(a[i] * a[i] + b[i] * b[i]);
-            else for (std::size_t i = 0; i < n; ++i) out[i] = js_hypot(a[i], b[i]);
-            return;
-        case Op::plane: for (std::size_t i = 0; i < n; ++i) out[i] = l.y[i] - a[i]; return;
-        case Op::sphere:
-            for (std::size_t i = 0; i < n; ++i) out[i] = sphere_distance({l.x[i], l.y[i], l.z[i]}, {p[0], p[1], p[2]}, a[i]);
-            return;
-        case Op::box:
-            for (std::size_t i = 0; i < n; ++i)
-                out[i] = box_distance({l.x[i], l.y[i], l.z[i]}, {p[0], p[1], p[2]}, {p[3], p[4], p[5]});
-            return;
-        case Op::smooth_union: for (std::size_t i = 0; i < n; ++i) out[i] = op_smooth_union(a[i], b[i], p[0]); return;
-        case Op::smooth_subtract: for (std::size_t i = 0; i < n; ++i) out[i] = op_smooth_subtract(a[i], b[i], p[0]); return;
         case Op::simplex2: case Op::fbm2: case Op::ridged2: {
             const double* xs = coordinate(node, l, 0, l.x);
             const double* zs = coordinate(node, l, 1, l.z);
@@ -139,7 +90,6 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
             }
             return;
         }
-        case Op::ridge_profile: for (std::size_t i = 0; i < n; ++i) out[i] = ridge_profile(a[i], p[0], p[1], p[2]); return;
         case Op::warp2: {
             const double* xs = coordinate(node, l, 0, l.x);
             const double* zs = coordinate(node, l, 1, l.z);
@@ -156,7 +106,6 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
             for (std::size_t i = 0; i < n; ++i) out[i] = node.raster->at(xs[i], zs[i]);
             return;
         }
-        case Op::fold: for (std::size_t i = 0; i < n; ++i) out[i] = fold_at(a[i]); return;
         case Op::dfbm2: run_dfbm2(node, *noise, l); return;
         case Op::erosion: run_erosion(node, *noise, l); return;
         case Op::spline: run_spline(node, l); return;
@@ -164,6 +113,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
         case Op::curvature: run_curvature(node, l); return;
         case Op::cellular: run_cellular(node, *noise, l); return;
         case Op::drainage: run_drainage(node, l); return;
+        default: return;  // pointwise, above
         case Op::warp3: {
             const double* xs = coordinate(node, l, 0, l.x);
             const double* ys = coordinate(node, l, 1, l.y);

@@ -4,8 +4,10 @@
 // column paths (graph_workspace.cpp) and the lattice path (graph_lattice.cpp) are made of them.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "graph_eval.hpp"
@@ -15,6 +17,21 @@ namespace isoterra::graph::eval {
 
 // Runs `node` over the lanes `l` (its table's formula, or its landform's function).
 void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l);
+
+// A pointwise node's lanes (graph_pointwise.cpp): its inputs (null past its count), the
+// position, its one output.
+struct PointwiseLanes {
+    const double *a = nullptr, *b = nullptr, *c = nullptr;
+    const double *x = nullptr, *y = nullptr, *z = nullptr;
+    double* out = nullptr;
+    std::size_t count = 0;
+    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
+};
+// True for a node type whose value at a lane depends on its inputs and the position at that
+// lane alone: run off a grid, it may run over any split of the lanes with the same bits.
+bool is_pointwise(const Node& node);
+// Runs pointwise node `node` over `l`.
+void run_pointwise(const Node& node, const PointwiseLanes& l);
 // Runs `node` of `program` over `count` lanes at x, y, z (y null for columns): its inputs'
 // lanes `in` (one per input), its outputs `out` (one per port).
 void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
@@ -35,6 +52,20 @@ bool on_grid(double g, const double* x, const double* z, std::size_t count);
 void run_gridded(const Program& program, const NoiseSet& noise, int n, const double* x, const double* z, std::size_t count,
                  double* const* out, bool lattice);
 
+// An allocator of whole cache lines: a 64-byte vector load or store of lanes from the start of
+// such a buffer never splits across two lines (they are twice the cost).
+template <class T>
+struct CacheLineAllocator {
+    using value_type = T;
+    CacheLineAllocator() = default;
+    template <class U>
+    CacheLineAllocator(const CacheLineAllocator<U>&) {}
+    T* allocate(std::size_t n) { return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64})); }
+    void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{64}); }
+    bool operator==(const CacheLineAllocator&) const { return true; }
+};
+using LaneBuffer = std::vector<double, CacheLineAllocator<double>>;
+
 // Buffers for one run: per node and port, `lanes` doubles; constants broadcast.
 class Workspace {
 public:
@@ -46,7 +77,7 @@ public:
     // A new set of lanes (positions): what was run before is stale.
     void begin_pass() { ++pass_; }
     double* buffer(int node, int port) {
-        std::vector<double>& b = buffers_[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
+        LaneBuffer& b = buffers_[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
         b.resize(lanes_);
         return b.data();
     }
@@ -55,22 +86,44 @@ public:
     const double* operand(int n, std::size_t i) {
         const Operand& op = program_.nodes[static_cast<std::size_t>(n)].in[i];
         if (!op.is_constant()) return buffer(op.node, op.port);
-        std::vector<std::vector<double>>& per_input = constants_[static_cast<std::size_t>(n)];
+        std::vector<LaneBuffer>& per_input = constants_[static_cast<std::size_t>(n)];
         if (per_input.size() <= i) per_input.resize(i + 1);
         if (per_input[i].empty()) per_input[i].assign(lanes_, op.constant);
         return per_input[i].data();
     }
     // Runs node `n` over the first `count` lanes.
     void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice);
+    // Node `n` was run in this pass by other means (a fused run).
+    void mark_done(int n) { done_[static_cast<std::size_t>(n)] = pass_; }
 
 private:
     const Program& program_;
     std::size_t lanes_;
-    std::vector<std::vector<double>> buffers_;
-    std::vector<std::vector<std::vector<double>>> constants_;
+    std::vector<LaneBuffer> buffers_;
+    std::vector<std::vector<LaneBuffer>> constants_;
     std::vector<const double*> inputs_;
     std::vector<std::uint32_t> done_;  // per node: the pass it last ran in
     std::uint32_t pass_ = 1;
+};
+
+// A run of pointwise nodes (graph_fused.cpp) run together over blocks of lanes that stay in the
+// first-level cache: only the values `read_outside` the run are stored to their buffers.
+class FusedRun {
+public:
+    FusedRun(const Program& program, const std::vector<int>& nodes, const std::vector<bool>& read_outside);
+    // Runs the nodes over the first `count` lanes of `work`'s buffers at x, y, z.
+    void run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice) const;
+
+private:
+    struct Step {
+        int node = -1;
+        std::array<int, 3> in_step{-1, -1, -1};  // per input: the step of this run that makes it, or -1
+        bool stored = false;                     // kept in the node's buffer (read outside the run)
+        int slot = -1;                           // else its scratch slot
+    };
+    const Program* program_;
+    std::vector<Step> steps_;
+    int slots_ = 0;
 };
 
 }  // namespace isoterra::graph::eval

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph_program.hpp"
+#include "isoterra/field.hpp"
 
 namespace isoterra::graph {
 
@@ -32,5 +33,28 @@ double gate_threshold(const Program& program, const Gate& gate, const std::vecto
 /// Writes one gate value per lane from the other side's values `other`: below 0 where the
 /// noise is not needed.
 void gate_values(const Program& program, const Gate& gate, double threshold, const double* other, float* out, std::size_t count);
+
+/// A node on the way from a gated noise to its guard's side, and the input the noise's value
+/// comes in by (graph_gate_bounds.cpp).
+struct GateStep {
+    int node = -1;
+    int on = 0;
+    bool lo = true, hi = true;  // the ends of its range per lane that the next step needs
+};
+
+/// The way from `gate`'s noise to its guard's side, for bounds per sample: one node after
+/// another, each reading the last by one input, each of a type with a bound rule (add, sub,
+/// mul, neg, abs, min, max, hypot), its other inputs run before the noise in `order` (the
+/// per-sample nodes as the lattice runs them). Empty where there is no such way.
+std::vector<GateStep> gate_path(const Program& program, const Gate& gate, const std::vector<int>& order);
+
+namespace eval {
+class Workspace;
+}
+
+/// gate_values, and also below 0 where the side's bound at the lane (the noise anywhere in
+/// `noise_range`, the rest of `path`'s inputs read from `work`) decides the guard.
+void bounded_gate_values(const Program& program, const Gate& gate, double threshold, const ValueRange& noise_range,
+                         const std::vector<GateStep>& path, eval::Workspace& work, const double* other, float* out, std::size_t count);
 
 }  // namespace isoterra::graph

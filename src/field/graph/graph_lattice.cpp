@@ -157,6 +157,8 @@ void put_column_outputs(const Program& program, const ColumnValues& column_work,
 struct LatticeGates {
     std::vector<int> gate_of;
     std::vector<double> thresholds;
+    std::vector<ValueRange> noise_ranges;      // per gate: its noise's range over the lattice
+    std::vector<std::vector<GateStep>> paths;  // per gate: for bounds per sample (gate_path)
 };
 
 // The active gates; the per-sample nodes that read a gated noise are moved after the rest of
@@ -175,6 +177,13 @@ LatticeGates active_gates(const Program& program, const NoiseSet& noise, const L
     }
     const std::vector<bool> late = reads_gated(program, active);
     std::stable_partition(samples.begin(), samples.end(), [&](int n) { return !late[static_cast<std::size_t>(n)]; });
+    gates.noise_ranges.resize(program.gates.size());
+    gates.paths.resize(program.gates.size());
+    for (std::size_t g = 0; g < program.gates.size(); ++g) {
+        if (std::isnan(gates.thresholds[g])) continue;
+        gates.noise_ranges[g] = ranges[static_cast<std::size_t>(program.gates[g].noise)][0];
+        gates.paths[g] = gate_path(program, program.gates[g], samples);
+    }
     return gates;
 }
 
@@ -210,12 +219,14 @@ std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet&
 
 // Gated noise node `n` (gate `g`) over slab `k` of the lattice into its buffer, skipped where
 // the guard's other side decides alone; `gate` and `gated_noise` hold a slab each.
-void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, int g, double threshold, std::size_t k,
-                     eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise, LatticeStats* stats) {
+void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, int g, const LatticeGates& gates,
+                     std::size_t k, eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise, LatticeStats* stats) {
     const std::size_t slab = gate.size();
     const Gate& gt = program.gates[static_cast<std::size_t>(g)];
     const Operand& other = program.nodes[static_cast<std::size_t>(gt.guard)].in[static_cast<std::size_t>(1 - gt.side)];
-    gate_values(program, gt, threshold, work.buffer(other.node, other.port), gate.data(), slab);
+    const std::size_t at = static_cast<std::size_t>(g);
+    bounded_gate_values(program, gt, gates.thresholds[at], gates.noise_ranges[at], gates.paths[at], work,
+                        work.buffer(other.node, other.port), gate.data(), slab);
     NoiseLattice nl = noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]);
     nl.origin.z += static_cast<std::int64_t>(k);
     nl.size.z = 1;
@@ -227,6 +238,57 @@ void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattic
         stats->gated_samples += slab;
         for (std::size_t i = 0; i < slab; ++i) stats->skipped_samples += gate[i] < 0.0f;
     }
+}
+
+// The per-sample nodes as steps: a node alone (`run` -1), or a run of pointwise nodes fused
+// (graph_fused.cpp), which stores only what the rest reads: later steps, the gates' deciding
+// sides, the sdf.
+struct SampleStep {
+    int node = -1;
+    int run = -1;
+};
+
+std::vector<SampleStep> sample_steps(const Program& program, const std::vector<int>& samples, const std::vector<float*>& lattice_noise,
+                                     const LatticeGates& gates, std::vector<eval::FusedRun>& runs) {
+    const std::vector<int>& gate_of = gates.gate_of;
+    const auto fusable = [&](int n) {
+        const Node& node = program.nodes[static_cast<std::size_t>(n)];
+        return eval::is_pointwise(node) && node.grid_m <= 0.0 && node.ports == 1 && !lattice_noise[static_cast<std::size_t>(n)] &&
+               gate_of[static_cast<std::size_t>(n)] < 0;
+    };
+    std::vector<SampleStep> steps;
+    for (std::size_t s = 0; s < samples.size();) {
+        if (!fusable(samples[s])) {
+            steps.push_back({samples[s], -1});
+            ++s;
+            continue;
+        }
+        std::size_t end = s;
+        while (end < samples.size() && fusable(samples[end])) ++end;
+        std::vector<bool> inside(program.nodes.size(), false), read_outside(program.nodes.size(), false);
+        for (std::size_t k = s; k < end; ++k) inside[static_cast<std::size_t>(samples[k])] = true;
+        for (const int n : samples)
+            if (!inside[static_cast<std::size_t>(n)])
+                for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
+                    if (!in.is_constant()) read_outside[static_cast<std::size_t>(in.node)] = true;
+        for (const Gate& g : program.gates) {
+            const Operand& other = program.nodes[static_cast<std::size_t>(g.guard)].in[static_cast<std::size_t>(1 - g.side)];
+            if (!other.is_constant()) read_outside[static_cast<std::size_t>(other.node)] = true;
+        }
+        if (!program.sdf.is_constant()) read_outside[static_cast<std::size_t>(program.sdf.node)] = true;
+        for (const std::vector<GateStep>& path : gates.paths)  // the values a gate's bound reads
+            for (const GateStep& step : path)
+                for (std::size_t i = 0; i < program.nodes[static_cast<std::size_t>(step.node)].in.size(); ++i) {
+                    const Operand& in = program.nodes[static_cast<std::size_t>(step.node)].in[i];
+                    if (static_cast<int>(i) != step.on && !in.is_constant()) read_outside[static_cast<std::size_t>(in.node)] = true;
+                }
+        steps.push_back({-1, static_cast<int>(runs.size())});
+        runs.emplace_back(
+            program, std::vector<int>(samples.begin() + static_cast<std::ptrdiff_t>(s), samples.begin() + static_cast<std::ptrdiff_t>(end)),
+            read_outside);
+        s = end;
+    }
+    return steps;
 }
 
 }  // namespace
@@ -260,6 +322,8 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
             const glm::dvec3 p = lattice.position(static_cast<int>(i), static_cast<int>(j), 0);
             sx[j * nx + i] = p.x, sy[j * nx + i] = p.y;
         }
+    std::vector<eval::FusedRun> runs;
+    const std::vector<SampleStep> steps = sample_steps(program, samples, lattice_noise, gates, runs);
     for (std::size_t k = 0; k < nz; ++k) {
         work.begin_pass();
         std::fill(sz.begin(), sz.end(), lattice.position(0, 0, static_cast<int>(k)).z);
@@ -271,14 +335,18 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
                 for (std::size_t j = 0; j < ny; ++j) std::copy(c, c + nx, spread + j * nx);
             }
         }
-        for (const int n : samples) {
+        for (const SampleStep& step : steps) {
+            if (step.run >= 0) {
+                runs[static_cast<std::size_t>(step.run)].run(work, sx.data(), sy.data(), sz.data(), slab, true);
+                continue;
+            }
+            const int n = step.node;
             if (lattice_noise[static_cast<std::size_t>(n)]) {
                 widen(lattice_noise[static_cast<std::size_t>(n)] + k * slab, work.buffer(n, 0), slab);
                 continue;
             }
             if (const int g = gates.gate_of[static_cast<std::size_t>(n)]; g >= 0) {
-                run_gated_noise(program, noise, lattice, n, g, gates.thresholds[static_cast<std::size_t>(g)], k, work, gate, gated_noise,
-                                stats);
+                run_gated_noise(program, noise, lattice, n, g, gates, k, work, gate, gated_noise, stats);
                 continue;
             }
             work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);

@@ -1,0 +1,213 @@
+// Gates bounded per sample: a gated noise's side of its guard bounded at each sample, with the
+// noise anywhere in its range and every other value on the way at the sample (the tutorial's
+// second cave noise is then skipped where the first alone keeps the tunnel away, as the
+// built-in does). Each rule is the node's own rounded operation at the ends of the range, and
+// those operations are monotone, so the bound holds for the value the node computes.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "graph_eval_parts.hpp"
+#include "graph_gates.hpp"
+#include "simd/target_clones.hpp"
+
+namespace isoterra::graph {
+namespace {
+
+bool has_bound_rule(Op op) {
+    // clang-format off
+    switch (op) {
+        case Op::add: case Op::sub: case Op::mul: case Op::neg: case Op::abs: case Op::min: case Op::max: case Op::hypot: return true;
+        default: return false;
+    }
+    // clang-format on
+}
+
+// The ends of the side's range per lane that the guard needs ([lo, hi]), from the noise's
+// range through `path`: each step works out the ends of its value that the next one needs
+// (GateStep::lo, hi) from those of its input that these need. NaN decides nothing.
+ISOTERRA_CLONES_WIDE
+void bound_through(const Program& program, const std::vector<GateStep>& path, eval::Workspace& work, double* lo, double* hi,
+                   std::size_t count) {
+    bool uniform = true;  // lo and hi the same at every lane (the noise's range, before any lane value)
+    for (const GateStep& step : path) {
+        const Node& node = program.nodes[static_cast<std::size_t>(step.node)];
+        const bool first = step.on == 0;
+        const Operand* other = node.in.size() > 1 ? &node.in[static_cast<std::size_t>(1 - step.on)] : nullptr;
+        const double* v = other ? work.operand(step.node, static_cast<std::size_t>(1 - step.on)) : nullptr;
+        // clang-format off
+        switch (node.op) {
+            case Op::add:  // a + b and b + a are the same number
+                if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] + v[i];
+                if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] + v[i];
+                break;
+            case Op::sub:
+                if (first) {
+                    if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] - v[i];
+                    if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] - v[i];
+                } else {
+                    for (std::size_t i = 0; i < count; ++i) {
+                        const double l = v[i] - hi[i], h = v[i] - lo[i];
+                        lo[i] = l, hi[i] = h;
+                    }
+                }
+                break;
+            case Op::neg:
+                for (std::size_t i = 0; i < count; ++i) {
+                    const double l = -hi[i];
+                    hi[i] = -lo[i], lo[i] = l;
+                }
+                break;
+            case Op::mul:
+                if (other->is_constant()) {  // one end from one end, by the number's sign
+                    const double c = other->constant;
+                    if (c >= 0.0) {
+                        if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] * c;
+                        if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] * c;
+                    } else {
+                        for (std::size_t i = 0; i < count; ++i) {
+                            const double l = hi[i] * c;
+                            hi[i] = lo[i] * c, lo[i] = l;
+                        }
+                    }
+                    break;
+                }
+                for (std::size_t i = 0; i < count; ++i) {
+                    const double p = lo[i] * v[i], q = hi[i] * v[i];
+                    const bool nan = p != p || q != q;  // kept, not lost by a comparison
+                    lo[i] = nan ? NAN : std::min(p, q), hi[i] = nan ? NAN : std::max(p, q);
+                }
+                break;
+            case Op::abs:
+                for (std::size_t i = 0; i < count; ++i) {
+                    const bool nan = !(lo[i] <= hi[i]);
+                    const double l = lo[i] >= 0.0 ? lo[i] : hi[i] <= 0.0 ? -hi[i] : 0.0;
+                    hi[i] = nan ? NAN : std::max(std::fabs(lo[i]), std::fabs(hi[i])), lo[i] = nan ? NAN : l;
+                }
+                break;
+            case Op::min:
+                if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::min(lo[i], v[i]);
+                if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::min(hi[i], v[i]);
+                break;
+            case Op::max:
+                if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::max(lo[i], v[i]);
+                if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::max(hi[i], v[i]);
+                break;
+            case Op::hypot:
+                // The lattice path's sqrt(a a + b b): least where the noise's side is nearest 0,
+                // most where it is farthest. Where that side's range holds 0 at every lane and
+                // only the least is needed, it is sqrt(v v) rounded twice: never below
+                // |v| (1 - 2^-51) (or 0, where v v is below the least normal double).
+                if (uniform && !step.hi && lo[0] <= 0.0 && hi[0] >= 0.0) {
+                    for (std::size_t i = 0; i < count; ++i) {
+                        const double m = std::fabs(v[i]);
+                        lo[i] = m > 1e-150 ? m * (1.0 - 0x1p-51) : m == m ? 0.0 : NAN;
+                    }
+                    break;
+                }
+                for (std::size_t i = 0; i < count; ++i) {
+                    const bool nan = !(lo[i] <= hi[i]);
+                    const double near = lo[i] > 0.0 ? lo[i] : hi[i] < 0.0 ? -hi[i] : 0.0;
+                    const double far = std::max(std::fabs(lo[i]), std::fabs(hi[i]));
+                    lo[i] = nan ? NAN : std::sqrt(first ? near * near + v[i] * v[i] : v[i] * v[i] + near * near);
+                    hi[i] = nan ? NAN : std::sqrt(first ? far * far + v[i] * v[i] : v[i] * v[i] + far * far);
+                }
+                break;
+            default: break;  // gate_path takes no other node
+        }
+        // clang-format on
+        uniform = uniform && (!other || other->is_constant());
+    }
+}
+
+// As gate_values with the side's bound at each lane (only the end the guard needs was worked
+// out; NaN decides nothing), lowering `out`: skipped where the lattice's threshold or the
+// lane's bound says so. `rule`: 0 min (other below lo), 1 max (above hi), 2 and 3 subtract
+// with b or a gated.
+ISOTERRA_CLONES_WIDE
+void lower_gate(int rule, const double* lo, const double* hi, const double* other, float* out, std::size_t count) {
+    // clang-format off
+    switch (rule) {
+        case 0: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(other[i] - lo[i])); return;
+        case 1: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(hi[i] - other[i])); return;
+        case 2: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(-lo[i] - other[i])); return;
+        default: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(other[i] + hi[i])); return;
+    }
+    // clang-format on
+}
+
+}  // namespace
+
+std::vector<GateStep> gate_path(const Program& program, const Gate& gate, const std::vector<int>& order) {
+    const std::vector<bool> needed = needed_mask(program, program.sdf);
+    std::vector<int> position(program.nodes.size(), -1);
+    for (std::size_t p = 0; p < order.size(); ++p) position[static_cast<std::size_t>(order[p])] = static_cast<int>(p);
+    const Operand& side = program.nodes[static_cast<std::size_t>(gate.guard)].in[static_cast<std::size_t>(gate.side)];
+    // A value read on the way must be there before the noise runs, and be the value the node
+    // reads wherever the gate may keep the noise: read no gated noise, or be one gated by the
+    // same side of the same guard (where that one was skipped, the guard's threshold skips
+    // this one too).
+    std::vector<Gate> gates_before;
+    for (const Gate& g : program.gates)
+        if (g.noise != gate.noise) gates_before.push_back(g);
+    const std::vector<bool> reads = reads_gated(program, gates_before);
+    const auto known = [&](const Operand& in) {
+        if (in.is_constant()) return true;
+        const std::size_t m = static_cast<std::size_t>(in.node);
+        if (position[m] < 0 || position[m] >= position[static_cast<std::size_t>(gate.noise)]) return false;
+        if (!reads[m]) return true;
+        return std::any_of(program.gates.begin(), program.gates.end(),
+                           [&](const Gate& g) { return g.noise == in.node && g.guard == gate.guard && g.side == gate.side; });
+    };
+    std::vector<GateStep> path;
+    for (int at = gate.noise; at != side.node;) {
+        // The one node that reads `at`, by one input.
+        int next = -1, on = -1, reads_of_at = 0;
+        for (std::size_t n = 0; n < program.nodes.size(); ++n) {
+            if (!needed[n]) continue;
+            const std::vector<Operand>& in = program.nodes[n].in;
+            for (std::size_t i = 0; i < in.size(); ++i)
+                if (!in[i].is_constant() && in[i].node == at) ++reads_of_at, next = static_cast<int>(n), on = static_cast<int>(i);
+        }
+        if (reads_of_at != 1) return {};
+        const Node& node = program.nodes[static_cast<std::size_t>(next)];
+        if (!has_bound_rule(node.op) || node.ports != 1 || node.grid_m > 0.0 || position[static_cast<std::size_t>(next)] < 0) return {};
+        for (std::size_t i = 0; i < node.in.size(); ++i)
+            if (static_cast<int>(i) != on && !known(node.in[i])) return {};
+        path.push_back({next, on});
+        at = next;
+    }
+    // Which ends each step works out: the guard's end of the side, then back along the way
+    // the ends of each input that those need (both, where a rule reads both).
+    const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
+    bool lo = guard.op == Op::min || guard.op == Op::union_ || (guard.op == Op::subtract && gate.side == 1);
+    bool hi = !lo;
+    for (std::size_t s = path.size(); s-- > 0;) {
+        GateStep& step = path[s];
+        const Node& node = program.nodes[static_cast<std::size_t>(step.node)];
+        const Operand v = node.in.size() > 1 ? node.in[static_cast<std::size_t>(1 - step.on)] : Operand{};
+        const bool swaps = node.op == Op::neg || (node.op == Op::sub && step.on == 1);
+        const bool by_number = node.op == Op::mul && v.is_constant();
+        step.lo = lo || swaps || (by_number && v.constant < 0.0), step.hi = hi || swaps || (by_number && v.constant < 0.0);
+        if (swaps || (by_number && !(v.constant >= 0.0))) lo = hi = true;
+        else if (node.op == Op::abs || node.op == Op::hypot || (node.op == Op::mul && !by_number)) lo = hi = true;
+        // (add, sub's first input, min, max and a product with a number >= 0: the same ends)
+    }
+    return path;
+}
+
+void bounded_gate_values(const Program& program, const Gate& gate, double threshold, const ValueRange& noise_range,
+                         const std::vector<GateStep>& path, eval::Workspace& work, const double* other, float* out, std::size_t count) {
+    gate_values(program, gate, threshold, other, out, count);
+    const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
+    const bool below = guard.op == Op::min || guard.op == Op::union_ || (guard.op == Op::subtract && gate.side == 0);
+    const bool above = guard.op == Op::max || guard.op == Op::intersect || (guard.op == Op::subtract && gate.side == 1);
+    if (path.empty() || !(below || above)) return;
+    thread_local std::vector<double> lo, hi;
+    lo.assign(count, noise_range.lo);
+    hi.assign(count, noise_range.hi);
+    bound_through(program, path, work, lo.data(), hi.data(), count);
+    lower_gate(guard.op == Op::subtract ? (gate.side == 1 ? 2 : 3) : below ? 0 : 1, lo.data(), hi.data(), other, out, count);
+}
+
+}  // namespace isoterra::graph
