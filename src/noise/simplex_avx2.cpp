@@ -183,51 +183,26 @@ __attribute__((always_inline)) inline __m256 eval8(const std::int32_t* pair, con
     return _mm256_mul_ps(sum, _mm256_set1_ps(32.0f));
 }
 
-// A lattice in groups of eight consecutive points (x fastest). A group may run over the end
-// of a row into the next one: its lanes then take one of two (y, z) pairs. The last group
-// overlaps the one before it (the same points give the same bits), so there is no tail.
+// A lattice in groups of eight consecutive points (LatticeGroups).
 void lattice_avx2(const std::int32_t* pair, const std::int32_t* hash, const NoiseLattice& l, float* out) {
-    const int nx = l.size.x;
-    const std::size_t rows = static_cast<std::size_t>(l.size.y) * l.size.z;
-    const std::size_t total = rows * nx;
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    // The coordinates of every column index and row, once (divisions are slow). The x table
-    // runs on past the row's end into the next row's start, so a group that wraps still
-    // reads its eight x coordinates in one load.
-    std::vector<double> x_coord(static_cast<std::size_t>(nx) + 8);
-    for (int i = 0; i < nx + 8; ++i) x_coord[i] = l.coordinate(0, i % nx);
-    std::vector<double> row_y(rows), row_z(rows);
-    for (std::size_t r = 0; r < rows; ++r) {
-        row_y[r] = l.coordinate(1, static_cast<std::int64_t>(r % l.size.y));
-        row_z[r] = l.coordinate(2, static_cast<std::int64_t>(r / l.size.y));
-    }
-    std::size_t row = 0;
-    int i0 = 0;  // where this group starts: row `row`, x index i0 (kept without dividing)
-    for (std::size_t n0 = 0; n0 < total; n0 += 8, i0 += 8) {
-        while (i0 >= nx) i0 -= nx, ++row;
-        std::size_t n = n0;
-        if (n0 + 8 > total) {  // the last group overlaps the one before it
-            n = total - 8;
-            row = n / nx;
-            i0 = static_cast<int>(n - row * nx);
-        }
+    for (LatticeGroups g(l, 8); g.next();) {
+        const std::size_t n = g.first();
         if (l.gate && _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(l.gate + n), _mm256_set1_ps(l.gate_below), _CMP_LT_OQ)) == 0xff) {
             _mm256_storeu_ps(out + n, _mm256_setzero_ps());
             continue;
         }
-        const double ya = row_y[row], za = row_z[row];
-        const bool wraps = i0 + 8 > nx;
-        const double yb = wraps ? row_y[row + 1] : 0.0, zb = wraps ? row_z[row + 1] : 0.0;
+        const double ya = g.y(false), za = g.z(false), yb = g.y(true), zb = g.z(true);
         // Lane l holds x index i0 + l, wrapped into the next row past the end of this one.
-        const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(i0), lanes);
-        const __m256i next = _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(nx - 1));
+        const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(g.x_index()), lanes);
+        const __m256i next = _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(g.row_length() - 1));
         const __m256d wrap_a = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(next)));
         const __m256d wrap_b = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(next, 1)));
         const __m256d y_a = _mm256_blendv_pd(_mm256_set1_pd(ya), _mm256_set1_pd(yb), wrap_a);
         const __m256d y_b = _mm256_blendv_pd(_mm256_set1_pd(ya), _mm256_set1_pd(yb), wrap_b);
         const __m256d z_a = _mm256_blendv_pd(_mm256_set1_pd(za), _mm256_set1_pd(zb), wrap_a);
         const __m256d z_b = _mm256_blendv_pd(_mm256_set1_pd(za), _mm256_set1_pd(zb), wrap_b);
-        const __m256d ua = _mm256_loadu_pd(x_coord.data() + i0), ub = _mm256_loadu_pd(x_coord.data() + i0 + 4);
+        const __m256d ua = _mm256_loadu_pd(g.x()), ub = _mm256_loadu_pd(g.x() + 4);
         _mm256_storeu_ps(out + n, eval8(pair, hash, ua, ub, y_a, y_b, z_a, z_b));
     }
 }

@@ -162,43 +162,21 @@ __attribute__((always_inline)) inline __m512 eval16(const std::int32_t* pair, co
 
 }  // namespace
 
-// A lattice in groups of sixteen consecutive points (x fastest), rows at least sixteen long:
-// a group runs over the end of one row at most, its lanes then taking one of two (y, z)
-// pairs. The last group overlaps the one before it, so there is no tail.
+// A lattice in groups of sixteen consecutive points (LatticeGroups).
 void lattice_avx512(const std::int32_t* pair, const std::int32_t* hash, const NoiseLattice& l, float* out) {
-    const int nx = l.size.x;
-    const std::size_t rows = static_cast<std::size_t>(l.size.y) * l.size.z;
-    const std::size_t total = rows * nx;
-    // Coordinates once; the x table runs on into the next row's start (see the AVX2 path).
-    std::vector<double> x_coord(static_cast<std::size_t>(nx) + 16);
-    for (int i = 0; i < nx + 16; ++i) x_coord[i] = l.coordinate(0, i % nx);
-    std::vector<double> row_y(rows), row_z(rows);
-    for (std::size_t r = 0; r < rows; ++r) {
-        row_y[r] = l.coordinate(1, static_cast<std::int64_t>(r % l.size.y));
-        row_z[r] = l.coordinate(2, static_cast<std::int64_t>(r / l.size.y));
-    }
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    std::size_t row = 0;
-    int i0 = 0;
-    for (std::size_t n0 = 0; n0 < total; n0 += 16, i0 += 16) {
-        while (i0 >= nx) i0 -= nx, ++row;
-        std::size_t n = n0;
-        if (n0 + 16 > total) {
-            n = total - 16;
-            row = n / nx;
-            i0 = static_cast<int>(n - row * nx);
-        }
+    for (LatticeGroups g(l, 16); g.next();) {
+        const std::size_t n = g.first();
         if (l.gate && _mm512_cmp_ps_mask(_mm512_loadu_ps(l.gate + n), _mm512_set1_ps(l.gate_below), _CMP_LT_OQ) == 0xffff) {
             _mm512_storeu_ps(out + n, _mm512_setzero_ps());
             continue;
         }
-        const bool wraps = i0 + 16 > nx;
-        const double ya = row_y[row], za = row_z[row];
-        const double yb = wraps ? row_y[row + 1] : ya, zb = wraps ? row_z[row + 1] : za;
+        const double ya = g.y(false), za = g.z(false), yb = g.y(true), zb = g.z(true);
         // Lanes past the row's end take the next row's y and z.
-        const __mmask16 next = _mm512_cmpgt_epi32_mask(_mm512_add_epi32(_mm512_set1_epi32(i0), lanes), _mm512_set1_epi32(nx - 1));
+        const __mmask16 next =
+            _mm512_cmpgt_epi32_mask(_mm512_add_epi32(_mm512_set1_epi32(g.x_index()), lanes), _mm512_set1_epi32(g.row_length() - 1));
         const __mmask8 next_lo = static_cast<__mmask8>(next), next_hi = static_cast<__mmask8>(next >> 8);
-        const __m512d x[2] = {_mm512_loadu_pd(x_coord.data() + i0), _mm512_loadu_pd(x_coord.data() + i0 + 8)};
+        const __m512d x[2] = {_mm512_loadu_pd(g.x()), _mm512_loadu_pd(g.x() + 8)};
         const __m512d y[2] = {_mm512_mask_blend_pd(next_lo, _mm512_set1_pd(ya), _mm512_set1_pd(yb)),
                               _mm512_mask_blend_pd(next_hi, _mm512_set1_pd(ya), _mm512_set1_pd(yb))};
         const __m512d z[2] = {_mm512_mask_blend_pd(next_lo, _mm512_set1_pd(za), _mm512_set1_pd(zb)),

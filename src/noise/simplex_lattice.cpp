@@ -50,6 +50,12 @@ void Simplex3::lattice_fast(const NoiseLattice& l, float* out) const {
         return;
     }
 #endif
+#ifdef ISOTERRA_HAVE_SIMD128
+    if (l.size.x >= 4 && l.size.y * l.size.z >= 1) {
+        lattice_simd128(pair_.data(), hash12_.data(), l, out);
+        return;
+    }
+#endif
     // Gated points read 0 here one by one; the AVX2 path gates whole groups. Callers use
     // the gate only where the value cannot matter (see TerrainField::sample_lattice).
     std::size_t n = 0;

@@ -2,17 +2,9 @@
 // a ring, one level) with its jobs run in one instance, as BM_world_jobs runs them natively.
 // Prints {"wasm_chunk_ms", "chunks", "wasm_first_view_ms"}: medians of ROUNDS runs.
 //   node web/bench/world-jobs.mjs [ROUNDS]
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { loadCore } from '../tests/wasm_core.mjs';
 
-const wasmDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'wasm');
-// Emscripten 3.1.6's ES module looks for CommonJS names when it runs in node.
-globalThis.require = createRequire(import.meta.url);
-globalThis.__dirname = wasmDir;
-const { default: createModule } = await import(path.join(wasmDir, 'isoterra.mjs'));
-const core = await createModule({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'isoterra.wasm')) });
+const core = await loadCore();
 
 const rounds = Number(process.argv[2] ?? 3);
 const { text } = JSON.parse(core.builtin_terrain_text('tutorial', 20261114));

@@ -1,0 +1,46 @@
+// The page's WebAssembly core in node (no browser): what its World shows of the tutorial
+// (3D noise on every sample: the seed flavour's lattice kernel, SIMD128 in the page) is
+// what `isoterra mesh --around` writes for the same focus and view, byte for byte.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { isoterra, outputDir } from './browser.mjs';
+import { loadCore } from './wasm_core.mjs';
+
+const kSeed = 20261114;
+
+// Runs the core's World to settled around `focus`, its jobs in this one instance.
+function settle(core, focus) {
+  for (;;) {
+    core.set_focus(...focus);
+    for (let job = core.take_job(); job; job = core.take_job()) {
+      const result = core.worker_run(job);
+      core.finish_job(job, result, core.worker_mesh_bytes().slice());
+    }
+    core.deliver(1e9);
+    if (JSON.parse(core.world_counts()).settled) return;
+  }
+}
+
+test('the core shows the tutorial as the program meshes it, bit for bit', async () => {
+  const core = await loadCore();
+  const { text } = JSON.parse(core.builtin_terrain_text('tutorial', kSeed));
+  core.FS.mkdir('/worlds');
+  const opened = JSON.parse(core.open_world(text, '/worlds/core.db'));
+  assert.equal(opened.error, undefined);
+  assert.ok(!core.worker_open(opened.terrain, '[]', 0));
+  const cases = [{ focus: [40, 30, -70], view: 64 }, { focus: [-300, 60, 500], view: 128 }];
+  for (const { focus, view } of cases) {
+    assert.equal(JSON.parse(core.start_world(view, 8, 'marching-cubes')).error, undefined);
+    settle(core, focus);
+    const fromCore = Buffer.from(core.shown_glb(false));
+    const file = path.join(outputDir(), `core-tutorial-${view}.glb`);
+    execFileSync(isoterra(), ['mesh', '--preset', 'tutorial', '--seed', String(kSeed), '--around', focus.join(','),
+      '--view-distance', String(view), '--quiet', '-o', file]);
+    const native = fs.readFileSync(file);
+    assert.ok(fromCore.length > 100000, `${fromCore.length} bytes`);
+    assert.ok(fromCore.equals(native), `view ${view}: the core's ${fromCore.length} bytes differ from the program's ${native.length}`);
+  }
+});
