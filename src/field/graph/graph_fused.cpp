@@ -53,37 +53,40 @@ FusedRun::FusedRun(const Program& program, const std::vector<int>& nodes, const 
 void FusedRun::run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice) const {
     thread_local LaneBuffer scratch;
     scratch.resize(static_cast<std::size_t>(slots_) * kBlock);
-    // Per step, its inputs' and output's lanes over the whole batch (scratch slots aside).
+    // Per step, where its inputs and output lie: a lane buffer of the whole batch (which a
+    // block reads from its first lane on) or a scratch slot (the same for every block).
     struct Where {
         std::array<const double*, 3> in{};
+        std::array<bool, 3> in_moves{};
         double* out = nullptr;
+        bool out_moves = false;
     };
-    std::vector<Where> where(steps_.size());
+    thread_local std::vector<Where> where;
+    where.assign(steps_.size(), Where{});
     for (std::size_t s = 0; s < steps_.size(); ++s) {
         const Step& step = steps_[s];
         const Node& node = program_->nodes[static_cast<std::size_t>(step.node)];
-        for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) where[s].in[i] = work.operand(step.node, i);
-        if (step.stored) where[s].out = work.buffer(step.node, 0);
+        Where& w = where[s];
+        w.out_moves = step.stored;
+        w.out = step.stored ? work.buffer(step.node, 0) : scratch.data() + static_cast<std::size_t>(step.slot) * kBlock;
+        for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) {
+            const int from = step.in_step[i];
+            w.in_moves[i] = from < 0 || where[static_cast<std::size_t>(from)].out_moves;
+            w.in[i] = from >= 0 ? where[static_cast<std::size_t>(from)].out : work.operand(step.node, i);
+        }
         work.mark_done(step.node);
     }
+    PointwiseLanes l;
+    l.lattice = lattice;
     for (std::size_t b0 = 0; b0 < count; b0 += kBlock) {
-        const std::size_t n = std::min(kBlock, count - b0);
+        l.count = std::min(kBlock, count - b0);
+        l.x = x ? x + b0 : nullptr, l.y = y ? y + b0 : nullptr, l.z = z ? z + b0 : nullptr;
         for (std::size_t s = 0; s < steps_.size(); ++s) {
-            const Step& step = steps_[s];
-            const auto lanes_of = [&](int at) -> double* {
-                const Step& from = steps_[static_cast<std::size_t>(at)];
-                return from.stored ? where[static_cast<std::size_t>(at)].out + b0
-                                   : scratch.data() + static_cast<std::size_t>(from.slot) * kBlock;
-            };
-            PointwiseLanes l;
-            const double** in[3] = {&l.a, &l.b, &l.c};
-            for (std::size_t i = 0; i < 3; ++i)
-                *in[i] = step.in_step[i] >= 0 ? lanes_of(step.in_step[i]) : where[s].in[i] ? where[s].in[i] + b0 : nullptr;
-            l.x = x ? x + b0 : nullptr, l.y = y ? y + b0 : nullptr, l.z = z ? z + b0 : nullptr;
-            l.out = lanes_of(static_cast<int>(s));
-            l.count = n;
-            l.lattice = lattice;
-            run_pointwise(program_->nodes[static_cast<std::size_t>(step.node)], l);
+            const Where& w = where[s];
+            const auto at = [&](std::size_t i) { return w.in[i] ? w.in[i] + (w.in_moves[i] ? b0 : 0) : nullptr; };
+            l.a = at(0), l.b = at(1), l.c = at(2);
+            l.out = w.out + (w.out_moves ? b0 : 0);
+            run_pointwise(program_->nodes[static_cast<std::size_t>(steps_[s].node)], l);
         }
     }
 }

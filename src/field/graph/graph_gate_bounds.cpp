@@ -203,7 +203,7 @@ void bounded_gate_values(const Program& program, const Gate& gate, double thresh
     const bool below = guard.op == Op::min || guard.op == Op::union_ || (guard.op == Op::subtract && gate.side == 0);
     const bool above = guard.op == Op::max || guard.op == Op::intersect || (guard.op == Op::subtract && gate.side == 1);
     if (path.empty() || !(below || above)) return;
-    thread_local std::vector<double> lo, hi;
+    thread_local eval::LaneBuffer lo, hi;
     lo.assign(count, noise_range.lo);
     hi.assign(count, noise_range.hi);
     bound_through(program, path, work, lo.data(), hi.data(), count);
