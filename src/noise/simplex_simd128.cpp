@@ -73,27 +73,29 @@ v128_t corner(v128_t x, v128_t y, v128_t z, v128_t h) {
     return wasm_f32x4_mul(wasm_f32x4_mul(t, t), dot_grad(h, x, y, z));
 }
 
-// The hashes of every lane's four corners: the cell's own (corner 0), those at the offsets
-// c1 and c2 (corner di + 2 dj + 4 dk of the cell's cube) and the opposite one (7).
-void corner_hashes(const std::int32_t* pair, const std::int32_t* hash, v128_t i, v128_t j, v128_t k, v128_t c1, v128_t c2, v128_t* h) {
-    const int i0 = wasm_i32x4_extract_lane(i, 0), j0 = wasm_i32x4_extract_lane(j, 0), k0 = wasm_i32x4_extract_lane(k, 0);
-    const v128_t same = wasm_v128_and(wasm_v128_and(wasm_i32x4_eq(i, wasm_i32x4_splat(i0)), wasm_i32x4_eq(j, wasm_i32x4_splat(j0))),
-                                      wasm_i32x4_eq(k, wasm_i32x4_splat(k0)));
-    if (wasm_i32x4_all_true(same)) {
-        // One cell: its eight hashes (each below 12) as bytes, each lane's picked by a
-        // shuffle whose other three bytes ask for none (index 128: 0).
+// The last cell whose eight corner hashes (each below 12) were packed as bytes: consecutive
+// groups along a row mostly share their cell.
+struct CellCube {
+    int i = -1, j = -1, k = -1;
+    v128_t table = wasm_i32x4_splat(0);
+};
+
+// Cell (i, j, k)'s eight corner hashes as bytes 0-7 (corner di + 2 dj + 4 dk), from `last`
+// when it is that cell; `last` becomes it.
+v128_t cube_bytes(const std::int32_t* pair, const std::int32_t* hash, const int (&c)[3], CellCube& last) {
+    const int i = c[0], j = c[1], k = c[2];
+    if (i != last.i || j != last.j || k != last.k) {
         std::int32_t cube[8];
-        cell_corner_hashes(pair, hash, i0, j0, k0, cube);
+        cell_corner_hashes(pair, hash, i, j, k, cube);
         alignas(16) std::uint8_t bytes[16] = {};
         for (int n = 0; n < 8; ++n) bytes[n] = static_cast<std::uint8_t>(cube[n]);
-        const v128_t table = wasm_v128_load(bytes);
-        const v128_t rest = wasm_i32x4_splat(static_cast<std::int32_t>(0x80808000u));
-        h[0] = wasm_i32x4_splat(cube[0]);
-        h[1] = wasm_i8x16_swizzle(table, wasm_v128_or(c1, rest));
-        h[2] = wasm_i8x16_swizzle(table, wasm_v128_or(c2, rest));
-        h[3] = wasm_i32x4_splat(cube[7]);
-        return;
+        last = {i, j, k, wasm_v128_load(bytes)};
     }
+    return last.table;
+}
+
+// The same one lane at a time (points in more than one cell).
+void lane_hashes(const std::int32_t* pair, const std::int32_t* hash, v128_t i, v128_t j, v128_t k, v128_t c1, v128_t c2, v128_t* h) {
     alignas(16) std::int32_t ii[4], jj[4], kk[4], o1[4], o2[4], out[4][4];
     wasm_v128_store(ii, i), wasm_v128_store(jj, j), wasm_v128_store(kk, k), wasm_v128_store(o1, c1), wasm_v128_store(o2, c2);
     for (int q = 0; q < 4; ++q) {
@@ -103,8 +105,29 @@ void corner_hashes(const std::int32_t* pair, const std::int32_t* hash, v128_t i,
     for (int c = 0; c < 4; ++c) h[c] = wasm_v128_load(out[c]);
 }
 
+// The hashes of every lane's four corners: the cell's own (corner 0), those at the offsets
+// c1 and c2 (corner di + 2 dj + 4 dk of the cell's cube) and the opposite one (7).
+void corner_hashes(const std::int32_t* pair, const std::int32_t* hash, v128_t i, v128_t j, v128_t k, v128_t c1, v128_t c2, CellCube& last,
+                   v128_t* h) {
+    const int first[3] = {wasm_i32x4_extract_lane(i, 0), wasm_i32x4_extract_lane(j, 0), wasm_i32x4_extract_lane(k, 0)};
+    const v128_t same =
+        wasm_v128_and(wasm_v128_and(wasm_i32x4_eq(i, wasm_i32x4_splat(first[0])), wasm_i32x4_eq(j, wasm_i32x4_splat(first[1]))),
+                      wasm_i32x4_eq(k, wasm_i32x4_splat(first[2])));
+    // Four points in more than one cell (a group in two cells, picking from both cubes as the
+    // AVX2 path does, measured no faster): one lane at a time.
+    if (!wasm_i32x4_all_true(same)) return lane_hashes(pair, hash, i, j, k, c1, c2, h);
+    // One cell: each lane's hashes picked from its cube by a byte shuffle whose other three
+    // bytes ask for none (index 128: 0).
+    const v128_t table = cube_bytes(pair, hash, first, last), rest = wasm_i32x4_splat(static_cast<std::int32_t>(0x80808000u));
+    h[0] = wasm_i8x16_swizzle(table, rest);
+    h[1] = wasm_i8x16_swizzle(table, wasm_v128_or(c1, rest));
+    h[2] = wasm_i8x16_swizzle(table, wasm_v128_or(c2, rest));
+    h[3] = wasm_i8x16_swizzle(table, wasm_v128_or(wasm_i32x4_splat(7), rest));
+}
+
 // Four points, given as two halves of two doubles per axis.
-v128_t eval4(const std::int32_t* pair, const std::int32_t* hash, v128_t xa, v128_t xb, v128_t ya, v128_t yb, v128_t za, v128_t zb) {
+v128_t eval4(const std::int32_t* pair, const std::int32_t* hash, CellCube& last, v128_t xa, v128_t xb, v128_t ya, v128_t yb, v128_t za,
+             v128_t zb) {
     const Skewed2 p = skew2(xa, ya, za), q = skew2(xb, yb, zb);
     const v128_t i = cell_index(p.fi, q.fi), j = cell_index(p.fj, q.fj), k = cell_index(p.fk, q.fk);
     const v128_t x0 = join(p.x0, q.x0), y0 = join(p.y0, q.y0), z0 = join(p.z0, q.z0);
@@ -127,7 +150,7 @@ v128_t eval4(const std::int32_t* pair, const std::int32_t* hash, v128_t xa, v128
         return wasm_v128_or(bit(di), wasm_v128_or(wasm_i32x4_shl(bit(dj), 1), wasm_i32x4_shl(bit(dk), 2)));
     };
     v128_t h[4];
-    corner_hashes(pair, hash, i, j, k, corner_index(i1, j1, k1), corner_index(i2, j2, k2), h);
+    corner_hashes(pair, hash, i, j, k, corner_index(i1, j1, k1), corner_index(i2, j2, k2), last, h);
     const v128_t n0 = corner(x0, y0, z0, h[0]), n1 = corner(x1, y1, z1, h[1]);
     const v128_t n2 = corner(x2, y2, z2, h[2]), n3 = corner(x3, y3, z3, h[3]);
     return wasm_f32x4_mul(wasm_f32x4_add(wasm_f32x4_add(n0, n1), wasm_f32x4_add(n2, n3)), wasm_f32x4_splat(32.0f));
@@ -139,6 +162,7 @@ v128_t eval4(const std::int32_t* pair, const std::int32_t* hash, v128_t xa, v128
 // is gated reads 0.
 void lattice_simd128(const std::int32_t* pair, const std::int32_t* hash, const NoiseLattice& l, float* out) {
     using namespace simd128;
+    CellCube last;
     for (LatticeGroups g(l, 4); g.next();) {
         const std::size_t n = g.first();
         if (l.gate && l.gate[n] < l.gate_below && l.gate[n + 1] < l.gate_below && l.gate[n + 2] < l.gate_below &&
@@ -147,14 +171,20 @@ void lattice_simd128(const std::int32_t* pair, const std::int32_t* hash, const N
             continue;
         }
         // Lane q holds x index i0 + q, wrapped into the next row past the end of this one.
-        double y[4], z[4];
-        for (int q = 0; q < 4; ++q) {
-            const bool next = g.x_index() + q >= g.row_length();
-            y[q] = g.y(next), z[q] = g.z(next);
-        }
         const double* x = g.x();
-        wasm_v128_store(out + n, eval4(pair, hash, wasm_f64x2_make(x[0], x[1]), wasm_f64x2_make(x[2], x[3]), wasm_f64x2_make(y[0], y[1]),
-                                       wasm_f64x2_make(y[2], y[3]), wasm_f64x2_make(z[0], z[1]), wasm_f64x2_make(z[2], z[3])));
+        v128_t ya, yb, za, zb;
+        if (g.x_index() + 4 <= g.row_length()) {
+            ya = yb = wasm_f64x2_splat(g.y(false)), za = zb = wasm_f64x2_splat(g.z(false));
+        } else {
+            double y[4], z[4];
+            for (int q = 0; q < 4; ++q) {
+                const bool next = g.x_index() + q >= g.row_length();
+                y[q] = g.y(next), z[q] = g.z(next);
+            }
+            ya = wasm_f64x2_make(y[0], y[1]), yb = wasm_f64x2_make(y[2], y[3]), za = wasm_f64x2_make(z[0], z[1]),
+            zb = wasm_f64x2_make(z[2], z[3]);
+        }
+        wasm_v128_store(out + n, eval4(pair, hash, last, wasm_v128_load(x), wasm_v128_load(x + 2), ya, yb, za, zb));
     }
 }
 
