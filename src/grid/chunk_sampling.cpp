@@ -2,6 +2,7 @@
 // and the looks (water, snow line, scree) per column (for materials and water), and the value
 // range of the core that decides whether it is meshed at all.
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "isoterra/grid.hpp"
@@ -32,17 +33,24 @@ void sample_chunk(const Field& field, const ChunkCoord& c, const Padding& pad, C
 
 void update_core_range(ChunkSamples& out) {
     const int pad = out.pad.lo;
-    // NaN samples (a hostile field) are skipped: std::min and max keep their first argument.
-    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    for (int k = 0; k <= kChunkSize; ++k)
-        for (int j = 0; j <= kChunkSize; ++j) {
-            const float* row = &out.values[out.lattice.index(pad, j + pad, k + pad)];
-            for (int i = 0; i <= kChunkSize; ++i) {
-                lo = std::min(lo, row[i]);
-                hi = std::max(hi, row[i]);
-            }
+    // Per column of the rows first (lanes side by side, which vectorises: a running minimum
+    // of one value does not, the compiler may not reorder it), then over the columns. NaN
+    // samples (a hostile field) are skipped: std::min and max keep their first argument.
+    // Which zero a range of -0 and +0 ends on may differ from one value at a time; no
+    // comparison tells them apart.
+    constexpr int n = kChunkSize + 1;
+    std::array<float, n> lo, hi;
+    lo.fill(std::numeric_limits<float>::infinity());
+    hi.fill(-std::numeric_limits<float>::infinity());
+    const auto take_row = [&](const float* __restrict row, float* __restrict l, float* __restrict h) {
+        for (int i = 0; i < n; ++i) {
+            l[i] = std::min(l[i], row[i]);
+            h[i] = std::max(h[i], row[i]);
         }
-    out.core_range = {lo, hi};
+    };
+    for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j) take_row(&out.values[out.lattice.index(pad, j + pad, k + pad)], lo.data(), hi.data());
+    out.core_range = {*std::min_element(lo.begin(), lo.end()), *std::max_element(hi.begin(), hi.end())};
 }
 
 }  // namespace isoterra
