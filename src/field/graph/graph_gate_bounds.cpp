@@ -23,6 +23,22 @@ bool has_bound_rule(Op op) {
     // clang-format on
 }
 
+// How a guard is decided by its other side against the bound of the gated side: the other
+// below the side's least (min, union), above its most (max, intersect), or subtract's
+// max(a, -b) with b or a gated. Other guards have no bound per sample.
+enum class GuardRule { none, below_lo, above_hi, subtract_b, subtract_a };
+
+GuardRule guard_rule(const Program& program, const Gate& gate) {
+    // clang-format off
+    switch (program.nodes[static_cast<std::size_t>(gate.guard)].op) {
+        case Op::min: case Op::union_: return GuardRule::below_lo;
+        case Op::max: case Op::intersect: return GuardRule::above_hi;
+        case Op::subtract: return gate.side == 1 ? GuardRule::subtract_b : GuardRule::subtract_a;
+        default: return GuardRule::none;
+    }
+    // clang-format on
+}
+
 // The ends of the side's range per lane that the guard needs ([lo, hi]), from the noise's
 // range through `path`: each step works out the ends of its value that the next one needs
 // (GateStep::lo, hi) from those of its input that these need. NaN decides nothing.
@@ -122,16 +138,16 @@ void bound_through(const Program& program, const std::vector<GateStep>& path, ev
 
 // As gate_values with the side's bound at each lane (only the end the guard needs was worked
 // out; NaN decides nothing), lowering `out`: skipped where the lattice's threshold or the
-// lane's bound says so. `rule`: 0 min (other below lo), 1 max (above hi), 2 and 3 subtract
-// with b or a gated.
+// lane's bound says so.
 ISOTERRA_CLONES_WIDE
-void lower_gate(int rule, const double* lo, const double* hi, const double* other, float* out, std::size_t count) {
+void lower_gate(GuardRule rule, const double* lo, const double* hi, const double* other, float* out, std::size_t count) {
     // clang-format off
     switch (rule) {
-        case 0: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(other[i] - lo[i])); return;
-        case 1: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(hi[i] - other[i])); return;
-        case 2: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(-lo[i] - other[i])); return;
-        default: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(other[i] + hi[i])); return;
+        case GuardRule::below_lo: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(other[i] - lo[i])); return;
+        case GuardRule::above_hi: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(hi[i] - other[i])); return;
+        case GuardRule::subtract_b: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(-lo[i] - other[i])); return;
+        case GuardRule::subtract_a: for (std::size_t i = 0; i < count; ++i) out[i] = std::min(out[i], static_cast<float>(other[i] + hi[i])); return;
+        case GuardRule::none: return;
     }
     // clang-format on
 }
@@ -139,6 +155,8 @@ void lower_gate(int rule, const double* lo, const double* hi, const double* othe
 }  // namespace
 
 std::vector<GateStep> gate_path(const Program& program, const Gate& gate, const std::vector<int>& order) {
+    const GuardRule rule = guard_rule(program, gate);
+    if (rule == GuardRule::none) return {};
     const std::vector<bool> needed = needed_mask(program, program.sdf);
     std::vector<int> position(program.nodes.size(), -1);
     for (std::size_t p = 0; p < order.size(); ++p) position[static_cast<std::size_t>(order[p])] = static_cast<int>(p);
@@ -179,8 +197,7 @@ std::vector<GateStep> gate_path(const Program& program, const Gate& gate, const 
     }
     // Which ends each step works out: the guard's end of the side, then back along the way
     // the ends of each input that those need (both, where a rule reads both).
-    const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
-    bool lo = guard.op == Op::min || guard.op == Op::union_ || (guard.op == Op::subtract && gate.side == 1);
+    bool lo = rule == GuardRule::below_lo || rule == GuardRule::subtract_b;
     bool hi = !lo;
     for (std::size_t s = path.size(); s-- > 0;) {
         GateStep& step = path[s];
@@ -199,15 +216,12 @@ std::vector<GateStep> gate_path(const Program& program, const Gate& gate, const 
 void bounded_gate_values(const Program& program, const Gate& gate, double threshold, const ValueRange& noise_range,
                          const std::vector<GateStep>& path, eval::Workspace& work, const double* other, float* out, std::size_t count) {
     gate_values(program, gate, threshold, other, out, count);
-    const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
-    const bool below = guard.op == Op::min || guard.op == Op::union_ || (guard.op == Op::subtract && gate.side == 0);
-    const bool above = guard.op == Op::max || guard.op == Op::intersect || (guard.op == Op::subtract && gate.side == 1);
-    if (path.empty() || !(below || above)) return;
+    if (path.empty()) return;  // (gate_path gives none for a guard without a rule)
     thread_local eval::LaneBuffer lo, hi;
     lo.assign(count, noise_range.lo);
     hi.assign(count, noise_range.hi);
     bound_through(program, path, work, lo.data(), hi.data(), count);
-    lower_gate(guard.op == Op::subtract ? (gate.side == 1 ? 2 : 3) : below ? 0 : 1, lo.data(), hi.data(), other, out, count);
+    lower_gate(guard_rule(program, gate), lo.data(), hi.data(), other, out, count);
 }
 
 }  // namespace isoterra::graph

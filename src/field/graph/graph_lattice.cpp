@@ -256,6 +256,15 @@ std::vector<SampleStep> sample_steps(const Program& program, const std::vector<i
         return eval::is_pointwise(node) && node.grid_m <= 0.0 && node.ports == 1 && !lattice_noise[static_cast<std::size_t>(n)] &&
                gate_of[static_cast<std::size_t>(n)] < 0;
     };
+    // The values a gate's bound reads on its way (its nodes' other inputs), besides those
+    // read_per_sample names.
+    std::vector<bool> bounds_read(program.nodes.size(), false);
+    for (const std::vector<GateStep>& path : gates.paths)
+        for (const GateStep& step : path)
+            for (std::size_t i = 0; i < program.nodes[static_cast<std::size_t>(step.node)].in.size(); ++i) {
+                const Operand& in = program.nodes[static_cast<std::size_t>(step.node)].in[i];
+                if (static_cast<int>(i) != step.on && !in.is_constant()) bounds_read[static_cast<std::size_t>(in.node)] = true;
+            }
     std::vector<SampleStep> steps;
     for (std::size_t s = 0; s < samples.size();) {
         if (!fusable(samples[s])) {
@@ -265,23 +274,10 @@ std::vector<SampleStep> sample_steps(const Program& program, const std::vector<i
         }
         std::size_t end = s;
         while (end < samples.size() && fusable(samples[end])) ++end;
-        std::vector<bool> inside(program.nodes.size(), false), read_outside(program.nodes.size(), false);
-        for (std::size_t k = s; k < end; ++k) inside[static_cast<std::size_t>(samples[k])] = true;
-        for (const int n : samples)
-            if (!inside[static_cast<std::size_t>(n)])
-                for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
-                    if (!in.is_constant()) read_outside[static_cast<std::size_t>(in.node)] = true;
-        for (const Gate& g : program.gates) {
-            const Operand& other = program.nodes[static_cast<std::size_t>(g.guard)].in[static_cast<std::size_t>(1 - g.side)];
-            if (!other.is_constant()) read_outside[static_cast<std::size_t>(other.node)] = true;
-        }
-        if (!program.sdf.is_constant()) read_outside[static_cast<std::size_t>(program.sdf.node)] = true;
-        for (const std::vector<GateStep>& path : gates.paths)  // the values a gate's bound reads
-            for (const GateStep& step : path)
-                for (std::size_t i = 0; i < program.nodes[static_cast<std::size_t>(step.node)].in.size(); ++i) {
-                    const Operand& in = program.nodes[static_cast<std::size_t>(step.node)].in[i];
-                    if (static_cast<int>(i) != step.on && !in.is_constant()) read_outside[static_cast<std::size_t>(in.node)] = true;
-                }
+        std::vector<int> others(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(s));
+        others.insert(others.end(), samples.begin() + static_cast<std::ptrdiff_t>(end), samples.end());
+        std::vector<bool> read_outside = read_per_sample(program, others);
+        for (std::size_t n = 0; n < read_outside.size(); ++n) read_outside[n] = read_outside[n] || bounds_read[n];
         steps.push_back({-1, static_cast<int>(runs.size())});
         runs.emplace_back(
             program, std::vector<int>(samples.begin() + static_cast<std::ptrdiff_t>(s), samples.begin() + static_cast<std::ptrdiff_t>(end)),
