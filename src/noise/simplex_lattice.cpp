@@ -23,7 +23,7 @@ float Simplex3::fast(double x, double y, double z) const {
     const int i1 = a && c, j1 = !a && b, k1 = !(b || c), i2 = a || c, j2 = !a || b, k2 = !(b && c);
     const float g1 = static_cast<float>(g3), g2 = static_cast<float>(2.0 * g3), g3f = static_cast<float>(3.0 * g3);
     const auto corner = [&](float cx, float cy, float cz, int di, int dj, int dk) {
-        const int h = hash12_[i + di + pair_[(j + dj) * 257 + (k + dk)]];
+        const int h = corner_hash(pair_.data(), hash12_.data(), i, j, k, di + 2 * dj + 4 * dk);
         const float first = h < 8 ? cx : cy, second = h < 4 ? cy : cz;
         const float dot = (h & 1 ? -first : first) + (h & 2 ? -second : second);
         float tt = 0.6f - ((cx * cx + cy * cy) + cz * cz);

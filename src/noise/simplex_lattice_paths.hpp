@@ -66,10 +66,13 @@ private:
     bool started_ = false;
 };
 
-/// The hashes of skewed cell (i, j, k)'s eight corners (i, j, k taken & 255; pair is the
-/// 257 x 257 table of perm[j + perm[k]]): corner (di, dj, dk) at out[di + 2 dj + 4 dk].
+/// The hash of corner n = di + 2 dj + 4 dk of skewed cell (i, j, k) (i, j, k taken & 255;
+/// pair is the 257 x 257 table of perm[j + perm[k]]), and of all eight at out[n].
+inline std::int32_t corner_hash(const std::int32_t* pair, const std::int32_t* hash, int i, int j, int k, int n) {
+    return hash[i + (n & 1) + pair[(j + (n >> 1 & 1)) * 257 + k + (n >> 2 & 1)]];
+}
 inline void cell_corner_hashes(const std::int32_t* pair, const std::int32_t* hash, int i, int j, int k, std::int32_t* out) {
-    for (int n = 0; n < 8; ++n) out[n] = hash[i + (n & 1) + pair[(j + (n >> 1 & 1)) * 257 + k + (n >> 2 & 1)]];
+    for (int n = 0; n < 8; ++n) out[n] = corner_hash(pair, hash, i, j, k, n);
 }
 
 /// Eight points at a time (simplex_avx2.cpp); rows of at least 8. Call only where the CPU has AVX2.

@@ -99,7 +99,7 @@ void lane_hashes(const std::int32_t* pair, const std::int32_t* hash, v128_t i, v
     alignas(16) std::int32_t ii[4], jj[4], kk[4], o1[4], o2[4], out[4][4];
     wasm_v128_store(ii, i), wasm_v128_store(jj, j), wasm_v128_store(kk, k), wasm_v128_store(o1, c1), wasm_v128_store(o2, c2);
     for (int q = 0; q < 4; ++q) {
-        const auto at = [&](int c) { return hash[ii[q] + (c & 1) + pair[(jj[q] + (c >> 1 & 1)) * 257 + kk[q] + (c >> 2 & 1)]]; };
+        const auto at = [&](int c) { return corner_hash(pair, hash, ii[q], jj[q], kk[q], c); };
         out[0][q] = at(0), out[1][q] = at(o1[q]), out[2][q] = at(o2[q]), out[3][q] = at(7);
     }
     for (int c = 0; c < 4; ++c) h[c] = wasm_v128_load(out[c]);
