@@ -102,8 +102,8 @@ std::string chain_text(const std::string& chain, const std::string& guard, int s
                              fmt::format("out = {{ type = \"{}\", a = \"{}\", b = \"{}\" }}\n", guard, a, b);
     if (!ungated) return with_output(text, false);
     // Both noises (where the chain reads the second) given a second path that changes no value.
-    const std::string second = chain.find("\"m\"") != std::string::npos ? "m" : "0.0";
-    return text + "low = { type = \"add\", a = \"n\", b = " + (second == "m" ? "\"m\"" : "0.0") +
+    const std::string second = chain.find("\"m\"") != std::string::npos ? "\"m\"" : "0.0";
+    return text + "low = { type = \"add\", a = \"n\", b = " + second +
            " }\nlower = { type = \"sub\", a = \"low\", b = 1e12 }\n"
            "safe = { type = \"max\", a = \"out\", b = \"lower\" }\n[output]\nsdf = \"safe\"\n";
 }

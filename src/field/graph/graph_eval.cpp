@@ -39,12 +39,12 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
     const double* c = node.in.size() > 2 ? l.in[2] : nullptr;
     double* out = l.out[0];
     const std::vector<double>& p = node.number;
-    thread_local std::vector<double> u, v, w;
-    thread_local std::vector<float> fast_values;
     if (is_pointwise(node)) {
         run_pointwise(node, {a, b, c, l.x, l.y, l.z, out, n, l.lattice});
         return;
     }
+    thread_local std::vector<double> u, v, w;
+    thread_local std::vector<float> fast_values;
     // clang-format off
     switch (node.op) {
         case Op::simplex2: case Op::fbm2: case Op::ridged2: {
