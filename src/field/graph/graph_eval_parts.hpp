@@ -74,10 +74,15 @@ public:
         constants_.resize(program.nodes.size());
         done_.assign(program.nodes.size(), 0);
     }
+    // Its buffers go to the thread's spares (graph_workspace.cpp) for the next workspace.
+    ~Workspace();
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
     // A new set of lanes (positions): what was run before is stale.
     void begin_pass() { ++pass_; }
     double* buffer(int node, int port) {
         LaneBuffer& b = buffers_[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
+        if (b.empty()) take_spare(b);
         b.resize(lanes_);
         return b.data();
     }
@@ -88,7 +93,10 @@ public:
         if (!op.is_constant()) return buffer(op.node, op.port);
         std::vector<LaneBuffer>& per_input = constants_[static_cast<std::size_t>(n)];
         if (per_input.size() <= i) per_input.resize(i + 1);
-        if (per_input[i].empty()) per_input[i].assign(lanes_, op.constant);
+        if (per_input[i].empty()) {
+            take_spare(per_input[i]);
+            per_input[i].assign(lanes_, op.constant);
+        }
         return per_input[i].data();
     }
     // Runs node `n` over the first `count` lanes.
@@ -97,6 +105,9 @@ public:
     void mark_done(int n) { done_[static_cast<std::size_t>(n)] = pass_; }
 
 private:
+    // `b` (empty) becomes a spare buffer of this thread's, when there is one.
+    static void take_spare(LaneBuffer& b);
+
     const Program& program_;
     std::size_t lanes_;
     std::vector<LaneBuffer> buffers_;
@@ -106,13 +117,26 @@ private:
     std::uint32_t pass_ = 1;
 };
 
+// Lanes a block of a fused run: 16 slots of them are 32 KB, within the first-level cache of
+// the CPUs here.
+inline constexpr std::size_t kFusedBlock = 256;
+
+// Per gate (Program::gates), per block of kFusedBlock lanes of a batch: 1 where the gate
+// skipped its noise at every lane of the block (empty: not known).
+using SkippedBlocks = std::vector<std::vector<char>>;
+
 // A run of pointwise nodes (graph_fused.cpp) run together over blocks of lanes that stay in the
-// first-level cache: only the values `read_outside` the run are stored to their buffers.
+// first-level cache: only the values `read_outside` the run are stored to their buffers. A
+// guard of `active_gates` in the run (a min, max or CSG node deciding by its other side alone
+// where its gate skipped the noise) takes that side as it is in a block its gate skipped
+// whole, and the nodes only its gated side needs are not run there.
 class FusedRun {
 public:
-    FusedRun(const Program& program, const std::vector<int>& nodes, const std::vector<bool>& read_outside);
+    FusedRun(const Program& program, const std::vector<int>& nodes, const std::vector<bool>& read_outside,
+             const std::vector<int>& active_gates = {});
     // Runs the nodes over the first `count` lanes of `work`'s buffers at x, y, z.
-    void run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice) const;
+    void run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice,
+             const SkippedBlocks* skipped = nullptr) const;
 
 private:
     struct Step {
@@ -121,8 +145,19 @@ private:
         bool stored = false;                     // kept in the node's buffer (read outside the run)
         int slot = -1;                           // else its scratch slot
     };
+    // A guard in the run whose gates may skip its side: in such a block it copies input
+    // `other`, and the steps `unneeded` marks are passed over.
+    struct Prune {
+        int guard_step = -1;
+        int other = 0;
+        std::vector<int> gates;
+        std::vector<bool> unneeded;  // per step
+    };
+    void find_prunes(const std::vector<bool>& read_outside, const std::vector<int>& active_gates);
+
     const Program* program_;
     std::vector<Step> steps_;
+    std::vector<Prune> prunes_;
     int slots_ = 0;
 };
 

@@ -11,12 +11,26 @@
 namespace isoterra::graph::eval {
 namespace {
 
-// Lanes a block: 16 slots of them are 32 KB, within the first-level cache of the CPUs here.
-constexpr std::size_t kBlock = 256;
+constexpr std::size_t kBlock = kFusedBlock;
+
+// The guards whose result is one input as it is where the other's noise was skipped: min and
+// max (and their CSG names) either way, subtract (max(a, -b)) where b's was.
+bool copies_other_side(const Node& guard, int side) {
+    switch (guard.op) {
+        case Op::min:
+        case Op::union_:
+        case Op::max:
+        case Op::intersect: return true;
+        case Op::subtract: return side == 1;
+        default: return false;
+    }
+}
 
 }  // namespace
 
-FusedRun::FusedRun(const Program& program, const std::vector<int>& nodes, const std::vector<bool>& read_outside) : program_(&program) {
+FusedRun::FusedRun(const Program& program, const std::vector<int>& nodes, const std::vector<bool>& read_outside,
+                   const std::vector<int>& active_gates)
+    : program_(&program) {
     // Where each node's value lives while a block runs: a scratch slot, reused once the last
     // node of the run that reads it has run, or (read outside) its own buffer.
     std::vector<int> last_use(nodes.size(), -1);
@@ -48,9 +62,37 @@ FusedRun::FusedRun(const Program& program, const std::vector<int>& nodes, const 
         }
         steps_.push_back(step);
     }
+    find_prunes(read_outside, active_gates);
 }
 
-void FusedRun::run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice) const {
+void FusedRun::find_prunes(const std::vector<bool>& read_outside, const std::vector<int>& active_gates) {
+    std::vector<Operand> kept;  // what the run must give whatever its gates skip
+    for (std::size_t n = 0; n < read_outside.size(); ++n)
+        if (read_outside[n]) kept.push_back(Operand{static_cast<int>(n), 0, 0.0});
+    for (std::size_t s = 0; s < steps_.size(); ++s) {
+        const int guard = steps_[s].node;
+        for (int side = 0; side < 2; ++side) {
+            Prune prune;
+            for (const int g : active_gates) {
+                const Gate& gate = program_->gates[static_cast<std::size_t>(g)];
+                if (gate.guard == guard && gate.side == side) prune.gates.push_back(g);
+            }
+            if (prune.gates.empty() || !copies_other_side(program_->nodes[static_cast<std::size_t>(guard)], side)) continue;
+            // Needed with the guard's gated input cut: the rest may be passed over.
+            const std::vector<bool> needed = needed_mask(*program_, kept, guard, side);
+            prune.guard_step = static_cast<int>(s);
+            prune.other = 1 - side;
+            prune.unneeded.assign(steps_.size(), false);
+            bool any = false;
+            for (std::size_t t = 0; t < steps_.size(); ++t)
+                if (t != s && !needed[static_cast<std::size_t>(steps_[t].node)]) prune.unneeded[t] = any = true;
+            if (any) prunes_.push_back(std::move(prune));
+        }
+    }
+}
+
+void FusedRun::run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice,
+                   const SkippedBlocks* skipped) const {
     thread_local LaneBuffer scratch;
     scratch.resize(static_cast<std::size_t>(slots_) * kBlock);
     // Per step, where its inputs and output lie: a lane buffer of the whole batch (which a
@@ -76,16 +118,40 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
         }
         work.mark_done(step.node);
     }
+    // Per block: the prunes whose gates skipped it whole, and so per step whether it runs
+    // (0), is passed over (1) or copies its guard's other input (2).
+    thread_local std::vector<char> action;
+    const auto skips = [&](const Prune& prune, std::size_t block) {
+        if (!skipped) return false;
+        for (const int g : prune.gates) {
+            const std::vector<char>& blocks = (*skipped)[static_cast<std::size_t>(g)];
+            if (block < blocks.size() && blocks[block]) return true;
+        }
+        return false;
+    };
     PointwiseLanes l;
     l.lattice = lattice;
     for (std::size_t b0 = 0; b0 < count; b0 += kBlock) {
         l.count = std::min(kBlock, count - b0);
         l.x = x ? x + b0 : nullptr, l.y = y ? y + b0 : nullptr, l.z = z ? z + b0 : nullptr;
+        action.assign(steps_.size(), 0);
+        for (const Prune& prune : prunes_) {
+            if (!skips(prune, b0 / kBlock)) continue;
+            for (std::size_t s = 0; s < steps_.size(); ++s)
+                if (prune.unneeded[s]) action[s] = 1;
+            if (!action[static_cast<std::size_t>(prune.guard_step)]) action[static_cast<std::size_t>(prune.guard_step)] = 2 + prune.other;
+        }
         for (std::size_t s = 0; s < steps_.size(); ++s) {
+            if (action[s] == 1) continue;
             const Where& w = where[s];
             const auto at = [&](std::size_t i) { return w.in[i] ? w.in[i] + (w.in_moves[i] ? b0 : 0) : nullptr; };
             l.a = at(0), l.b = at(1), l.c = at(2);
             l.out = w.out + (w.out_moves ? b0 : 0);
+            if (action[s] >= 2) {
+                const double* other = action[s] == 2 ? l.a : l.b;
+                std::copy(other, other + l.count, l.out);
+                continue;
+            }
             run_pointwise(program_->nodes[static_cast<std::size_t>(steps_[s].node)], l);
         }
     }

@@ -1,7 +1,8 @@
 // The lattice path of a graph program: the column part once per (x, z) column (kept for a
-// World column's chunks), then per z-slab the per-sample nodes with the columns' values
-// spread along y, 3D noises of the raw position on the lattice kernel, gated noises skipped
-// where they cannot matter; the column outputs handed to their sinks.
+// World column's chunks), then per y-slab (an xz plane, laid out as the columns are, so the
+// per-sample nodes read the columns' values where they lie) the per-sample nodes, 3D noises
+// of the raw position on the lattice kernel, gated noises skipped where they cannot matter;
+// the column outputs handed to their sinks.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,12 +18,18 @@ namespace isoterra::graph {
 namespace {
 
 // The lattice noises' floats into a node's lanes, and the sdf's lanes out as floats, on the
-// widest vectors the CPU has (conversions are exact or rounded the same on every path).
+// widest vectors the CPU has (conversions are exact or rounded the same on every path):
+// `rows` rows of `length`, `stride` apart on the lattice's side and packed on the lanes'.
 ISOTERRA_CLONES_WIDE void widen(const float* from, double* to, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) to[i] = static_cast<double>(from[i]);
 }
-ISOTERRA_CLONES_WIDE void narrow(const double* from, float* to, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) to[i] = static_cast<float>(from[i]);
+ISOTERRA_CLONES_WIDE void widen_rows(const float* from, std::size_t stride, double* to, std::size_t length, std::size_t rows) {
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t i = 0; i < length; ++i) to[r * length + i] = static_cast<double>(from[r * stride + i]);
+}
+ISOTERRA_CLONES_WIDE void narrow_rows(const double* from, float* to, std::size_t stride, std::size_t length, std::size_t rows) {
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t i = 0; i < length; ++i) to[r * stride + i] = static_cast<float>(from[r * length + i]);
 }
 
 // The sdf's nodes a lattice runs once per column (`column` true) or per sample, in order.
@@ -217,10 +224,11 @@ std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet&
     return lattice_noise;
 }
 
-// Gated noise node `n` (gate `g`) over slab `k` of the lattice into its buffer, skipped where
+// Gated noise node `n` (gate `g`) over y-slab `j` of the lattice into its buffer, skipped where
 // the guard's other side decides alone; `gate` and `gated_noise` hold a slab each.
 void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, int g, const LatticeGates& gates,
-                     std::size_t k, eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise, LatticeStats* stats) {
+                     std::size_t j, eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise,
+                     eval::SkippedBlocks& skipped, LatticeStats* stats) {
     const std::size_t slab = gate.size();
     const Gate& gt = program.gates[static_cast<std::size_t>(g)];
     const Operand& other = program.nodes[static_cast<std::size_t>(gt.guard)].in[static_cast<std::size_t>(1 - gt.side)];
@@ -228,12 +236,19 @@ void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattic
     bounded_gate_values(program, gt, gates.thresholds[at], gates.noise_ranges[at], gates.paths[at], work,
                         work.buffer(other.node, other.port), gate.data(), slab);
     NoiseLattice nl = noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]);
-    nl.origin.z += static_cast<std::int64_t>(k);
-    nl.size.z = 1;
+    nl.origin.y += static_cast<std::int64_t>(j);
+    nl.size.y = 1;
     nl.gate = gate.data();
     nl.gate_below = 0.0f;
     lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, nl, gated_noise.data());
     widen(gated_noise.data(), work.buffer(n, 0), slab);
+    // The blocks of a fused run it skipped whole (the guard then takes its other side there).
+    std::vector<char>& blocks = skipped[at];
+    blocks.assign((slab + eval::kFusedBlock - 1) / eval::kFusedBlock, 0);
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const float* first = gate.data() + b * eval::kFusedBlock;
+        blocks[b] = std::all_of(first, first + std::min(eval::kFusedBlock, slab - b * eval::kFusedBlock), [](float v) { return v < 0.0f; });
+    }
     if (stats) {
         stats->gated_samples += slab;
         for (std::size_t i = 0; i < slab; ++i) stats->skipped_samples += gate[i] < 0.0f;
@@ -265,6 +280,9 @@ std::vector<SampleStep> sample_steps(const Program& program, const std::vector<i
                 const Operand& in = program.nodes[static_cast<std::size_t>(step.node)].in[i];
                 if (static_cast<int>(i) != step.on && !in.is_constant()) bounds_read[static_cast<std::size_t>(in.node)] = true;
             }
+    std::vector<int> active;  // the gates in use over this lattice
+    for (std::size_t g = 0; g < gates.thresholds.size(); ++g)
+        if (!std::isnan(gates.thresholds[g])) active.push_back(static_cast<int>(g));
     std::vector<SampleStep> steps;
     for (std::size_t s = 0; s < samples.size();) {
         if (!fusable(samples[s])) {
@@ -281,7 +299,7 @@ std::vector<SampleStep> sample_steps(const Program& program, const std::vector<i
         steps.push_back({-1, static_cast<int>(runs.size())});
         runs.emplace_back(
             program, std::vector<int>(samples.begin() + static_cast<std::ptrdiff_t>(s), samples.begin() + static_cast<std::ptrdiff_t>(end)),
-            read_outside);
+            read_outside, active);
         s = end;
     }
     return steps;
@@ -293,7 +311,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
                  LatticeStats* stats, const ColumnValues* given) {
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
     const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
-    const std::size_t ncol = nx * nz, slab = nx * ny;
+    const std::size_t ncol = nx * nz, slab = ncol;
     // The column part, once per column (or as a World column's survey worked it out).
     ColumnValues made;
     if (!given || !given->fits(lattice)) given = &(made = column_values(program, noise, lattice, stats));
@@ -303,53 +321,53 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     put_column_outputs(program, column_work, ncol, sinks);
     const LatticeGates gates = active_gates(program, noise, lattice, samples);
     const std::vector<float*> lattice_noise = whole_lattice_noises(program, noise, lattice, samples, gates.gate_of);
-    // The rest per z-slab: y rows of x, the columns' values repeated along y.
+    // The rest per y-slab: z rows of x, as the columns lie.
     eval::Workspace work(program, slab);
     std::vector<double> sx(slab), sy(slab), sz(slab);
     std::vector<float> gate(slab), gated_noise(slab);
-    // The column values the per-sample nodes read (or that are the sdf), repeated along y.
+    eval::SkippedBlocks skipped(program.gates.size());
+    // The column values the per-sample nodes read (or that are the sdf): the same in every
+    // slab, so in their buffers once.
     const std::vector<bool> read = read_per_sample(program, samples);
-    std::vector<int> spread_columns;
-    for (const int n : columns)
-        if (read[static_cast<std::size_t>(n)]) spread_columns.push_back(n);
-    // x and y are the same in every slab (a position's coordinates are computed apart).
-    for (std::size_t j = 0; j < ny; ++j)
+    for (const int n : columns) {
+        if (!read[static_cast<std::size_t>(n)]) continue;
+        for (int port = 0; port < program.nodes[static_cast<std::size_t>(n)].ports; ++port) {
+            const double* c = column_work.get(n, port);
+            std::copy(c, c + ncol, work.buffer(n, port));
+        }
+    }
+    // x and z are the same in every slab (a position's coordinates are computed apart).
+    for (std::size_t k = 0; k < nz; ++k)
         for (std::size_t i = 0; i < nx; ++i) {
-            const glm::dvec3 p = lattice.position(static_cast<int>(i), static_cast<int>(j), 0);
-            sx[j * nx + i] = p.x, sy[j * nx + i] = p.y;
+            const glm::dvec3 p = lattice.position(static_cast<int>(i), 0, static_cast<int>(k));
+            sx[k * nx + i] = p.x, sz[k * nx + i] = p.z;
         }
     std::vector<eval::FusedRun> runs;
     const std::vector<SampleStep> steps = sample_steps(program, samples, lattice_noise, gates, runs);
-    for (std::size_t k = 0; k < nz; ++k) {
+    for (std::size_t j = 0; j < ny; ++j) {
         work.begin_pass();
-        std::fill(sz.begin(), sz.end(), lattice.position(0, 0, static_cast<int>(k)).z);
-        for (const int n : spread_columns) {
-            const Node& node = program.nodes[static_cast<std::size_t>(n)];
-            for (int port = 0; port < node.ports; ++port) {
-                const double* c = column_work.get(n, port) + k * nx;
-                double* spread = work.buffer(n, port);
-                for (std::size_t j = 0; j < ny; ++j) std::copy(c, c + nx, spread + j * nx);
-            }
-        }
+        std::fill(sy.begin(), sy.end(), lattice.position(0, static_cast<int>(j), 0).y);
         for (const SampleStep& step : steps) {
             if (step.run >= 0) {
-                runs[static_cast<std::size_t>(step.run)].run(work, sx.data(), sy.data(), sz.data(), slab, true);
+                runs[static_cast<std::size_t>(step.run)].run(work, sx.data(), sy.data(), sz.data(), slab, true, &skipped);
                 continue;
             }
             const int n = step.node;
-            if (lattice_noise[static_cast<std::size_t>(n)]) {
-                widen(lattice_noise[static_cast<std::size_t>(n)] + k * slab, work.buffer(n, 0), slab);
+            if (const float* whole = lattice_noise[static_cast<std::size_t>(n)]) {
+                widen_rows(whole + j * nx, ny * nx, work.buffer(n, 0), nx, nz);
                 continue;
             }
             if (const int g = gates.gate_of[static_cast<std::size_t>(n)]; g >= 0) {
-                run_gated_noise(program, noise, lattice, n, g, gates, k, work, gate, gated_noise, stats);
+                run_gated_noise(program, noise, lattice, n, g, gates, j, work, gate, gated_noise, skipped, stats);
                 continue;
             }
             work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);
         }
-        float* out = values + k * slab;
-        if (program.sdf.is_constant()) std::fill(out, out + slab, static_cast<float>(program.sdf.constant));
-        else narrow(work.buffer(program.sdf.node, program.sdf.port), out, slab);
+        float* out = values + j * nx;
+        if (!program.sdf.is_constant()) narrow_rows(work.buffer(program.sdf.node, program.sdf.port), out, ny * nx, nx, nz);
+        else
+            for (std::size_t k = 0; k < nz; ++k)
+                std::fill(out + k * ny * nx, out + k * ny * nx + nx, static_cast<float>(program.sdf.constant));
     }
 }
 
