@@ -39,99 +39,109 @@ GuardRule guard_rule(const Program& program, const Gate& gate) {
     // clang-format on
 }
 
+// hypot's step: the lattice path's sqrt(a a + b b), least where the noise's side is nearest 0,
+// most where it is farthest. Where that side's range holds 0 at every lane (`least_only`: the
+// same range at every lane, and only the least needed) it is sqrt(v v) rounded twice: never
+// below |v| (1 - 2^-51) (or 0, where v v is below the least normal double).
+__attribute__((always_inline)) inline void bound_hypot(bool first, bool least_only, const double* v, double* lo, double* hi,
+                                                       std::size_t count) {
+    if (least_only && lo[0] <= 0.0 && hi[0] >= 0.0) {
+        for (std::size_t i = 0; i < count; ++i) {
+            const double m = std::fabs(v[i]);
+            lo[i] = m > 1e-150 ? m * (1.0 - 0x1p-51) : m == m ? 0.0 : NAN;
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const bool nan = !(lo[i] <= hi[i]);
+        const double near = lo[i] > 0.0 ? lo[i] : hi[i] < 0.0 ? -hi[i] : 0.0;
+        const double far = std::max(std::fabs(lo[i]), std::fabs(hi[i]));
+        lo[i] = nan ? NAN : std::sqrt(first ? near * near + v[i] * v[i] : v[i] * v[i] + near * near);
+        hi[i] = nan ? NAN : std::sqrt(first ? far * far + v[i] * v[i] : v[i] * v[i] + far * far);
+    }
+}
+
+// One step of the bound (see bound_through) with the other input `v` read at each lane;
+// `uniform`: lo and hi the same at every lane so far.
+ISOTERRA_CLONES_WIDE
+void bound_by_lanes(const Node& node, const GateStep& step, const Operand* other, const double* v, bool uniform, double* lo, double* hi,
+                    std::size_t count) {
+    const bool first = step.on == 0;
+    // clang-format off
+    switch (node.op) {
+        case Op::add:  // a + b and b + a are the same number
+            if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] + v[i];
+            if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] + v[i];
+            break;
+        case Op::sub:
+            if (first) {
+                if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] - v[i];
+                if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] - v[i];
+            } else {
+                for (std::size_t i = 0; i < count; ++i) {
+                    const double l = v[i] - hi[i], h = v[i] - lo[i];
+                    lo[i] = l, hi[i] = h;
+                }
+            }
+            break;
+        case Op::neg:
+            for (std::size_t i = 0; i < count; ++i) {
+                const double l = -hi[i];
+                hi[i] = -lo[i], lo[i] = l;
+            }
+            break;
+        case Op::mul:
+            if (other->is_constant()) {  // one end from one end, by the number's sign
+                const double c = other->constant;
+                if (c >= 0.0) {
+                    if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] * c;
+                    if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] * c;
+                } else {
+                    for (std::size_t i = 0; i < count; ++i) {
+                        const double l = hi[i] * c;
+                        hi[i] = lo[i] * c, lo[i] = l;
+                    }
+                }
+                break;
+            }
+            for (std::size_t i = 0; i < count; ++i) {
+                const double p = lo[i] * v[i], q = hi[i] * v[i];
+                const bool nan = p != p || q != q;  // kept, not lost by a comparison
+                lo[i] = nan ? NAN : std::min(p, q), hi[i] = nan ? NAN : std::max(p, q);
+            }
+            break;
+        case Op::abs:
+            for (std::size_t i = 0; i < count; ++i) {
+                const bool nan = !(lo[i] <= hi[i]);
+                const double l = lo[i] >= 0.0 ? lo[i] : hi[i] <= 0.0 ? -hi[i] : 0.0;
+                hi[i] = nan ? NAN : std::max(std::fabs(lo[i]), std::fabs(hi[i])), lo[i] = nan ? NAN : l;
+            }
+            break;
+        case Op::min:
+            if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::min(lo[i], v[i]);
+            if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::min(hi[i], v[i]);
+            break;
+        case Op::max:
+            if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::max(lo[i], v[i]);
+            if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::max(hi[i], v[i]);
+            break;
+        case Op::hypot: bound_hypot(first, !step.hi && uniform, v, lo, hi, count); break;
+        default: break;  // gate_path takes no other node
+    }
+    // clang-format on
+}
+
 // The ends of the side's range per lane that the guard needs ([lo, hi]), from the noise's
 // range through `path`: each step works out the ends of its value that the next one needs
 // (GateStep::lo, hi) from those of its input that these need. NaN decides nothing.
-ISOTERRA_CLONES_WIDE
 void bound_through(const Program& program, const std::vector<GateStep>& path, eval::Workspace& work, double* lo, double* hi,
                    std::size_t count) {
     bool uniform = true;  // lo and hi the same at every lane (the noise's range, before any lane value)
     for (const GateStep& step : path) {
         const Node& node = program.nodes[static_cast<std::size_t>(step.node)];
-        const bool first = step.on == 0;
         const Operand* other = node.in.size() > 1 ? &node.in[static_cast<std::size_t>(1 - step.on)] : nullptr;
         const double* v = other ? work.operand(step.node, static_cast<std::size_t>(1 - step.on)) : nullptr;
-        // clang-format off
-        switch (node.op) {
-            case Op::add:  // a + b and b + a are the same number
-                if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] + v[i];
-                if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] + v[i];
-                break;
-            case Op::sub:
-                if (first) {
-                    if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] - v[i];
-                    if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] - v[i];
-                } else {
-                    for (std::size_t i = 0; i < count; ++i) {
-                        const double l = v[i] - hi[i], h = v[i] - lo[i];
-                        lo[i] = l, hi[i] = h;
-                    }
-                }
-                break;
-            case Op::neg:
-                for (std::size_t i = 0; i < count; ++i) {
-                    const double l = -hi[i];
-                    hi[i] = -lo[i], lo[i] = l;
-                }
-                break;
-            case Op::mul:
-                if (other->is_constant()) {  // one end from one end, by the number's sign
-                    const double c = other->constant;
-                    if (c >= 0.0) {
-                        if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] * c;
-                        if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] * c;
-                    } else {
-                        for (std::size_t i = 0; i < count; ++i) {
-                            const double l = hi[i] * c;
-                            hi[i] = lo[i] * c, lo[i] = l;
-                        }
-                    }
-                    break;
-                }
-                for (std::size_t i = 0; i < count; ++i) {
-                    const double p = lo[i] * v[i], q = hi[i] * v[i];
-                    const bool nan = p != p || q != q;  // kept, not lost by a comparison
-                    lo[i] = nan ? NAN : std::min(p, q), hi[i] = nan ? NAN : std::max(p, q);
-                }
-                break;
-            case Op::abs:
-                for (std::size_t i = 0; i < count; ++i) {
-                    const bool nan = !(lo[i] <= hi[i]);
-                    const double l = lo[i] >= 0.0 ? lo[i] : hi[i] <= 0.0 ? -hi[i] : 0.0;
-                    hi[i] = nan ? NAN : std::max(std::fabs(lo[i]), std::fabs(hi[i])), lo[i] = nan ? NAN : l;
-                }
-                break;
-            case Op::min:
-                if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::min(lo[i], v[i]);
-                if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::min(hi[i], v[i]);
-                break;
-            case Op::max:
-                if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::max(lo[i], v[i]);
-                if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::max(hi[i], v[i]);
-                break;
-            case Op::hypot:
-                // The lattice path's sqrt(a a + b b): least where the noise's side is nearest 0,
-                // most where it is farthest. Where that side's range holds 0 at every lane and
-                // only the least is needed, it is sqrt(v v) rounded twice: never below
-                // |v| (1 - 2^-51) (or 0, where v v is below the least normal double).
-                if (uniform && !step.hi && lo[0] <= 0.0 && hi[0] >= 0.0) {
-                    for (std::size_t i = 0; i < count; ++i) {
-                        const double m = std::fabs(v[i]);
-                        lo[i] = m > 1e-150 ? m * (1.0 - 0x1p-51) : m == m ? 0.0 : NAN;
-                    }
-                    break;
-                }
-                for (std::size_t i = 0; i < count; ++i) {
-                    const bool nan = !(lo[i] <= hi[i]);
-                    const double near = lo[i] > 0.0 ? lo[i] : hi[i] < 0.0 ? -hi[i] : 0.0;
-                    const double far = std::max(std::fabs(lo[i]), std::fabs(hi[i]));
-                    lo[i] = nan ? NAN : std::sqrt(first ? near * near + v[i] * v[i] : v[i] * v[i] + near * near);
-                    hi[i] = nan ? NAN : std::sqrt(first ? far * far + v[i] * v[i] : v[i] * v[i] + far * far);
-                }
-                break;
-            default: break;  // gate_path takes no other node
-        }
-        // clang-format on
+        bound_by_lanes(node, step, other, v, uniform, lo, hi, count);
         uniform = uniform && (!other || other->is_constant());
     }
 }
