@@ -191,6 +191,46 @@ TEST(GraphGates, a_noise_times_a_mask_is_skipped_where_the_mask_is_0_and_changes
         }
 }
 
+// A noise whose nearest guard has, on its other side, a value that reads another gated noise
+// loses that gate (the deciding side is computed first); a mask further on then gates it
+// (alpine's overhangs: the bulge times a steepness mask, under a subtract with the caves).
+// Skipped exactly where the mask is 0, the same bits as ungated.
+TEST(GraphGates, a_noise_whose_nearest_guard_reads_a_gated_noise_is_gated_by_a_mask_further_on) {
+    const auto text = [](const std::string& mask, bool ungated) {
+        return with_output("format = 1\nseed = 31\n[node]\npy = { type = \"y\" }\n" + kGroundAndNoise + "mask = " + mask + "\n" +
+                               "bend = { type = \"mul\", a = \"scaled\", b = \"mask\" }\n"
+                               "bent = { type = \"add\", a = \"land\", b = \"bend\" }\n"
+                               "m = { type = \"simplex3\", scale_m = 30.0, offset = [5.0, 1.0, 2.0] }\n"
+                               "hollow = { type = \"mul\", a = \"m\", b = 10.0 }\n"
+                               "holes = { type = \"add\", a = \"hollow\", b = 4.0 }\n"
+                               "caves = { type = \"max\", a = \"holes\", b = \"py\" }\n"
+                               "out = { type = \"subtract\", a = \"bent\", b = \"caves\" }\n",
+                           ungated);
+    };
+    const std::string zero_half = "{ type = \"clamp\", in = \"hills\", lo = 0.0, hi = 1.0 }";  // 0 in about half the columns
+    const std::string never_zero = "{ type = \"clamp\", in = \"hills\", lo = 0.5, hi = 1.0 }";
+    const auto gated = parse_graph(text(zero_half, false), "gated.toml");
+    const auto ungated = parse_graph(text(zero_half, true), "ungated.toml");
+    const auto unmasked = parse_graph(text(never_zero, false), "unmasked.toml");
+    std::string mask_text = text(zero_half, false);
+    mask_text.replace(mask_text.find("sdf = \"out\""), 11, "sdf = \"mask\"");
+    const auto mask_only = parse_graph(mask_text, "mask.toml");
+    std::size_t skipped = 0, skipped_unmasked = 0, zero = 0;
+    for (const Lattice& lattice : checked_lattices()) {
+        std::vector<float> with(lattice.count()), without(lattice.count());
+        gated->sample_lattice(lattice, with.data());
+        ungated->sample_lattice(lattice, without.data());  // (its caves' noise still gated)
+        EXPECT_TRUE(same_bits(with, without)) << "spacing " << lattice.spacing_m << " at y " << lattice.origin.y;
+        skipped += gated->count_skipped(lattice).skipped;
+        skipped_unmasked += unmasked->count_skipped(lattice).skipped;  // the caves' noise alone
+        std::vector<float> m(lattice.count());
+        mask_only->sample_lattice(lattice, m.data());
+        zero += static_cast<std::size_t>(std::count(m.begin(), m.end(), 0.0f));
+    }
+    EXPECT_GT(zero, 0u);
+    EXPECT_EQ(skipped - skipped_unmasked, zero);
+}
+
 // A mask whose range over a lattice does not hold 0 gates nothing there (nothing to gain), and
 // a mask that also reads the noise is no gate at all (it would need the noise to decide).
 TEST(GraphGates, a_mask_that_cannot_be_0_or_reads_the_noise_skips_nothing) {

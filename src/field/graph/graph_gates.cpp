@@ -35,37 +35,48 @@ std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& g
     return reads;
 }
 
-void find_gates(Program& program) {
-    // Each guard's search walks the whole graph, and so does each pass that drops a gate:
-    // a graph of thousands of guards took seconds to compile. Gates only save time, so the
-    // search stops at a budget of node visits (tens of milliseconds) with the gates it has,
-    // and drops them all if checking them would pass it.
+namespace {
+
+// The gates of `program`'s lattice noises, each by the nearest guard (nodes come in dependency
+// order), min, max and CSG guards before masks (mul), which decide only where the mask is
+// exactly 0; no gate that `refused` holds. Spends `budget` node visits.
+std::vector<Gate> search_gates(const Program& program, const std::vector<Gate>& refused, double& budget) {
     const double nodes = static_cast<double>(program.nodes.size()) + 1.0;
-    double budget = kGateSearchVisits;
     const std::vector<bool> needed = needed_mask(program, program.sdf);
     std::vector<Gate> gates;
     std::vector<bool> gated(program.nodes.size(), false);
-    // The nearest guard first: nodes come in dependency order. Min, max and CSG guards
-    // before masks (mul), which decide only where the mask is exactly 0.
+    const auto was_refused = [&](int noise, int guard, int side) {
+        for (const Gate& r : refused)
+            if (r.noise == noise && r.guard == guard && r.side == side) return true;
+        return false;
+    };
     for (const bool masks : {false, true})
         for (std::size_t m = 0; m < program.nodes.size(); ++m) {
             const Node& guard = program.nodes[m];
             if (!needed[m] || !is_guard(guard.op) || (guard.op == Op::mul) != masks || guard.in[0].is_constant() ||
                 guard.in[1].is_constant())
                 continue;
-            if ((budget -= 2.0 * nodes) < 0.0) break;
+            if ((budget -= 2.0 * nodes) < 0.0) return gates;
             for (int side = 0; side < 2; ++side) {
                 const std::vector<bool> still = needed_mask(program, program.sdf, static_cast<int>(m), side);
                 for (std::size_t n = 0; n < program.nodes.size(); ++n)
                     // The fast flavour has no gated kernel: it runs whole, at about the
                     // cost of the gate's own bookkeeping.
-                    if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n]) && !program.nodes[n].fast_noise) {
+                    if (needed[n] && !still[n] && !gated[n] && is_lattice_noise(program.nodes[n]) && !program.nodes[n].fast_noise &&
+                        !was_refused(static_cast<int>(n), static_cast<int>(m), side)) {
                         gates.push_back({static_cast<int>(n), static_cast<int>(m), side});
                         gated[n] = true;
                     }
             }
         }
-    // The deciding side is computed before the noise it gates: it must not read a gated noise.
+    return gates;
+}
+
+// Drops the gates whose deciding side reads a gated noise (it is computed before the noise it
+// gates), one at a time; returns those dropped. Clears `gates` past `budget`.
+std::vector<Gate> drop_conflicts(const Program& program, std::vector<Gate>& gates, double& budget) {
+    const double nodes = static_cast<double>(program.nodes.size()) + 1.0;
+    std::vector<Gate> dropped;
     for (bool changed = true; changed && !gates.empty();) {
         changed = false;
         if ((budget -= nodes) < 0.0) {
@@ -88,13 +99,37 @@ void find_gates(Program& program) {
                     gates.clear();
                     break;
                 }
+                dropped.push_back(gates[drop]);
                 gates.erase(gates.begin() + static_cast<std::ptrdiff_t>(drop));
                 changed = true;
                 break;
             }
         }
     }
-    program.gates = std::move(gates);
+    return dropped;
+}
+
+}  // namespace
+
+void find_gates(Program& program) {
+    // Each guard's search walks the whole graph, and so does each pass that drops a gate:
+    // a graph of thousands of guards took seconds to compile. Gates only save time, so the
+    // search stops at a budget of node visits (tens of milliseconds) with the gates it has,
+    // and drops them all if checking them would pass it. A noise whose gate was dropped may
+    // have another guard further on (alpine's overhang noise: a mask after the min that
+    // reads the caves), so the search runs again without the dropped gates, a few times.
+    constexpr int kSearches = 3;
+    double budget = kGateSearchVisits;
+    std::vector<Gate> refused, kept;  // kept: the last search's gates that came within the budget
+    for (int search = 0; search < kSearches; ++search) {
+        std::vector<Gate> gates = search_gates(program, refused, budget);
+        const std::vector<Gate> dropped = drop_conflicts(program, gates, budget);
+        if (budget < 0.0) break;
+        kept = std::move(gates);
+        if (dropped.empty()) break;
+        refused.insert(refused.end(), dropped.begin(), dropped.end());
+    }
+    program.gates = std::move(kept);
 }
 
 double gate_threshold(const Program& program, const Gate& gate, const std::vector<NodeRanges>& ranges) {
