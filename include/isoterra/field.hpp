@@ -238,15 +238,21 @@ inline double op_union(double a, double b) { return a < b ? a : b; }
 inline double op_subtract(double a, double b) { return a > -b ? a : -b; }
 /// Returns max(a, b): where both are solid.
 inline double op_intersect(double a, double b) { return a > b ? a : b; }
-/// Returns the polynomial smooth minimum of a and b with blend width k metres (k > 0); it
-/// lies at most k/4 below min(a, b), and is exactly it where |a - b| >= k.
-double smooth_min(double a, double b, double k);
+/// Returns the weight (0..1) of `a` in smooth_min(a, b, k): the factor materials blend by.
+inline double smooth_min_weight(double a, double b, double k) { return std::clamp(0.5 + 0.5 * (b - a) / k, 0.0, 1.0); }
+/// Returns the polynomial smooth minimum (Quilez) of a and b with blend width k metres
+/// (k > 0); it lies at most k/4 below min(a, b), and is exactly it where |a - b| >= k.
+/// (Inline, so that loops over lanes of it vectorise.)
+inline double smooth_min(double a, double b, double k) {
+    const double h = smooth_min_weight(a, b, k);
+    // Where a is the minimum by k or more, a itself (b + (a - b) would round): the terrain's
+    // lattice path skips b there, so both paths give the same bits.
+    return h >= 1.0 ? a : b + (a - b) * h - k * h * (1.0 - h);
+}
 /// Returns the smooth union (smooth_min) of two solids, blend width k metres.
 inline double op_smooth_union(double a, double b, double k) { return smooth_min(a, b, k); }
 /// Returns a with b cut away, the edge rounded over k metres.
 inline double op_smooth_subtract(double a, double b, double k) { return -smooth_min(-a, b, k); }
-/// Returns the weight (0..1) of `a` in smooth_min(a, b, k): the factor materials blend by.
-double smooth_min_weight(double a, double b, double k);
 /// Returns the smooth step from 0 at `from` to 1 at `to`: t * t * (3 - 2 t) with t the
 /// position of v between them, clamped to [0, 1].
 inline double smoothstep(double from, double to, double v) {
