@@ -19,49 +19,97 @@ namespace {
 using detail::kCubeEdges;
 constexpr int kCells = kChunkSize + 1;  // cells -1..31 per axis
 
-}  // namespace
+// One chunk's net as it is built: per cell its first vertex and its piece code (which says
+// which piece of the cell, and so which of its vertices, each edge's crossing belongs to),
+// and the quads by where their edge lies.
+class NetBuilder {
+public:
+    NetBuilder(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out)
+        : s_(s), classify_(rules), scratch_(scratch), out_(out), pieces_(detail::cell_pieces()),
+          dy_(static_cast<std::size_t>(s.lattice.size.x)), dz_(dy_ * static_cast<std::size_t>(s.lattice.size.y)) {
+        scratch.slots.assign(static_cast<std::size_t>(kCells) * kCells * kCells, -1);
+        scratch.cell_codes.resize(scratch.slots.size());
+    }
 
-void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out) {
-    detail::begin_chunk_mesh(s, out);
-    const MaterialClassifier classify(rules);
-    if (!s.has_surface()) return;
-    // Per cell, its first vertex and its piece code, which says which piece of the cell (and
-    // so which of its vertices) each edge's crossing belongs to.
-    scratch.slots.assign(static_cast<std::size_t>(kCells) * kCells * kCells, -1);
-    scratch.cell_codes.resize(scratch.slots.size());
-    const auto cell_of = [&](int i, int j, int k) { return ((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1); };
-    const detail::CellPieces& pieces = detail::cell_pieces();
-    // A corner's gradient (lattice_gradient, inline): six loads near the corners just read
-    // cost less than a per-sample cache of them (measured: 1.58 -> 1.39 times marching cubes).
-    const std::size_t dy = static_cast<std::size_t>(s.lattice.size.x), dz = dy * static_cast<std::size_t>(s.lattice.size.y);
-    const float* values = s.values.data();
-    const auto gradient_at = [&](int i, int j, int k) -> glm::vec3 {
-        const float* v = values + s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
-        return {v[1] - v[-1], v[dy] - v[-static_cast<std::ptrdiff_t>(dy)], v[dz] - v[-static_cast<std::ptrdiff_t>(dz)]};
-    };
+    // One pass over the cells in (z, y, x) order. A cell with a sign change gets its vertex:
+    // the mean crossing, with the trilinear blend of the corner gradients. Then the edges
+    // leaving its lowest corner (0) get their quads; the other three cells around each of
+    // those edges lie before it in this order, so their vertices exist already.
+    void cells() {
+        detail::mixed_cell_rows(s_, -1, kCells, scratch_.rows);
+        for (int k = -1; k < kChunkSize; ++k)
+            for (int j = -1; j < kChunkSize; ++j)
+                for (std::uint64_t bits = scratch_.rows[static_cast<std::size_t>(k + 1) * kCells + (j + 1)]; bits; bits &= bits - 1)
+                    cell(__builtin_ctzll(bits) - 1, j, k);
+    }
 
+    // The quads' index ranges (those across the -x and -z faces drawn when the neighbours
+    // there are of the chunk's own level), then what is drawn next to coarser ones.
+    void finish() {
+        const DrawCondition when[4] = {DrawCondition::always(), DrawCondition::side_is(side_neg_x, 0),
+                                       DrawCondition::side_is(side_neg_z, 0),
+                                       DrawCondition::side_is(side_neg_x, 0) & DrawCondition::side_is(side_neg_z, 0) &
+                                           DrawCondition::diagonal_is(corner_neg_x_neg_z, 0)};
+        for (int p = 0; p < 4; ++p) {
+            out_.ranges.push_back({static_cast<std::uint32_t>(out_.indices.size()), static_cast<std::uint32_t>(parts_[p].size()), when[p]});
+            out_.indices.insert(out_.indices.end(), parts_[p].begin(), parts_[p].end());
+        }
+        detail::add_surface_net_seams(s_, classify_, scratch_.slots, scratch_.cell_codes, out_);
+    }
+
+private:
     // The quads, by where their edge lies: inside, on the -x face, on the -z face, or on the
     // vertical edge where those faces meet.
     enum Part { body, west, south, corner };
-    std::vector<std::uint32_t> parts[4];
+
+    static std::size_t cell_of(int i, int j, int k) { return ((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1); }
+
+    // A corner's gradient (lattice_gradient, inline): six loads near the corners just read
+    // cost less than a per-sample cache of them (measured: 1.58 -> 1.39 times marching cubes).
+    glm::vec3 gradient_at(int i, int j, int k) const {
+        const float* v = s_.values.data() + s_.lattice.index(i + s_.pad.lo, j + s_.pad.lo, k + s_.pad.lo);
+        return {v[1] - v[-1], v[dy_] - v[-static_cast<std::ptrdiff_t>(dy_)], v[dz_] - v[-static_cast<std::ptrdiff_t>(dz_)]};
+    }
+
+    void cell(int i, int j, int k) {
+        float f[8];
+        const int mask = detail::cell_corners(s_, i, j, k, f);
+        scratch_.slots[cell_of(i, j, k)] = static_cast<std::int32_t>(out_.positions.size());
+        const int code = detail::net_cell_code(mask, i, k);
+        scratch_.cell_codes[cell_of(i, j, k)] = static_cast<std::uint16_t>(code);
+        detail::push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, code,
+                                      [this](int a, int b, int c) { return gradient_at(a, b, c); });
+        // The chunk owns the edges whose lower sample (corner 0) lies in its core.
+        if (i < 0 || j < 0 || k < 0) return;
+        const bool here = mask & 1;
+        for (int axis = 0; axis < 3; ++axis) {
+            if (here == static_cast<bool>(mask >> (1 << axis) & 1)) continue;  // corner 1, 2 or 4
+            // The two other axes in right-handed order: (y, z) for x, (z, x) for y, (x, y) for z.
+            const bool on_west = i == 0 && axis != 0, on_south = k == 0 && axis != 2;
+            const int p[3] = {i, j, k};
+            polygon(p, axis, here, parts_[on_west && on_south ? corner : on_west ? west : on_south ? south : body]);
+        }
+    }
 
     // The vertices of face segments (emit_net_polygon), made once each: rare, a thin tube
     // through a face.
-    std::vector<std::pair<std::size_t, std::uint32_t>> face_vertices;
-    const auto face_vertex = [&](const detail::NetCell& lo, int w, const int solid[3], int) -> std::uint32_t {
+    std::uint32_t face_vertex(const detail::NetCell& lo, int w, const int solid[3]) {
         const std::size_t key = (cell_of(lo.lo[0], lo.lo[1], lo.lo[2]) * 3 + static_cast<std::size_t>(w)) * 8 +
                                 static_cast<std::size_t>((solid[0] - lo.lo[0]) | (solid[1] - lo.lo[1]) << 1 | (solid[2] - lo.lo[2]) << 2);
-        for (const auto& [at, id] : face_vertices)
+        for (const auto& [at, id] : face_vertices_)
             if (at == key) return id;
-        const glm::dvec3 local = detail::face_segment_fraction(s, lo.lo, w, solid, 1);
-        const auto id = static_cast<std::uint32_t>(out.positions.size());
-        detail::push_surface_net_cell(out, s, classify, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code, gradient_at, &local);
-        face_vertices.emplace_back(key, id);
+        const glm::dvec3 local = detail::face_segment_fraction(s_, lo.lo, w, solid, 1);
+        const auto id = static_cast<std::uint32_t>(out_.positions.size());
+        detail::push_surface_net_cell(
+            out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code,
+            [this](int a, int b, int c) { return gradient_at(a, b, c); }, &local);
+        face_vertices_.emplace_back(key, id);
         return id;
-    };
+    }
+
     // The polygon of the edge from core sample p along `axis` through the pieces that hold
     // its crossing in the four cells around it.
-    const auto polygon = [&](const int p[3], int axis, bool here, std::vector<std::uint32_t>& into) {
+    void polygon(const int p[3], int axis, bool here, std::vector<std::uint32_t>& into) {
         const int u = (axis + 1) % 3, v = (axis + 2) % 3;
         constexpr int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
         // The edge leaves each cell's corner on its far side along u and v.
@@ -75,14 +123,14 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
         unsigned twice = 0;
         for (int n = 0; n < 4; ++n) {
             const std::size_t cell = cell_at(n);
-            const int code = scratch.cell_codes[cell];
-            twice |= pieces.twice[code];
-            q[n] = static_cast<std::uint32_t>(scratch.slots[cell] +
-                                              pieces.piece_of[code][detail::cube_edge((-uv[n][0]) << u | (-uv[n][1]) << v, axis)]);
+            const int code = scratch_.cell_codes[cell];
+            twice |= pieces_.twice[code];
+            q[n] = static_cast<std::uint32_t>(scratch_.slots[cell] +
+                                              pieces_.piece_of[code][detail::cube_edge((-uv[n][0]) << u | (-uv[n][1]) << v, axis)]);
         }
         if (!twice) {  // most quads: no face vertex to put in
             if (!here) std::swap(q[0], q[3]), std::swap(q[1], q[2]);
-            detail::emit_polygon(out.positions, q, 4, into);
+            detail::emit_polygon(out_.positions, q, 4, into);
             return;
         }
         detail::NetCell cells[4];
@@ -92,47 +140,32 @@ void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshSc
             c.lo[u] += uv[n][0];
             c.lo[v] += uv[n][1];
             c.stride = 1;
-            c.code = scratch.cell_codes[cell_at(n)];
+            c.code = scratch_.cell_codes[cell_at(n)];
             c.vertex = q[n];
         }
-        detail::emit_net_polygon(s, out.positions, cells, p, axis, face_vertex, into);
-    };
-
-    // One pass over the cells in (z, y, x) order. A cell with a sign change gets its vertex:
-    // the mean crossing, with the trilinear blend of the corner gradients. Then the edges
-    // leaving its lowest corner (0) get their quads; the other three cells around each of
-    // those edges lie before it in this order, so their vertices exist already.
-    detail::mixed_cell_rows(s, -1, kCells, scratch.rows);
-    for (int k = -1; k < kChunkSize; ++k)
-        for (int j = -1; j < kChunkSize; ++j)
-            for (std::uint64_t bits = scratch.rows[static_cast<std::size_t>(k + 1) * kCells + (j + 1)]; bits; bits &= bits - 1) {
-                const int i = __builtin_ctzll(bits) - 1;
-                float f[8];
-                const int mask = detail::cell_corners(s, i, j, k, f);
-                scratch.slots[cell_of(i, j, k)] = static_cast<std::int32_t>(out.positions.size());
-                const int code = detail::net_cell_code(mask, i, k);
-                scratch.cell_codes[cell_of(i, j, k)] = static_cast<std::uint16_t>(code);
-                detail::push_surface_net_cell(out, s, classify, i, j, k, 1, f, code, gradient_at);
-
-                // The chunk owns the edges whose lower sample (corner 0) lies in its core.
-                if (i < 0 || j < 0 || k < 0) continue;
-                const bool here = mask & 1;
-                for (int axis = 0; axis < 3; ++axis) {
-                    if (here == static_cast<bool>(mask >> (1 << axis) & 1)) continue;  // corner 1, 2 or 4
-                    // The two other axes in right-handed order: (y, z) for x, (z, x) for y, (x, y) for z.
-                    const bool on_west = i == 0 && axis != 0, on_south = k == 0 && axis != 2;
-                    const int p[3] = {i, j, k};
-                    polygon(p, axis, here, parts[on_west && on_south ? corner : on_west ? west : on_south ? south : body]);
-                }
-            }
-    const DrawCondition when[4] = {
-        DrawCondition::always(), DrawCondition::side_is(side_neg_x, 0), DrawCondition::side_is(side_neg_z, 0),
-        DrawCondition::side_is(side_neg_x, 0) & DrawCondition::side_is(side_neg_z, 0) & DrawCondition::diagonal_is(corner_neg_x_neg_z, 0)};
-    for (int p = 0; p < 4; ++p) {
-        out.ranges.push_back({static_cast<std::uint32_t>(out.indices.size()), static_cast<std::uint32_t>(parts[p].size()), when[p]});
-        out.indices.insert(out.indices.end(), parts[p].begin(), parts[p].end());
+        detail::emit_net_polygon(
+            s_, out_.positions, cells, p, axis,
+            [this](const detail::NetCell& lo, int w, const int solid[3], int) { return face_vertex(lo, w, solid); }, into);
     }
-    detail::add_surface_net_seams(s, classify, scratch.slots, scratch.cell_codes, out);
+
+    const ChunkSamples& s_;
+    const MaterialClassifier classify_;
+    MeshScratch& scratch_;
+    MeshBuffers& out_;
+    const detail::CellPieces& pieces_;
+    const std::size_t dy_, dz_;  // lattice steps along y and z
+    std::vector<std::uint32_t> parts_[4];
+    std::vector<std::pair<std::size_t, std::uint32_t>> face_vertices_;
+};
+
+}  // namespace
+
+void mesh_surface_nets(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out) {
+    detail::begin_chunk_mesh(s, out);
+    if (!s.has_surface()) return;
+    NetBuilder net(s, rules, scratch, out);
+    net.cells();
+    net.finish();
 }
 
 }  // namespace isoterra
