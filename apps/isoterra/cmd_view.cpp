@@ -61,98 +61,136 @@ void keep_freed_memory() {
     mallopt(M_TOP_PAD, 64 << 20);
 }
 
-// Frames until the window closes or `opt.frames` ran.
-void run_viewer(const ViewOptions& opt, ViewWindow& window, Session& session, std::string status) {
-    using Clock = std::chrono::steady_clock;
-    keep_freed_memory();
-    auto renderer = std::make_unique<TerrainRenderer>();
-    unsigned drawn_world = session.restarts();
-    SceneFramebuffer scene;
-    FlyCamera camera;
-    camera.position = starting_eye(*session.field());
-    const Path path = opt.path.empty() ? Path{} : make_path(opt.path, camera.position);
-    ViewInput input;
-    input.speed = opt.speed;
-    ViewPanel panel(session);
-    panel.level_colours = opt.level_colours;
-    double fps = 0.0, upload_ms = 0.0, frame_ms_total = 0.0, upload_ms_total = 0.0, worst_frame_ms = 0.0;
+// The frame times of a run, for the summary line of --frames.
+struct FrameTimes {
+    double total_ms = 0.0, upload_total_ms = 0.0, worst_ms = 0.0;
     // The frames drawn once the world had settled (everything built): what drawing the
     // whole view costs, without the workers beside it.
-    double settled_ms_total = 0.0;
-    int settled_frames = 0;
-    auto previous = Clock::now();
-    const auto t0 = previous;
-    int frames_run = 0;
-    for (int frame = 0; !window.closing() && (opt.frames == 0 || frame < opt.frames); ++frame) {
-        const auto now = Clock::now();
-        // The camera moves by at most a tenth of a second a frame; the panel's rate counts the
-        // whole interval (clamped, it could not read under 10 frames a second).
-        const double interval = std::chrono::duration<double>(now - previous).count();
-        const double dt = std::min(0.1, interval);
-        previous = now;
-        fps = fps * 0.9 + (interval > 0 ? 0.1 / interval : 0.0);
-        window.poll();
-        const ImGuiIO& io = ImGui::GetIO();
-        const ViewToggles keys = input.frame(window, dt, !io.WantCaptureKeyboard, !io.WantCaptureMouse, camera, session, status);
-        panel.wireframe ^= keys.wireframe;
-        panel.level_colours ^= keys.level_colours;
-        if (!path.points.empty() || path.radius > 0.0)
-            camera.position = path.at(std::chrono::duration<double>(now - t0).count() * input.speed);
+    double settled_total_ms = 0.0;
+    int frames = 0, settled_frames = 0;
 
-        // A new World (terrain or view changed): what the old one showed goes.
-        if (session.restarts() != drawn_world) {
-            renderer = std::make_unique<TerrainRenderer>();
-            drawn_world = session.restarts();
-        }
-        session.world()->set_focus(camera.position);
-        const bool settled = session.world()->settled();
-        const auto u0 = Clock::now();
-        const double clock_s = std::chrono::duration<double>(u0 - t0).count();
-        session.deliver(opt.budget_ms, [&](const ChunkUpdate& u) { renderer->apply(u, clock_s); });
-        const double this_upload = std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
-        upload_ms = upload_ms * 0.9 + 0.1 * this_upload;
-        upload_ms_total += this_upload;
-
-        int width, height;
-        window.framebuffer_size(width, height);
-        width = std::max(1, width), height = std::max(1, height);
-        // The terrain in a framebuffer of its own (a float depth buffer for reversed depth),
-        // copied to the window; the panel is drawn over it there.
-        scene.bind(width, height);
-        const double view_m = session.settings().view_distance_m;
-        DrawOptions draw;
-        draw.fog_m = opt.fog_m < 0.0 ? view_m : opt.fog_m;
-        draw.sea_level_m = session.terrain().sea_level_m();
-        draw.wireframe = panel.wireframe;
-        draw.level_colours = panel.level_colours;
-        draw.time_s = clock_s;
-        renderer->draw(Camera{camera.position, camera.position + camera.forward(), 60.0, 0.5, view_m * 1.5}, width, height, draw);
-        scene.copy_to(0);
-        glViewport(0, 0, width, height);
-        window.begin_panel();
-        panel.draw(session, camera, fps, upload_ms, input.speed, status);
-        window.end_panel();
-
-        const bool last = opt.frames > 0 && frame + 1 == opt.frames;
-        if (keys.screenshot || (last && !opt.screenshot.empty()))
-            write_screenshot(window, !opt.screenshot.empty() ? opt.screenshot : fmt::format("isoterra-{}.png", frame), width, height);
-        window.swap();
-        const double frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - now).count();
-        frame_ms_total += frame_ms;
-        if (settled) settled_ms_total += frame_ms, ++settled_frames;
-        worst_frame_ms = std::max(worst_frame_ms, frame_ms);
-        ++frames_run;
-        // One line when the window is up and taking input (scripts driving it wait for it).
-        if (frames_run == 1) std::fprintf(stderr, "view: first frame shown; %s\n", status.c_str());
-        // Xvfb does not throttle the swap: keep to 60 frames a second ourselves.
-        std::this_thread::sleep_until(now + std::chrono::microseconds(16667));
+    void add(double frame_ms, double upload_ms, bool settled) {
+        total_ms += frame_ms, upload_total_ms += upload_ms;
+        if (settled) settled_total_ms += frame_ms, ++settled_frames;
+        worst_ms = std::max(worst_ms, frame_ms);
+        ++frames;
     }
-    if (opt.frames > 0 && frames_run > 0)
+    void report() const {
         std::fprintf(
             stderr,
             "view: %d frames, frame time mean %.1f ms (worst %.1f), upload mean %.2f ms per frame; settled: %d frames, mean %.1f ms\n",
-            frames_run, frame_ms_total / frames_run, worst_frame_ms, upload_ms_total / frames_run, settled_frames,
-            settled_frames ? settled_ms_total / settled_frames : 0.0);
+            frames, total_ms / frames, worst_ms, upload_total_ms / frames, settled_frames,
+            settled_frames ? settled_total_ms / settled_frames : 0.0);
+    }
+};
+
+// The viewer's frame loop: the camera flown by the input (or along --path), the session's
+// World delivering to the renderer, the terrain drawn and the panel over it.
+class FrameLoop {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    FrameLoop(const ViewOptions& opt, ViewWindow& window, Session& session, std::string status)
+        : opt_(opt), window_(window), session_(session), status_(std::move(status)), renderer_(std::make_unique<TerrainRenderer>()),
+          drawn_world_(session.restarts()), panel_(session), t0_(Clock::now()), previous_(t0_) {
+        camera_.position = starting_eye(*session.field());
+        if (!opt.path.empty()) path_ = make_path(opt.path, camera_.position);
+        input_.speed = opt.speed;
+        panel_.level_colours = opt.level_colours;
+    }
+
+    // Frames until the window closes or `opt.frames` ran.
+    void run() {
+        for (int frame = 0; !window_.closing() && (opt_.frames == 0 || frame < opt_.frames); ++frame) {
+            const auto now = Clock::now();
+            this->frame(frame, now);
+            // One line when the window is up and taking input (scripts driving it wait for it).
+            if (times_.frames == 1) std::fprintf(stderr, "view: first frame shown; %s\n", status_.c_str());
+            // Xvfb does not throttle the swap: keep to 60 frames a second ourselves.
+            std::this_thread::sleep_until(now + std::chrono::microseconds(16667));
+        }
+        if (opt_.frames > 0 && times_.frames > 0) times_.report();
+    }
+
+private:
+    void frame(int frame, Clock::time_point now) {
+        // The camera moves by at most a tenth of a second a frame; the panel's rate counts the
+        // whole interval (clamped, it could not read under 10 frames a second).
+        const double interval = std::chrono::duration<double>(now - previous_).count();
+        const double dt = std::min(0.1, interval);
+        previous_ = now;
+        fps_ = fps_ * 0.9 + (interval > 0 ? 0.1 / interval : 0.0);
+        window_.poll();
+        const ImGuiIO& io = ImGui::GetIO();
+        const ViewToggles keys = input_.frame(window_, dt, !io.WantCaptureKeyboard, !io.WantCaptureMouse, camera_, session_, status_);
+        panel_.wireframe ^= keys.wireframe;
+        panel_.level_colours ^= keys.level_colours;
+        const double clock_s = std::chrono::duration<double>(now - t0_).count();
+        if (!path_.points.empty() || path_.radius > 0.0) camera_.position = path_.at(clock_s * input_.speed);
+
+        // A new World (terrain or view changed): what the old one showed goes.
+        if (session_.restarts() != drawn_world_) {
+            renderer_ = std::make_unique<TerrainRenderer>();
+            drawn_world_ = session_.restarts();
+        }
+        session_.world()->set_focus(camera_.position);
+        const bool settled = session_.world()->settled();
+        const auto u0 = Clock::now();
+        const double delivered_s = std::chrono::duration<double>(u0 - t0_).count();
+        session_.deliver(opt_.budget_ms, [&](const ChunkUpdate& u) { renderer_->apply(u, delivered_s); });
+        const double this_upload = std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
+        upload_ms_ = upload_ms_ * 0.9 + 0.1 * this_upload;
+
+        int width, height;
+        window_.framebuffer_size(width, height);
+        width = std::max(1, width), height = std::max(1, height);
+        draw(width, height, delivered_s);
+        const bool last = opt_.frames > 0 && frame + 1 == opt_.frames;
+        if (keys.screenshot || (last && !opt_.screenshot.empty()))
+            write_screenshot(window_, !opt_.screenshot.empty() ? opt_.screenshot : fmt::format("isoterra-{}.png", frame), width, height);
+        window_.swap();
+        times_.add(std::chrono::duration<double, std::milli>(Clock::now() - now).count(), this_upload, settled);
+    }
+
+    // The terrain in a framebuffer of its own (a float depth buffer for reversed depth),
+    // copied to the window; the panel is drawn over it there.
+    void draw(int width, int height, double clock_s) {
+        scene_.bind(width, height);
+        const double view_m = session_.settings().view_distance_m;
+        DrawOptions draw;
+        draw.fog_m = opt_.fog_m < 0.0 ? view_m : opt_.fog_m;
+        draw.sea_level_m = session_.terrain().sea_level_m();
+        draw.wireframe = panel_.wireframe;
+        draw.level_colours = panel_.level_colours;
+        draw.time_s = clock_s;
+        renderer_->draw(Camera{camera_.position, camera_.position + camera_.forward(), 60.0, 0.5, view_m * 1.5}, width, height, draw);
+        scene_.copy_to(0);
+        glViewport(0, 0, width, height);
+        window_.begin_panel();
+        panel_.draw(session_, camera_, fps_, upload_ms_, input_.speed, status_);
+        window_.end_panel();
+    }
+
+    const ViewOptions& opt_;
+    ViewWindow& window_;
+    Session& session_;
+    std::string status_;
+    std::unique_ptr<TerrainRenderer> renderer_;
+    unsigned drawn_world_;
+    SceneFramebuffer scene_;
+    FlyCamera camera_;
+    Path path_;
+    ViewInput input_;
+    ViewPanel panel_;
+    double fps_ = 0.0, upload_ms_ = 0.0;
+    FrameTimes times_;
+    const Clock::time_point t0_;
+    Clock::time_point previous_;
+};
+
+void run_viewer(const ViewOptions& opt, ViewWindow& window, Session& session, std::string status) {
+    keep_freed_memory();
+    FrameLoop(opt, window, session, std::move(status)).run();
 }
 
 }  // namespace
