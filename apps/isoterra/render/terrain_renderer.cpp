@@ -23,6 +23,14 @@ constexpr double kFadeSeconds = 0.3;
 const glm::vec3 kLevelColours[8] = {{1.0f, 0.55f, 0.55f}, {1.0f, 0.85f, 0.45f}, {0.65f, 1.0f, 0.5f}, {0.5f, 0.95f, 1.0f},
                                     {0.6f, 0.65f, 1.0f},  {0.95f, 0.6f, 1.0f},  {1.0f, 1.0f, 1.0f},  {0.7f, 0.7f, 0.7f}};
 
+// A chunk cross-fading with another level (`since` its fade began): the dither's side (1
+// appearing, 2 going) and how far it has come; 0 when it is not fading.
+void set_fade(const terrain_gl::ChunkUniforms& at, bool visible, double since) {
+    const bool fading = since < kFadeSeconds;
+    glUniform1i(at.fade, fading ? (visible ? 1 : 2) : 0);
+    glUniform1f(at.fade_alpha, static_cast<float>(since / kFadeSeconds));
+}
+
 }  // namespace
 
 TerrainRenderer::TerrainRenderer() {
@@ -150,12 +158,16 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
 
     begin_ground_pass(o.wireframe);
     const ChunkUniforms at = use_terrain_program(program_, vp, sky, sun, o.fog_m);
-    const std::array<glm::vec4, 6> planes = frustum_planes(camera, aspect, view);
-    // A chunk cross-fading with another level: the dither's side and how far it has come.
-    const auto set_fade = [&](const GpuMesh& m, bool fading, double since) {
-        glUniform1i(at.fade, fading ? (m.visible ? 1 : 2) : 0);
-        glUniform1f(at.fade_alpha, static_cast<float>(since / kFadeSeconds));
-    };
+    const Planes planes = frustum_planes(camera, aspect, view);
+    const std::size_t drawn = draw_ground(at, planes, camera, o);
+    draw_water(at, planes, camera, o);
+    end_frame(at, reversed_depth_);
+    return drawn;
+}
+
+std::size_t TerrainRenderer::draw_ground(const terrain_gl::ChunkUniforms& at, const Planes& planes, const Camera& camera,
+                                         const DrawOptions& o) {
+    using namespace terrain_gl;
     // The chunks in view, nearest first: a software rasterizer (llvmpipe) tests depth before
     // it shades, so the ground nearer the eye hides what lies behind it before that costs a
     // fragment shader. Ties keep the map's order: the same picture every time.
@@ -175,7 +187,6 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
     for (const DrawItem& item : draw_order_) {
         GpuMesh& m = *item.mesh;
         const double since = o.time_s - m.fade_start;
-        const bool fading = since < kFadeSeconds;
         const glm::dvec3 offset = m.origin - camera.eye;
         glUniform3f(at.chunk_offset, static_cast<float>(offset.x), static_cast<float>(offset.y), static_cast<float>(offset.z));
         // The detail noise repeats every 1000 m: coordinates wrapped there keep their precision
@@ -185,14 +196,19 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
         glUniform1i(at.coarser_mask, static_cast<int>(m.neighbours.coarser_mask()));
         const glm::vec3 tint = o.level_colours ? kLevelColours[std::min(item.level, 7)] : glm::vec3(1.0f);
         glUniform3f(at.level_tint, tint.r, tint.g, tint.b);
-        set_fade(m, fading, since);
+        set_fade(at, m.visible, since);
         set_scale(at, m.scale);
         glBindVertexArray(m.vao);
         glMultiDrawElements(GL_TRIANGLES, m.counts.data(), GL_UNSIGNED_INT, m.offsets.data(), static_cast<GLsizei>(m.counts.size()));
         drawn += m.triangles;
     }
-    // Water after the ground, blended, writing no depth: the sea as a level, then the
-    // chunks' water surfaces (lakes and rivers), each cross-fading with its chunk.
+    return drawn;
+}
+
+void TerrainRenderer::draw_water(const terrain_gl::ChunkUniforms& at, const Planes& planes, const Camera& camera, const DrawOptions& o) {
+    using namespace terrain_gl;
+    // Blended, writing no depth: the sea as a level, then the chunks' water surfaces (lakes
+    // and rivers), each cross-fading with its chunk.
     begin_water_pass(at);
     if (o.sea_level_m > -1e8) {
         // A square of sea as wide as the view around the eye.
@@ -202,18 +218,15 @@ std::size_t TerrainRenderer::draw(const Camera& camera, int width, int height, c
     for (auto& [k, m] : chunks_) {
         if (!m.water_vao) continue;
         const double since = o.time_s - m.fade_start;
-        const bool fading = since < kFadeSeconds;
-        if (!m.visible && !fading) continue;
+        if (!m.visible && since >= kFadeSeconds) continue;
         const glm::dvec3 offset = m.water_origin - camera.eye;
         if (outside(planes, glm::vec3(offset) + m.water_lo, glm::vec3(offset) + m.water_hi)) continue;
         glUniform3f(at.chunk_offset, static_cast<float>(offset.x), static_cast<float>(offset.y), static_cast<float>(offset.z));
-        set_fade(m, fading, since);
+        set_fade(at, m.visible, since);
         set_scale(at, m.water_scale);
         glBindVertexArray(m.water_vao);
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(m.water_count), GL_UNSIGNED_INT, nullptr);
     }
-    end_frame(at, reversed_depth_);
-    return drawn;
 }
 
 }  // namespace isoterra::app

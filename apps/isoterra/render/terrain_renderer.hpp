@@ -11,6 +11,7 @@
 // context; consumes mesh buffers only.
 #pragma once
 
+#include <array>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -18,6 +19,10 @@
 #include <glm/mat4x4.hpp>
 
 #include "isoterra/world.hpp"
+
+namespace isoterra::app::terrain_gl {
+struct ChunkUniforms;
+}
 
 namespace isoterra::app {
 
@@ -76,9 +81,14 @@ private:
         glm::vec3 water_lo{0.0f}, water_hi{0.0f};
         CompactScale water_scale;
     };
+    using Planes = std::array<glm::vec4, 6>;
     static void select_ranges(GpuMesh& m);
     void free(GpuMesh& m);
     void collect_faded(double time_s);
+    // The ground chunks in view, nearest first; returns the triangles drawn.
+    std::size_t draw_ground(const terrain_gl::ChunkUniforms& at, const Planes& planes, const Camera& camera, const DrawOptions& o);
+    // The sea and the chunks' water surfaces, after the ground.
+    void draw_water(const terrain_gl::ChunkUniforms& at, const Planes& planes, const Camera& camera, const DrawOptions& o);
 
     unsigned program_ = 0, sky_program_ = 0;
     unsigned water_vao_ = 0, water_vbo_ = 0, empty_vao_ = 0;
