@@ -213,3 +213,21 @@ TEST(Transvoxel, all_64_masks_leave_no_hole_between_a_chunk_and_its_neighbours) 
     }
     EXPECT_EQ(closed_masks, 64);
 }
+
+// Meshes appended into one frame far from their chunk's origin: two corners a few ulps apart
+// there (1e-5 m at z = -752, where floats are 6.1e-5 m apart) land on one float, and the
+// triangle between them, without area, is left out; the other is kept whole.
+TEST(MeshAppend, a_triangle_whose_corners_round_to_one_point_is_left_out) {
+    MeshBuffers chunk;
+    chunk.origin = {-2688.0, 1100.0, -752.0};
+    chunk.positions = {{0.0f, 19.5f, 0.0f}, {0.0f, 19.5f, 1e-5f}, {1.0f, 19.5f, 0.0f}, {0.0f, 20.5f, 0.0f}};
+    chunk.normals.assign(4, glm::vec3(0.0f, 1.0f, 0.0f));
+    chunk.materials.assign(4, MaterialSample{});
+    chunk.indices = {0, 1, 2, 0, 2, 3};
+    MeshBuffers all;
+    all.append(chunk);
+    ASSERT_EQ(all.positions.size(), 4u);
+    EXPECT_EQ(all.positions[0], all.positions[1]);  // the premise: they met
+    ASSERT_EQ(all.triangle_count(), 1u);
+    EXPECT_EQ(std::vector<std::uint32_t>(all.indices.begin(), all.indices.end()), (std::vector<std::uint32_t>{0, 2, 3}));
+}
