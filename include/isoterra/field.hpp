@@ -360,13 +360,14 @@ std::string preset_to_toml(const Preset& preset);
 class TerrainField final : public Field {
 public:
     TerrainField(const TerrainParams& params, std::uint32_t seed);
+    ~TerrainField() override;
 
     void sample_points(const glm::dvec3* points, std::size_t count, double* out) const override;
     void sample_lattice(const Lattice& lattice, float* out) const override;
     ValueRange bounds(const Box& box) const override;
     MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
-    const MaterialRules& material_rules() const override { return p_.materials; }
-    double sea_level_m() const override { return p_.sea_level_m; }
+    const MaterialRules& material_rules() const override;
+    double sea_level_m() const override;
     bool ground_heights(const Lattice& lattice, float* out) const override;
     bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
                                    const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const override;
@@ -389,25 +390,13 @@ public:
     double most_bend() const;
     double ground_bend() const override { return most_bend(); }
 
-    const TerrainParams& params() const { return p_; }
-    std::uint32_t seed() const { return seed_; }
+    const TerrainParams& params() const;
+    std::uint32_t seed() const;
+
+    struct State;  // the function's parameters, noises and workings (src/field/terrain_state.hpp)
 
 private:
-    struct Column {
-        double height;
-        double mountain;
-    };
-    Column column(double x, double z) const;
-    Column finish_column(double mountain_noise, double hill_noise, double ridge_noise) const;
-    void columns(const double* xs, const double* zs, std::size_t count, Column* out) const;
-    double combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const;
-    double height_variation(double reach, double mountain_max) const;
-    void surface_gate(const Lattice& lattice, const double* heights, const double* bends, float* gate) const;
-    double height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const;
-
-    TerrainParams p_;
-    std::uint32_t seed_;
-    NoiseSet noise_;
+    std::unique_ptr<const State> s_;
 };
 
 /// Builds the field a preset describes, with `seed` in place of the preset's own.

@@ -5,20 +5,20 @@
 #include <cmath>
 #include <queue>
 
-#include "isoterra/field.hpp"
+#include "terrain_state.hpp"
 
 namespace isoterra {
 
-double TerrainField::most_bend() const { return std::max(p_.overhang_plains_m, p_.overhang_mountains_m); }
+double TerrainField::State::most_bend() const { return std::max(p_.overhang_plains_m, p_.overhang_mountains_m); }
 
-double TerrainField::highest_ground(double x, double z, double size) const {
+double TerrainField::State::highest_ground(double x, double z, double size) const {
     double highest = -INFINITY;
     for (int i = 0; i <= 4; ++i)
         for (int j = 0; j <= 4; ++j) highest = std::max(highest, surface_height(x + (i * size) / 4, z + (j * size) / 4));
     return highest + most_bend() + 16;
 }
 
-double TerrainField::height_variation(double reach, double mountain_max) const {
+double TerrainField::State::height_variation(double reach, double mountain_max) const {
     const double l2 = Simplex2::kLipschitz;
     // Warped points lie further apart than the points themselves, by the warp's own change.
     if (p_.warp_distance_m > 0.0)
@@ -44,7 +44,7 @@ double TerrainField::height_variation(double reach, double mountain_max) const {
 // quadtree knows its centre's height, and no point of the cell is further from it than
 // height_variation(half diagonal). The cell that could hold the most extreme height is
 // split until that promise is within `kTolerance` of a height actually seen.
-double TerrainField::height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const {
+double TerrainField::State::height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const {
     struct Cell {
         double x, z, hx, hz, value, reach;
         double promise() const { return value + reach; }
@@ -79,7 +79,7 @@ double TerrainField::height_extreme(double x0, double z0, double x1, double z1, 
     return sign * cells.top().promise();
 }
 
-ValueRange TerrainField::ground_range(double x0, double z0, double x1, double z1) const {
+ValueRange TerrainField::State::ground_range(double x0, double z0, double x1, double z1) const {
     // How mountainous the square can be, from a coarse look: the mountain noise is slow.
     double m_hi = 0.0;
     for (int i = 0; i <= 2; ++i)
@@ -93,11 +93,11 @@ ValueRange TerrainField::ground_range(double x0, double z0, double x1, double z1
     return {height_extreme(x0, z0, x1, z1, m_hi, false) - bend, height_extreme(x0, z0, x1, z1, m_hi, true) + bend};
 }
 
-ValueRange TerrainField::bounds(const Box& box) const {
+ValueRange TerrainField::State::bounds(const Box& box) const {
     return bounds_with_ground(box, ground_range(box.lo.x, box.lo.z, box.hi.x, box.hi.z));
 }
 
-ValueRange TerrainField::bounds_with_ground(const Box& box, const ValueRange& ground) const {
+ValueRange TerrainField::State::bounds_with_ground(const Box& box, const ValueRange& ground) const {
     // d = height - y + bend * noise3 lies within the bent ground range minus y.
     const double d_hi = ground.hi - box.lo.y;
     double d_lo = ground.lo - box.hi.y;
