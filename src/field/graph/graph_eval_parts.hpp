@@ -74,15 +74,10 @@ public:
         constants_.resize(program.nodes.size());
         done_.assign(program.nodes.size(), 0);
     }
-    // Its buffers go to the thread's spares (graph_workspace.cpp) for the next workspace.
-    ~Workspace();
-    Workspace(const Workspace&) = delete;
-    Workspace& operator=(const Workspace&) = delete;
     // A new set of lanes (positions): what was run before is stale.
     void begin_pass() { ++pass_; }
     double* buffer(int node, int port) {
         LaneBuffer& b = buffers_[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
-        if (b.empty()) take_spare(b);
         b.resize(lanes_);
         return b.data();
     }
@@ -93,10 +88,7 @@ public:
         if (!op.is_constant()) return buffer(op.node, op.port);
         std::vector<LaneBuffer>& per_input = constants_[static_cast<std::size_t>(n)];
         if (per_input.size() <= i) per_input.resize(i + 1);
-        if (per_input[i].empty()) {
-            take_spare(per_input[i]);
-            per_input[i].assign(lanes_, op.constant);
-        }
+        if (per_input[i].empty()) per_input[i].assign(lanes_, op.constant);
         return per_input[i].data();
     }
     // Runs node `n` over the first `count` lanes.
@@ -105,9 +97,6 @@ public:
     void mark_done(int n) { done_[static_cast<std::size_t>(n)] = pass_; }
 
 private:
-    // `b` (empty) becomes a spare buffer of this thread's, when there is one.
-    static void take_spare(LaneBuffer& b);
-
     const Program& program_;
     std::size_t lanes_;
     std::vector<LaneBuffer> buffers_;

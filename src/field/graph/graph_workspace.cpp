@@ -8,37 +8,6 @@
 
 namespace isoterra::graph {
 namespace eval {
-namespace {
-
-// Lane buffers of this thread's finished workspaces, for its next ones: a chunk is one
-// workspace, and malloc hands back freed buffers of a slab's size slowly. Bounded, so a thread
-// keeps at most this many.
-constexpr std::size_t kMostSpares = 256;
-std::vector<LaneBuffer>& spares() {
-    thread_local std::vector<LaneBuffer> kept;
-    return kept;
-}
-
-}  // namespace
-
-Workspace::~Workspace() {
-    std::vector<LaneBuffer>& kept = spares();
-    const auto give = [&](LaneBuffer& b) {
-        if (b.capacity() > 0 && kept.size() < kMostSpares) kept.push_back(std::move(b));
-    };
-    for (LaneBuffer& b : buffers_) give(b);
-    for (std::vector<LaneBuffer>& per_input : constants_)
-        for (LaneBuffer& b : per_input) give(b);
-}
-
-void Workspace::take_spare(LaneBuffer& b) {
-    std::vector<LaneBuffer>& kept = spares();
-    if (kept.empty()) return;
-    b = std::move(kept.back());
-    kept.pop_back();
-    b.clear();
-}
-
 void Workspace::run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice) {
     const Node& node = program_.nodes[static_cast<std::size_t>(n)];
     done_[static_cast<std::size_t>(n)] = pass_;
