@@ -17,6 +17,9 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
     out.coord = c;
     out.pad = mesher_padding(mesher);
     out.lattice = chunk_lattice(c, out.pad);
+    // A World column meets other levels at its x and z faces only: inside, a field may leave
+    // out what the level cannot show (Lattice::lod_column_samples).
+    out.lattice.lod_column_samples = kChunkSize;
     const Lattice& lat = out.lattice;
     out.values.resize(lat.count());
     out.ground.resize(static_cast<std::size_t>(lat.size.x) * lat.size.z);
@@ -76,7 +79,9 @@ namespace {
 void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out) {
     const LodColumn c{job.coord.lod, job.coord.x, job.coord.z};
     const Padding pad = mesher_padding(job.mesher);
-    out.lattice_columns = field.columns_of(chunk_lattice({c.x, 0, c.z, c.level}, pad));
+    Lattice chunks = chunk_lattice({c.x, 0, c.z, c.level}, pad);
+    chunks.lod_column_samples = kChunkSize;  // as the chunks sample it
+    out.lattice_columns = field.columns_of(chunks);
     std::vector<float> heights(static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1));
     bool has_ground = false;
     if (out.lattice_columns && !out.lattice_columns->height.empty()) {
@@ -91,6 +96,7 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
         lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
         lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
         lat.spacing_m = std::ldexp(1.0, c.level);
+        lat.lod_column_samples = kChunkSize;
         has_ground = field.ground_heights(lat, heights.data());
     }
     if (has_ground) {

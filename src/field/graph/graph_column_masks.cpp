@@ -124,6 +124,12 @@ void run_column_mask(const Program& program, const NoiseSet& noise, const Active
     std::vector<double> px(m), pz(m);
     for (std::size_t j = 0; j < m; ++j) px[j] = x[kept[j]], pz[j] = z[kept[j]];
     eval::Workspace packed(program, m);
+    std::vector<double> packed_lod;  // the kept columns' lod weights (graph_lod.hpp)
+    if (const eval::LodLanes& lod = work.lod(); lod.weight) {
+        packed_lod.resize(m);
+        for (std::size_t j = 0; j < m; ++j) packed_lod[j] = lod.weight[kept[j]];
+        packed.set_lod({packed_lod.data(), lod.spacing_m});
+    }
     std::vector<bool> inside(program.nodes.size(), false), gathered(program.nodes.size() * kMaxPorts, false);
     for (const int n : mask.nodes) inside[static_cast<std::size_t>(n)] = true;
     for (const int n : mask.nodes) {

@@ -74,13 +74,20 @@ void find_axes(Program& program) {
 }
 
 // A node run on a grid reads its inputs at the grid's nodes: neither may depend on y.
+// A node on a grid is interpolated the same at every level: not with `lod` or `detail_m`.
 void check_grids(const Program& program) {
-    for (const Node& node : program.nodes)
+    for (const Node& node : program.nodes) {
+        if (node.grid_m > 0.0 && (node.lod || node.detail_m > 0.0))
+            throw GraphError(
+                fmt::format("{}: node '{}': input 'grid_m' does not go with '{}': a node on a grid is "
+                            "interpolated between its nodes at every level",
+                            at_line(program.source, node.line), node.id, node.lod ? "lod" : "detail_m"));
         if (node.grid_m > 0.0 && (node.axes & kY))
             throw GraphError(
                 fmt::format("{}: node '{}': input 'grid_m': the node depends on y; only a node of x and z may run "
                             "on a grid",
                             at_line(program.source, node.line), node.id));
+    }
 }
 
 // Inputs read at other points than the sample's must not depend on y.

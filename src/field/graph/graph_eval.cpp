@@ -5,6 +5,7 @@
 // every type of the table (the pointwise ones in graph_pointwise.cpp), a constant node's
 // value, and what counts as noise.
 #include "graph_eval_parts.hpp"
+#include "graph_lod.hpp"
 #include "graph_nodes.hpp"
 #include "height_raster.hpp"
 #include "landform_nodes.hpp"
@@ -20,6 +21,13 @@ namespace isoterra::graph {
 namespace {
 
 double noise_coordinate(double c) { return std::isfinite(c) ? std::clamp(c, -1e9, 1e9) : 0.0; }
+
+// The values of `from` at `lanes`, packed into `to`.
+const double* gather(const double* from, const std::size_t* lanes, std::size_t count, std::vector<double>& to) {
+    to.resize(count);
+    for (std::size_t i = 0; i < count; ++i) to[i] = from[lanes[i]];
+    return to.data();
+}
 
 }  // namespace
 
@@ -43,7 +51,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
         run_pointwise(node, {a, b, c, l.x, l.y, l.z, out, n, l.lattice});
         return;
     }
-    thread_local std::vector<double> u, v, w;
+    thread_local std::vector<double> u, v, w, gu, gv, gw;
     thread_local std::vector<float> fast_values;
     // clang-format off
     switch (node.op) {
@@ -56,13 +64,17 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
                 v[i] = noise_coordinate(zs[i] / p[0] + p[2]);
             }
             const FbmShape shape = node.op == Op::simplex2 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape;
-            if (node.fast_noise) {
-                fast_values.resize(n);
-                FastSimplex2(noise->seed).fbm_points(u.data(), v.data(), n, shape, fast_values.data());
-                std::copy(fast_values.begin(), fast_values.end(), out);
-            } else {
-                noise->noise2.fbm_batch(u.data(), v.data(), out, n, shape);
-            }
+            run_lod_octaves(node, shape, l, [&](const FbmShape& s, const std::size_t* lanes, std::size_t m, double* to) {
+                const double *pu = u.data(), *pv = v.data();
+                if (lanes) pu = gather(u.data(), lanes, m, gu), pv = gather(v.data(), lanes, m, gv);
+                if (node.fast_noise) {
+                    fast_values.resize(m);
+                    FastSimplex2(noise->seed).fbm_points(pu, pv, m, s, fast_values.data());
+                    std::copy(fast_values.begin(), fast_values.begin() + static_cast<std::ptrdiff_t>(m), to);
+                } else {
+                    noise->noise2.fbm_batch(pu, pv, to, m, s);
+                }
+            }, out);
             if (node.op == Op::ridged2)
                 for (std::size_t i = 0; i < n; ++i) out[i] = ridge_profile(out[i], p[3], p[4], p[5]);
             return;
@@ -77,17 +89,20 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
                 v[i] = noise_coordinate(ys[i] / p[1] + p[3]);
                 w[i] = noise_coordinate(zs[i] / p[0] + p[4]);
             }
-            if (node.fast_noise) {
-                fast_values.resize(n);
-                FastSimplex3(noise->seed)
-                    .fbm_points(u.data(), v.data(), w.data(), n, node.op == Op::simplex3 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape,
-                                fast_values.data());
-                std::copy(fast_values.begin(), fast_values.end(), out);
-            } else if (node.op == Op::simplex3) {
-                noise->noise3.batch(u.data(), v.data(), w.data(), out, n);
-            } else {
-                for (std::size_t i = 0; i < n; ++i) out[i] = fbm3(noise->noise3, u[i], v[i], w[i], node.shape);
-            }
+            const FbmShape shape = node.op == Op::simplex3 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape;
+            run_lod_octaves(node, shape, l, [&](const FbmShape& s, const std::size_t* lanes, std::size_t m, double* to) {
+                const double *pu = u.data(), *pv = v.data(), *pw = w.data();
+                if (lanes) pu = gather(u.data(), lanes, m, gu), pv = gather(v.data(), lanes, m, gv), pw = gather(w.data(), lanes, m, gw);
+                if (node.fast_noise) {
+                    fast_values.resize(m);
+                    FastSimplex3(noise->seed).fbm_points(pu, pv, pw, m, s, fast_values.data());
+                    std::copy(fast_values.begin(), fast_values.begin() + static_cast<std::ptrdiff_t>(m), to);
+                } else if (node.op == Op::simplex3) {
+                    noise->noise3.batch(pu, pv, pw, to, m);
+                } else {
+                    for (std::size_t i = 0; i < m; ++i) to[i] = fbm3(noise->noise3, pu[i], pv[i], pw[i], s);
+                }
+            }, out);
             return;
         }
         case Op::warp2: {
@@ -130,7 +145,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
 }
 
 void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
-              const double* y, const double* z, std::size_t count, bool lattice) {
+              const double* y, const double* z, std::size_t count, bool lattice, const LodLanes& lod) {
     Lanes l;
     l.in = in;
     for (int port = 0; port < node.ports; ++port) l.out[port] = out[port];
@@ -140,6 +155,8 @@ void run_node(const Program& program, const NoiseSet& noise, const Node& node, c
     l.ports_read = node.ports_read;
     l.program = &program;
     l.noise = &noise;
+    l.lod_weight = lod.weight;
+    l.lod_spacing_m = lod.spacing_m;
     evaluate(node, &noise, l);
 }
 

@@ -27,6 +27,10 @@ struct Lanes {
     unsigned ports_read = ~0u;  // the outputs something reads (bit per port): the rest may be left as they are
     const Program* program = nullptr;
     const NoiseSet* noise = nullptr;
+    // Inside a World column (Lattice::lod_column_samples): per lane how far its `lod` noises
+    // are simplified (graph_lod.hpp), and the samples' spacing. Null: every detail.
+    const double* lod_weight = nullptr;
+    double lod_spacing_m = 0.0;
 };
 
 /// A noise node's coordinate lanes: its input `axis_slot`, or `position` when the file gave none.
@@ -46,9 +50,10 @@ std::vector<bool> needed_mask(const Program& program, const std::vector<Operand>
 /// Writes `output` at `count` points (double precision, the point path).
 void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count, const Operand& output,
                 double* out);
-/// Writes `output`, which depends on x and z only, at `count` columns.
+/// Writes `output`, which depends on x and z only, at `count` columns; with `lod_weight`, one
+/// per column, its `lod` noises simplified for samples `lod_spacing_m` apart (graph_lod.hpp).
 void run_columns(const Program& program, const NoiseSet& noise, const double* xs, const double* zs, std::size_t count,
-                 const Operand& output, double* out);
+                 const Operand& output, double* out, const double* lod_weight = nullptr, double lod_spacing_m = 0.0);
 /// What gating saved on a lattice: samples of gated noises, and those skipped.
 struct LatticeStats {
     std::size_t gated_samples = 0, skipped_samples = 0;
@@ -69,6 +74,7 @@ struct ColumnValues {
     glm::i64vec2 origin{0};  // x and z of the first column, in samples
     glm::ivec2 size{0};
     double spacing_m = 1.0;
+    int lod_column_samples = 0;  // the lattice's: its `lod` noises simplified inside World columns
     std::size_t count = 0;
     std::vector<int> slot;  // per node and port (node * kMaxPorts + port): the buffer, or -1
     std::vector<std::vector<double>> buffers;

@@ -32,10 +32,16 @@ struct PointwiseLanes {
 bool is_pointwise(const Node& node);
 // Runs pointwise node `node` over `l`.
 void run_pointwise(const Node& node, const PointwiseLanes& l);
+// Inside a World column: per lane how far `lod` noises are simplified, and the spacing
+// (graph_lod.hpp). Null weights: every detail.
+struct LodLanes {
+    const double* weight = nullptr;
+    double spacing_m = 0.0;
+};
 // Runs `node` of `program` over `count` lanes at x, y, z (y null for columns): its inputs'
 // lanes `in` (one per input), its outputs `out` (one per port).
 void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
-              const double* y, const double* z, std::size_t count, bool lattice);
+              const double* y, const double* z, std::size_t count, bool lattice, const LodLanes& lod = {});
 
 // True for a node of x and z only (run once per column of a lattice).
 inline bool is_column(const Node& node) { return !(node.axes & kY); }
@@ -95,6 +101,9 @@ public:
     void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice);
     // Node `n` was run in this pass by other means (a fused run).
     void mark_done(int n) { done_[static_cast<std::size_t>(n)] = pass_; }
+    // The lanes lie in a World column: `lod` noises simplified by these weights (one per lane).
+    void set_lod(const LodLanes& lod) { lod_ = lod; }
+    const LodLanes& lod() const { return lod_; }
 
 private:
     const Program& program_;
@@ -104,6 +113,7 @@ private:
     std::vector<const double*> inputs_;
     std::vector<std::uint32_t> done_;  // per node: the pass it last ran in
     std::uint32_t pass_ = 1;
+    LodLanes lod_;
 };
 
 // Lanes a block of a fused run: 16 slots of them are 32 KB, within the first-level cache of

@@ -11,6 +11,7 @@
 #include "../toml_shape.hpp"
 #include "graph_eval.hpp"
 #include "graph_intervals.hpp"
+#include "graph_lod.hpp"
 #include "graph_nodes.hpp"
 #include "height_raster.hpp"
 #include "landform_nodes.hpp"
@@ -43,6 +44,7 @@ std::shared_ptr<const LatticeColumns> GraphField::columns_of(const Lattice& latt
     out->origin = values->origin;
     out->size = values->size;
     out->spacing_m = values->spacing_m;
+    out->lod_column_samples = values->lod_column_samples;
     if (program_->has_ground) {
         const graph::Operand& g = program_->ground;
         const double* h = g.is_constant() ? nullptr : values->get(g.node, g.port);
@@ -97,7 +99,9 @@ bool GraphField::ground_heights(const Lattice& lattice, float* out) const {
             xs[static_cast<std::size_t>(k) * lattice.size.x + i] = p.x;
             zs[static_cast<std::size_t>(k) * lattice.size.x + i] = p.z;
         }
-    graph::run_columns(*program_, noise_, xs.data(), zs.data(), n, program_->ground, h.data());
+    const std::vector<double> lod = graph::lod_weights(lattice);  // in a World column: as its chunks sample it
+    graph::run_columns(*program_, noise_, xs.data(), zs.data(), n, program_->ground, h.data(), lod.empty() ? nullptr : lod.data(),
+                       lattice.spacing_m);
     for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<float>(h[c]);
     return true;
 }

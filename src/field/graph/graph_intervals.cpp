@@ -195,6 +195,13 @@ NodeRanges node_range(const Program& program, const NoiseSet& noise, std::size_t
             const ValueRange v = noise_coordinate(axis(1, bz), p[0], p[2]);
             const FbmShape shape = node.op == Op::simplex2 ? FbmShape{1, 1.0, 1.0, 1.0} : node.shape;
             out[0] = fbm2_range(noise, node.fast_noise, u, v, shape);
+            // With `lod`, a World column's level may keep any first octaves, blended with all
+            // (graph_lod.hpp): within the hull of every such sum (none: 0).
+            for (FbmShape part = shape; node.lod && part.octaves > 0;) {
+                --part.octaves;
+                const ValueRange r = part.octaves > 0 ? fbm2_range(noise, node.fast_noise, u, v, part) : point(0.0);
+                out[0] = widen({std::min(out[0].lo, r.lo), std::max(out[0].hi, r.hi)});  // the blend's rounding
+            }
             if (node.op == Op::ridged2) out[0] = ridge_range(out[0], p[3], p[4], p[5]);
             break;
         }
@@ -265,6 +272,8 @@ std::vector<NodeRanges> node_intervals(const Program& program, const NoiseSet& n
             for (std::size_t i = 0; i < node.in.size(); ++i) in[i] = operand_range(ranges, node.in[i]);
         }
         NodeRanges& out = ranges[n] = node_range(program, noise, n, box, nbox, in);
+        // A level that cannot show it blends it toward its `far` (graph_lod.hpp).
+        if (node.detail_m > 0.0) out[0] = widen({std::min(out[0].lo, node.far), std::max(out[0].hi, node.far)}, std::fabs(node.far));
         if (pin && !pin->output.is_constant() && pin->output.node == static_cast<int>(n)) {
             ValueRange& r = out[static_cast<std::size_t>(pin->output.port)];
             r = {std::max(r.lo, pin->range.lo), std::min(r.hi, pin->range.hi)};

@@ -1,17 +1,18 @@
-// The lattice path of a graph program: the column part once per (x, z) column (kept for a
-// World column's chunks), then per y-slab (an xz plane, laid out as the columns are, so the
-// per-sample nodes read the columns' values where they lie) the per-sample nodes, 3D noises
-// of the raw position on the lattice kernel, gated noises skipped where they cannot matter;
-// the column outputs handed to their sinks.
+// The lattice path of a graph program: the column part (graph_columns.cpp), then per y-slab
+// (an xz plane, laid out as the columns are, so the per-sample nodes read the columns' values
+// where they lie) the per-sample nodes, 3D noises of the raw position on the lattice kernel,
+// gated noises skipped where they cannot matter, and inside a World column those its level
+// leaves out (graph_lod.hpp) skipped where nothing of them shows.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include "graph_column_masks.hpp"
 #include "graph_eval_parts.hpp"
 #include "graph_gates.hpp"
 #include "graph_intervals.hpp"
+#include "graph_lattice_parts.hpp"
+#include "graph_lod.hpp"
 #include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
@@ -32,100 +33,7 @@ ISOTERRA_CLONES_WIDE void narrow_rows(const double* from, float* to, std::size_t
         for (std::size_t i = 0; i < length; ++i) to[r * stride + i] = static_cast<float>(from[r * length + i]);
 }
 
-// The sdf's nodes a lattice runs once per column (`column` true) or per sample, in order.
-std::vector<int> sdf_nodes(const Program& program, bool column) {
-    std::vector<int> nodes;
-    for (const int n : eval::needed_by(program, program.sdf))
-        if (eval::is_column(program.nodes[static_cast<std::size_t>(n)]) == column) nodes.push_back(n);
-    return nodes;
-}
-
-// The column outputs a graph has (ground, water, snow line, scree).
-std::vector<Operand> column_outputs(const Program& program) {
-    std::vector<Operand> out;
-    for (const Operand* o : {&program.ground, &program.water, &program.snow_line, &program.scree})
-        if (!o->is_constant() || !std::isnan(o->constant)) out.push_back(*o);
-    return out;
-}
-
-// The nodes whose values the per-sample nodes `samples` read at every sample: their inputs,
-// the gates' deciding sides, and the sdf itself.
-std::vector<bool> read_per_sample(const Program& program, const std::vector<int>& samples) {
-    std::vector<bool> read(program.nodes.size(), false);
-    for (const int n : samples)
-        for (const Operand& in : program.nodes[static_cast<std::size_t>(n)].in)
-            if (!in.is_constant()) read[static_cast<std::size_t>(in.node)] = true;
-    for (const Gate& g : program.gates) {
-        const Operand& other = program.nodes[static_cast<std::size_t>(g.guard)].in[static_cast<std::size_t>(1 - g.side)];
-        read[static_cast<std::size_t>(other.node)] = true;
-    }
-    if (!program.sdf.is_constant()) read[static_cast<std::size_t>(program.sdf.node)] = true;
-    return read;
-}
-
 }  // namespace
-
-const double* ColumnValues::get(int node, int port) const {
-    const int s = slot[static_cast<std::size_t>(node) * kMaxPorts + static_cast<std::size_t>(port)];
-    return s < 0 ? nullptr : buffers[static_cast<std::size_t>(s)].data();
-}
-
-bool ColumnValues::fits(const Lattice& other) const {
-    return origin.x == other.origin.x && origin.y == other.origin.z && size.x == other.size.x && size.y == other.size.z &&
-           spacing_m == other.spacing_m;
-}
-
-ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice, LatticeStats* stats) {
-    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), nz = static_cast<std::size_t>(lattice.size.z);
-    ColumnValues cv;
-    cv.origin = {lattice.origin.x, lattice.origin.z};
-    cv.size = {lattice.size.x, lattice.size.z};
-    cv.spacing_m = lattice.spacing_m;
-    cv.count = nx * nz;
-    std::vector<double> cx(cv.count), cz(cv.count);
-    for (std::size_t k = 0; k < nz; ++k)
-        for (std::size_t i = 0; i < nx; ++i) {
-            const glm::dvec3 p = lattice.position(static_cast<int>(i), 0, static_cast<int>(k));
-            cx[k * nx + i] = p.x, cz[k * nx + i] = p.z;
-        }
-    // Every column node the sdf or a column output needs, run once per column.
-    std::vector<int> columns = sdf_nodes(program, true);
-    const std::vector<Operand> outputs = column_outputs(program);
-    for (const Operand& output : outputs)
-        for (const int n : eval::needed_by(program, output)) columns.push_back(n);
-    std::sort(columns.begin(), columns.end());
-    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-    eval::Workspace work(program, cv.count);
-    // A masked side's nodes run with its mul, where the mask is not 0 (graph_column_masks.hpp).
-    const std::vector<ActiveMask> masks = active_column_masks(program, noise, lattice.bounds());
-    std::vector<const ActiveMask*> mask_at(program.nodes.size(), nullptr);
-    std::vector<bool> masked(program.nodes.size(), false);
-    for (const ActiveMask& mask : masks) {
-        mask_at[static_cast<std::size_t>(mask.mask->mul)] = &mask;
-        for (const int n : mask.mask->nodes) masked[static_cast<std::size_t>(n)] = true;
-    }
-    for (const int n : columns) {
-        if (masked[static_cast<std::size_t>(n)]) continue;
-        if (const ActiveMask* mask = mask_at[static_cast<std::size_t>(n)])
-            run_column_mask(program, noise, *mask, cx.data(), cz.data(), cv.count, work, stats);
-        work.run(n, noise, cx.data(), nullptr, cz.data(), cv.count, true);
-    }
-    // Kept: what the samples read (their column inputs, the gates' deciding sides, the sdf
-    // itself when it is a column node) and the column outputs.
-    std::vector<bool> keep = read_per_sample(program, sdf_nodes(program, false));
-    for (const Operand& output : outputs)
-        if (!output.is_constant()) keep[static_cast<std::size_t>(output.node)] = true;
-    cv.slot.assign(program.nodes.size() * kMaxPorts, -1);
-    for (const int n : columns) {
-        if (!keep[static_cast<std::size_t>(n)]) continue;
-        for (int port = 0; port < program.nodes[static_cast<std::size_t>(n)].ports; ++port) {
-            const double* b = work.buffer(n, port);
-            cv.slot[static_cast<std::size_t>(n) * kMaxPorts + static_cast<std::size_t>(port)] = static_cast<int>(cv.buffers.size());
-            cv.buffers.emplace_back(b, b + cv.count);
-        }
-    }
-    return cv;
-}
 
 // A lattice noise node (is_lattice_noise) over a lattice: the seed flavour's kernel (which
 // may skip gated points), or the fast flavour's noise or fBm (which computes every point).
@@ -137,27 +45,6 @@ void lattice_noise_values(const Node& node, const NoiseSet& noise, const NoiseLa
 }
 
 namespace {
-
-// The column outputs `sinks` wants, each from the column part (or the output's number).
-void put_column_outputs(const Program& program, const ColumnValues& column_work, std::size_t ncol, const ColumnSinks& sinks) {
-    const auto put = [&](const Operand& output, float* to) {
-        if (!to || (output.is_constant() && std::isnan(output.constant))) return;
-        const double* g = output.is_constant() ? nullptr : column_work.get(output.node, output.port);
-        for (std::size_t c = 0; c < ncol; ++c) to[c] = static_cast<float>(g ? g[c] : output.constant);
-    };
-    put(program.ground, sinks.ground);
-    if (ColumnLooks* looks = sinks.looks) {
-        looks->clear();
-        const auto look = [&](const Operand& output, std::vector<float>& v) {
-            if (output.is_constant() && std::isnan(output.constant)) return;
-            v.resize(ncol);
-            put(output, v.data());
-        };
-        look(program.water, looks->water);
-        look(program.snow_line, looks->snow_line);
-        look(program.scree, looks->scree);
-    }
-}
 
 // The gates active over a lattice (graph_gates.hpp): per gate its threshold from the ranges
 // over the lattice (NaN: inactive), and per node the gate of the noise it is (-1: none).
@@ -190,6 +77,11 @@ LatticeGates active_gates(const Program& program, const NoiseSet& noise, const L
         if (std::isnan(gates.thresholds[g])) continue;
         gates.noise_ranges[g] = ranges[static_cast<std::size_t>(program.gates[g].noise)][0];
         gates.paths[g] = gate_path(program, program.gates[g], samples);
+        // A node on the way that the level leaves out is not the function the bound follows.
+        const bool left_out = std::any_of(gates.paths[g].begin(), gates.paths[g].end(), [&](const GateStep& step) {
+            return dropped_at_level(program.nodes[static_cast<std::size_t>(step.node)], lattice);
+        });
+        if (left_out) gates.thresholds[g] = std::nan(""), gates.gate_of[static_cast<std::size_t>(program.gates[g].noise)] = -1;
     }
     return gates;
 }
@@ -204,8 +96,9 @@ NoiseLattice noise_lattice_of(const Lattice& lattice, const Node& node) {
 // Returns per node its values (null: not such a noise), held per thread until the next call:
 // a chunk a call, and 144 KB a noise is more than malloc reuses.
 std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet& noise, const Lattice& lattice,
-                                         const std::vector<int>& samples, const std::vector<int>& gate_of) {
-    thread_local std::vector<float> noise_store;
+                                         const std::vector<int>& samples, const std::vector<int>& gate_of, const std::vector<double>& lod,
+                                         const std::vector<bool>& unread) {
+    thread_local std::vector<float> noise_store, lod_gate;
     std::vector<float*> lattice_noise(program.nodes.size(), nullptr);
     const auto whole_lattice = [&](int n) {
         return is_lattice_noise(program.nodes[static_cast<std::size_t>(n)]) && gate_of[static_cast<std::size_t>(n)] < 0;
@@ -215,11 +108,25 @@ std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet&
     float* next_store = noise_store.data();
     for (const int n : samples) {
         if (!whole_lattice(n)) continue;
-        lattice_noise[static_cast<std::size_t>(n)] = next_store;
+        const Node& node = program.nodes[static_cast<std::size_t>(n)];
+        float* values = lattice_noise[static_cast<std::size_t>(n)] = next_store;
         next_store += lattice.count();
-        lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise,
-                             noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]),
-                             lattice_noise[static_cast<std::size_t>(n)]);
+        NoiseLattice nl = noise_lattice_of(lattice, node);
+        const bool dropped = dropped_at_level(node, lattice);
+        const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
+        const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
+        if (dropped || (!unread.empty() && unread[static_cast<std::size_t>(n)])) {
+            // Skipped where no part of it shows or is read (the seed flavour's kernel).
+            lod_gate.assign(lattice.count(), 1.0f);
+            for (std::size_t k = 0; k < nz; ++k)
+                for (std::size_t j = 0; j < ny; ++j) close_lod_gate(&lod_gate[(k * ny + j) * nx], &lod[k * nx], nx);
+            nl.gate = lod_gate.data();
+        }
+        lattice_noise_values(node, noise, nl, values);
+        if (dropped)
+            for (std::size_t k = 0; k < nz; ++k)
+                for (std::size_t j = 0; j < ny; ++j)
+                    blend_to_far(values + (k * ny + j) * nx, &lod[k * nx], nx, far_at_level(node, lattice));
     }
     return lattice_noise;
 }
@@ -228,20 +135,13 @@ std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet&
 // the guard's other side decides alone; `gate` and `gated_noise` hold a slab each.
 void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, int g, const LatticeGates& gates,
                      std::size_t j, eval::Workspace& work, std::vector<float>& gate, std::vector<float>& gated_noise,
-                     eval::SkippedBlocks& skipped, LatticeStats* stats) {
+                     eval::SkippedBlocks& skipped, LatticeStats* stats, const std::vector<double>& lod, const std::vector<bool>& unread) {
     const std::size_t slab = gate.size();
     const Gate& gt = program.gates[static_cast<std::size_t>(g)];
     const Operand& other = program.nodes[static_cast<std::size_t>(gt.guard)].in[static_cast<std::size_t>(1 - gt.side)];
     const std::size_t at = static_cast<std::size_t>(g);
     bounded_gate_values(program, gt, gates.thresholds[at], gates.noise_ranges[at], gates.paths[at], work,
                         work.buffer(other.node, other.port), gate.data(), slab);
-    NoiseLattice nl = noise_lattice_of(lattice, program.nodes[static_cast<std::size_t>(n)]);
-    nl.origin.y += static_cast<std::int64_t>(j);
-    nl.size.y = 1;
-    nl.gate = gate.data();
-    nl.gate_below = 0.0f;
-    lattice_noise_values(program.nodes[static_cast<std::size_t>(n)], noise, nl, gated_noise.data());
-    widen(gated_noise.data(), work.buffer(n, 0), slab);
     // The blocks of a fused run it skipped whole (the guard then takes its other side there).
     std::vector<char>& blocks = skipped[at];
     blocks.assign((slab + eval::kFusedBlock - 1) / eval::kFusedBlock, 0);
@@ -253,6 +153,19 @@ void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattic
         stats->gated_samples += slab;
         for (std::size_t i = 0; i < slab; ++i) stats->skipped_samples += gate[i] < 0.0f;
     }
+    const Node& node = program.nodes[static_cast<std::size_t>(n)];
+    NoiseLattice nl = noise_lattice_of(lattice, node);
+    nl.origin.y += static_cast<std::int64_t>(j);
+    nl.size.y = 1;
+    nl.gate = gate.data();
+    nl.gate_below = 0.0f;
+    // Left out too where its level shows none of it (graph_lod.hpp); an xz slab is laid out as
+    // the columns.
+    const bool dropped = dropped_at_level(node, lattice);
+    if (dropped || (!unread.empty() && unread[static_cast<std::size_t>(n)])) close_lod_gate(gate.data(), lod.data(), slab);
+    lattice_noise_values(node, noise, nl, gated_noise.data());
+    if (dropped) blend_to_far(gated_noise.data(), lod.data(), slab, far_at_level(node, lattice));
+    widen(gated_noise.data(), work.buffer(n, 0), slab);
 }
 
 // The per-sample nodes as steps: a node alone (`run` -1), or a run of pointwise nodes fused
@@ -268,8 +181,8 @@ std::vector<SampleStep> sample_steps(const Program& program, const std::vector<i
     const std::vector<int>& gate_of = gates.gate_of;
     const auto fusable = [&](int n) {
         const Node& node = program.nodes[static_cast<std::size_t>(n)];
-        return eval::is_pointwise(node) && node.grid_m <= 0.0 && node.ports == 1 && !lattice_noise[static_cast<std::size_t>(n)] &&
-               gate_of[static_cast<std::size_t>(n)] < 0;
+        return eval::is_pointwise(node) && node.grid_m <= 0.0 && node.ports == 1 && node.detail_m <= 0.0 &&
+               !lattice_noise[static_cast<std::size_t>(n)] && gate_of[static_cast<std::size_t>(n)] < 0;
     };
     // The values a gate's bound reads on its way (its nodes' other inputs), besides those
     // read_per_sample names.
@@ -320,9 +233,12 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     const std::vector<int> columns = sdf_nodes(program, true);
     put_column_outputs(program, column_work, ncol, sinks);
     const LatticeGates gates = active_gates(program, noise, lattice, samples);
-    const std::vector<float*> lattice_noise = whole_lattice_noises(program, noise, lattice, samples, gates.gate_of);
+    const std::vector<double> lod = lod_weights(lattice);
+    const std::vector<bool> unread = read_only_where_shown(program, lattice);
+    const std::vector<float*> lattice_noise = whole_lattice_noises(program, noise, lattice, samples, gates.gate_of, lod, unread);
     // The rest per y-slab: z rows of x, as the columns lie.
     eval::Workspace work(program, slab);
+    if (!lod.empty()) work.set_lod({lod.data(), lattice.spacing_m});
     std::vector<double> sx(slab), sy(slab), sz(slab);
     std::vector<float> gate(slab), gated_noise(slab);
     eval::SkippedBlocks skipped(program.gates.size());
@@ -358,7 +274,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
                 continue;
             }
             if (const int g = gates.gate_of[static_cast<std::size_t>(n)]; g >= 0) {
-                run_gated_noise(program, noise, lattice, n, g, gates, j, work, gate, gated_noise, skipped, stats);
+                run_gated_noise(program, noise, lattice, n, g, gates, j, work, gate, gated_noise, skipped, stats, lod, unread);
                 continue;
             }
             work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);

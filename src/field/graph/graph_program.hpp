@@ -79,13 +79,17 @@ struct Node {
     double grid_m = 0.0;                         // > 0: run at the nodes of a global grid this far apart, interpolated between
     std::shared_ptr<NodeCache> cache;            // made when compiled, for nodes that keep one
     bool fast_noise = false;                     // 2D and 3D noises: the fast flavour (FastSimplex2, FastSimplex3), else the seed's
+    bool lod = false;       // noises: octaves under two samples' wavelength left out inside World columns (graph_lod.hpp)
+    double detail_m = 0.0;  // > 0: what the node adds is this small; under two samples, inside World columns the node is `far`
+    double far = 0.0;
 };
 
 /// True for a 3D noise of the raw position: run on a lattice kernel (Simplex3::lattice_fast, or
 /// the fast flavour's noise and fBm) on the lattice path, and the kind of node a gate can skip.
+/// (An fBm with `lod` runs on the point kernels, which take any subset of the lanes.)
 inline bool is_lattice_noise(const Node& node) {
-    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise)) && !node.folded && node.coordinate_default[0] &&
-           node.coordinate_default[1] && node.coordinate_default[2];
+    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise && !node.lod)) && !node.folded &&
+           node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2];
 }
 
 /// A lattice noise needed only where node `guard`'s other input does not decide it alone:

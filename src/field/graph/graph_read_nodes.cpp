@@ -258,6 +258,30 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
             node.grid_m = g;
             continue;
         }
+        if (key == "lod") {
+            // A noise may leave out, inside a World column, the octaves its level cannot show.
+            const bool noise =
+                node.op == Op::simplex2 || node.op == Op::fbm2 || node.op == Op::ridged2 || node.op == Op::simplex3 || node.op == Op::fbm3;
+            if (!noise)
+                fail(detail::toml_where(source_, value), id,
+                     fmt::format("input 'lod': only the noises simplex2, fbm2, ridged2, simplex3 and fbm3 take it, not {}", type->name));
+            if (!value.is_boolean())
+                fail(detail::toml_where(source_, value), id,
+                     fmt::format("input 'lod': expected true or false, got {}", detail::toml_shown(value)));
+            node.lod = value.as_boolean()->get();
+            continue;
+        }
+        if (key == "detail_m" || key == "far") {
+            // Any node may say how small what it adds is, and what it is where a level cannot show it.
+            double v = 0.0;
+            const bool size = key == "detail_m";
+            if (!number_of(value, v) || !std::isfinite(v) || (size && (v <= 0.0 || v > 1e5)))
+                fail(detail::toml_where(source_, value), id,
+                     fmt::format("input '{}': expected {}, got {}", key, size ? "a number in (0, 100000]" : "a finite number",
+                                 detail::toml_shown(value)));
+            (size ? node.detail_m : node.far) = v;
+            continue;
+        }
         const bool known = std::any_of(type->inputs.begin(), type->inputs.end(), [&](const InputSpec& s) { return key == s.name; });
         if (!known) {
             std::string inputs;
@@ -273,6 +297,8 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
         read_input(spec, value, raw, value ? detail::toml_where(source_, *value) : at, id);
     }
     // Checks that tie inputs together.
+    if (table->get("far") && !table->get("detail_m")) fail(at, id, "input 'far': goes with 'detail_m' (the size under which it applies)");
+    if (node.detail_m > 0.0 && node.ports > 1) fail(at, id, fmt::format("input 'detail_m': a {} node has several outputs", type->name));
     if (node.op == Op::smoothstep && node.number[0] == node.number[1]) fail(at, id, "input 'to': must differ from 'from'");
     if (node.op == Op::remap && node.number[0] == node.number[1]) fail(at, id, "input 'from': its two ends must differ");
     if (node.op == Op::simplex3 || node.op == Op::fbm3)

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "graph_eval_parts.hpp"
+#include "graph_lod.hpp"
 
 namespace isoterra::graph {
 namespace eval {
@@ -26,7 +27,9 @@ void Workspace::run(int n, const NoiseSet& noise, const double* x, const double*
     for (std::size_t i = 0; i < node.in.size(); ++i) inputs_[i] = operand(n, i);
     double* out[kMaxPorts] = {};
     for (int port = 0; port < node.ports; ++port) out[port] = buffer(n, port);
-    run_node(program_, noise, node, inputs_.data(), out, x, y, z, count, lattice);
+    run_node(program_, noise, node, inputs_.data(), out, x, y, z, count, lattice, lod_);
+    // What the lanes' level cannot show of it (`detail_m`) gives way to its `far` value.
+    if (lod_.weight && detail_dropped(node, lod_.spacing_m)) blend_to_far(out[0], lod_.weight, count, node.far);
 }
 
 std::vector<int> needed_by(const Program& program, const std::vector<Operand>& outputs) {
@@ -86,12 +89,13 @@ void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3*
 }
 
 void run_columns(const Program& program, const NoiseSet& noise, const double* xs, const double* zs, std::size_t count,
-                 const Operand& output, double* out) {
+                 const Operand& output, double* out, const double* lod_weight, double lod_spacing_m) {
     if (output.is_constant()) {
         std::fill(out, out + count, output.constant);
         return;
     }
     eval::Workspace work(program, count);
+    work.set_lod({lod_weight, lod_spacing_m});
     for (const int node : eval::needed_by(program, output)) work.run(node, noise, xs, nullptr, zs, count, true);
     const double* result = work.buffer(output.node, output.port);
     std::copy(result, result + count, out);

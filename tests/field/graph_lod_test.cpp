@@ -1,0 +1,251 @@
+// `lod`: a noise node whose octaves a level's samples cannot show (wavelength under two
+// samples) leaves them out inside a World column (Lattice::lod_column_samples). The samples
+// two or fewer from a column's x or z face keep every octave, the same bits as without a
+// level; from four in, the level's octaves alone, the same bits as a node with only those;
+// half of each three in. Without a World column, or where every octave shows, nothing
+// changes. The proven ranges hold the simplified values, and misuse is refused.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isoterra/graph.hpp"
+
+using namespace isoterra;
+
+namespace lod_test {
+
+std::unique_ptr<GraphField> graph(const std::string& body, const std::string& sdf = "out", const std::string& ground = "") {
+    return parse_graph("format = 1\nseed = 5\n[node]\n" + body + "[output]\nsdf = \"" + sdf + "\"\n" +
+                           (ground.empty() ? "" : "ground = \"" + ground + "\"\n"),
+                       "lod.toml");
+}
+
+// A chunk-sized lattice of a World column at `spacing` (33 + 4 samples a side, two of padding
+// below and one above, as surface nets' chunks), its origin `chunk` chunks from the origin.
+Lattice column_lattice(double spacing, int cx, int cz, bool in_column) {
+    Lattice lat;
+    lat.origin = {std::int64_t{cx} * 32 - 2, -2, std::int64_t{cz} * 32 - 2};
+    lat.size = {36, 36, 36};
+    lat.spacing_m = spacing;
+    lat.lod_column_samples = in_column ? 32 : 0;
+    return lat;
+}
+
+struct Sampled {
+    std::vector<float> values, ground;
+};
+Sampled sample(const GraphField& g, const Lattice& lat) {
+    Sampled s;
+    s.values.resize(lat.count());
+    s.ground.resize(static_cast<std::size_t>(lat.size.x) * lat.size.z);
+    g.sample_lattice_and_ground(lat, s.values.data(), s.ground.data());
+    return s;
+}
+
+// Samples from the nearest x or z face of a 32-sample column.
+int from_faces(const Lattice& lat, int i, int k) {
+    const auto d = [](std::int64_t g) {
+        const std::int64_t r = ((g % 32) + 32) % 32;
+        return static_cast<int>(std::min(r, 32 - r));
+    };
+    return std::min(d(lat.origin.x + i), d(lat.origin.z + k));
+}
+
+// Counts of the samples that matched each expectation, by their distance from the faces.
+struct Matched {
+    int faces = 0, inside = 0, between = 0;
+};
+
+// Checks `lod` against `every` (the same graph without a World column) and `shown` (only the
+// level's octaves) on `lat`: bit for bit at the faces and inside, between them halfway where
+// the value follows the noise linearly (`linear`).
+Matched check(const GraphField& lod, const GraphField& every, const GraphField& shown, const Lattice& lat, bool ground,
+              bool linear = true) {
+    Lattice plain = lat;
+    plain.lod_column_samples = 0;
+    const Sampled got = sample(lod, lat), all = sample(every, plain), part = sample(shown, plain);
+    Matched m;
+    for (int k = 0; k < lat.size.z; ++k)
+        for (int j = 0; j < lat.size.y; ++j)
+            for (int i = 0; i < lat.size.x; ++i) {
+                const std::size_t at = ground ? static_cast<std::size_t>(k) * lat.size.x + i : lat.index(i, j, k);
+                const float g = ground ? got.ground[at] : got.values[at];
+                const float a = ground ? all.ground[at] : all.values[at];
+                const float p = ground ? part.ground[at] : part.values[at];
+                const int d = from_faces(lat, i, k);
+                if (d <= 2) {
+                    EXPECT_EQ(g, a) << "at " << i << "," << j << "," << k;
+                    ++m.faces;
+                } else if (d >= 4) {
+                    EXPECT_EQ(g, p) << "at " << i << "," << j << "," << k;
+                    ++m.inside;
+                } else {
+                    if (linear) EXPECT_NEAR(g, 0.5f * (a + p), 1e-4f * (1.0f + std::fabs(a))) << "at " << i << "," << j << "," << k;
+                    ++m.between;
+                }
+            }
+    return m;
+}
+
+const std::string kHills =
+    "hills = {{ type = \"fbm2\", scale_m = 64.0, octaves = {}, amplitude = 20.0{} }}\n"
+    "out = {{ type = \"plane\", height = \"hills\" }}\n";
+
+}  // namespace lod_test
+
+using namespace lod_test;
+
+// fBm of 2D noise, 64 m, six octaves (wavelengths 64 .. 2 m): at 4 m samples the level shows
+// the four of 8 m and over. The ground (a column output) and the sdf both follow.
+TEST(GraphLod, a_2d_fbm_keeps_every_octave_at_the_faces_and_the_levels_octaves_inside) {
+    const auto lod = lod_test::graph(fmt::format(fmt::runtime(kHills), 6, ", lod = true"), "out", "hills");
+    const auto every = lod_test::graph(fmt::format(fmt::runtime(kHills), 6, ""), "out", "hills");
+    const auto shown = lod_test::graph(fmt::format(fmt::runtime(kHills), 4, ""), "out", "hills");
+    for (const auto [cx, cz] : {std::pair{0, 0}, std::pair{-3, 7}, std::pair{40000, -25000}}) {
+        const Lattice lat = column_lattice(4.0, cx, cz, true);
+        const Matched ground = check(*lod, *every, *shown, lat, true);
+        const Matched values = check(*lod, *every, *shown, lat, false);
+        // 36 columns a side (-2 .. 33): 9 two or fewer from a face, 2 three from it, 25 inside.
+        EXPECT_EQ(ground.faces + ground.inside + ground.between, 36 * 36 * 36);
+        EXPECT_EQ(values.inside, 36 * 25 * 25);
+        EXPECT_GT(values.between, 0);
+    }
+    // Not in a World column, or at a level that shows every octave (1 m: 2 m octave kept):
+    // every octave everywhere.
+    for (const Lattice& lat : {column_lattice(4.0, 1, 1, false), column_lattice(1.0, 1, 1, true)}) {
+        const Matched m = check(*lod, *every, *every, lat, false);
+        EXPECT_GT(m.inside, 0);
+    }
+}
+
+// A ridged 2D noise and the fast flavour's 3D fBm (run on its point kernel with `lod`) the
+// same way; at 4 m samples the ridges' 90 m, 5 octaves keep the four of 11 m and over.
+TEST(GraphLod, ridged_noise_and_a_3d_fbm_of_the_fast_flavour_as_well) {
+    const char* ridged =
+        "r = {{ type = \"ridged2\", scale_m = 90.0, octaves = {}, offset = [4.0, -2.0]{} }}\n"
+        "out = {{ type = \"plane\", height = \"r\" }}\n";
+    // (The ridge's profile bends the blend: halfway is not checked.)
+    check(*lod_test::graph(fmt::format(fmt::runtime(ridged), 5, ", lod = true")),
+          *lod_test::graph(fmt::format(fmt::runtime(ridged), 5, "")), *lod_test::graph(fmt::format(fmt::runtime(ridged), 4, "")),
+          column_lattice(4.0, 3, -1, true), false, false);
+    const char* rough =
+        "r = {{ type = \"fbm3\", scale_m = 20.0, octaves = {}, noise = \"fast\"{} }}\n"
+        "h = {{ type = \"mul\", a = \"r\", b = 3.0 }}\n"
+        "out = {{ type = \"plane\", height = \"h\" }}\n";
+    // The lod node's reference without a level is itself (a node without `lod` runs on the
+    // lattice kernel, other bits); 20 m at 4 m samples: octaves of 20 and 10 m shown.
+    const auto lod = lod_test::graph(fmt::format(fmt::runtime(rough), 3, ", lod = true"));
+    const auto shown = lod_test::graph(fmt::format(fmt::runtime(rough), 2, ", lod = true"));
+    const Matched m = check(*lod, *lod, *shown, column_lattice(4.0, 2, 2, true), false);
+    EXPECT_GT(m.inside, 0);
+}
+
+// A 3D noise smaller than two samples (the overhangs' 14 by 10 m at 8 m samples) is left out
+// inside: there the sdf is the plane's alone; at 4 m samples it shows and nothing changes.
+// With a gate on it (a subtract whose other side decides alone far from the surface) too.
+TEST(GraphLod, a_3d_noise_smaller_than_two_samples_is_left_out_inside) {
+    for (const char* guard :
+         {"out = { type = \"add\", a = \"land\", b = \"b3\" }\n", "out = { type = \"subtract\", a = \"land\", b = \"b3\" }\n"}) {
+        const std::string body = std::string(
+                                     "land = { type = \"plane\", height = 3.0 }\n"
+                                     "b = { type = \"simplex3\", scale_m = 14.0, vertical_scale_m = 10.0LOD }\n"
+                                     "b3 = { type = \"mul\", a = \"b\", b = 4.0 }\n") +
+                                 guard;
+        const auto with = [&](const char* lod) {
+            std::string text = body;
+            text.replace(text.find("LOD"), 3, lod);
+            return lod_test::graph(text);
+        };
+        const auto lod = with(", lod = true");
+        const auto every = with("");
+        const auto none = lod_test::graph(std::string("land = { type = \"plane\", height = 3.0 }\n"
+                                                      "b3 = { type = \"mul\", a = 0.0, b = 4.0 }\n") +
+                                          guard);
+        SCOPED_TRACE(guard);
+        const bool linear = std::string(guard).find("add") != std::string::npos;  // a subtract bends the blend
+        const Matched m = check(*lod, *every, *none, column_lattice(8.0, -1, 0, true), false, linear);
+        EXPECT_EQ(m.inside, 36 * 25 * 25) << guard;
+        check(*lod, *every, *every, column_lattice(4.0, -1, 0, true), false);
+    }
+}
+
+// Any node may say how small what it adds is (`detail_m`) and what it is where a level cannot
+// show it (`far`): tunnels 9 m wide (detail_m = 12) are closed inside columns of 8 m samples
+// (the sdf is the rock's alone there, bit for bit), kept at the faces and at 4 m samples.
+TEST(GraphLod, a_node_under_two_samples_is_its_far_value_inside) {
+    const std::string rock =
+        "up = { type = \"y\" }\n"
+        "rock = { type = \"sub\", a = \"up\", b = 2.0 }\n";
+    const std::string tunnels =
+        "a = { type = \"simplex3\", scale_m = 60.0, vertical_scale_m = 30.0 }\n"
+        "b = { type = \"simplex3\", scale_m = 60.0, vertical_scale_m = 30.0, offset = [9.0, 1.0, -4.0] }\n"
+        "t = { type = \"hypot\", a = \"a\", b = \"b\" }\n"
+        "w = { type = \"sub\", a = \"t\", b = 0.09 }\n"
+        "cave = { type = \"mul\", a = \"w\", b = 50.0DETAIL }\n";
+    const auto with = [&](const std::string& detail) {
+        std::string text = tunnels;
+        text.replace(text.find("DETAIL"), 6, detail);
+        return lod_test::graph(rock + text +
+                               "carved = { type = \"neg\", in = \"cave\" }\nout = { type = \"max\", a = \"rock\", b = \"carved\" }\n");
+    };
+    const auto lod = with(", detail_m = 12.0, far = 1000.0");
+    const auto every = with("");
+    const auto none = lod_test::graph(rock + "out = { type = \"max\", a = \"rock\", b = -1000.0 }\n");
+    const Matched m = check(*lod, *every, *none, column_lattice(8.0, 0, -1, true), false, false);
+    EXPECT_EQ(m.inside, 36 * 25 * 25);
+    check(*lod, *every, *every, column_lattice(4.0, 0, -1, true), false);
+    // The proven range holds the values (the far value taken into the node's range).
+    const Lattice lat = column_lattice(8.0, 0, -1, true);
+    const Sampled got = sample(*lod, lat);
+    const ValueRange r = lod->bounds(lat.bounds());
+    const auto [lo, hi] = std::minmax_element(got.values.begin(), got.values.end());
+    EXPECT_LE(r.lo, *lo);
+    EXPECT_GE(r.hi, *hi);
+}
+
+// Every simplified value lies in the proven range of the lattice's box.
+TEST(GraphLod, the_proven_range_holds_the_simplified_values) {
+    const auto lod = lod_test::graph(fmt::format(fmt::runtime(kHills), 6, ", lod = true"), "out", "hills");
+    for (const double spacing : {2.0, 4.0, 16.0, 64.0}) {
+        const Lattice lat = column_lattice(spacing, 1, -2, true);
+        const Sampled s = sample(*lod, lat);
+        const ValueRange r = lod->bounds(lat.bounds());
+        const auto [lo, hi] = std::minmax_element(s.values.begin(), s.values.end());
+        EXPECT_LE(r.lo, *lo) << spacing;
+        EXPECT_GE(r.hi, *hi) << spacing;
+    }
+}
+
+TEST(GraphLod, misuse_is_refused_with_the_line) {
+    const auto error_of = [](const std::string& body) {
+        try {
+            lod_test::graph(body);
+        } catch (const GraphError& e) {
+            return std::string(e.what());
+        }
+        return std::string("compiled");
+    };
+    EXPECT_NE(error_of("out = { type = \"plane\", height = 1.0, lod = true }\n").find("only the noises"), std::string::npos);
+    EXPECT_NE(error_of("n = { type = \"fbm2\", scale_m = 9.0, lod = 1 }\nout = { type = \"plane\", height = \"n\" }\n")
+                  .find("expected true or false"),
+              std::string::npos);
+    EXPECT_NE(error_of("n = { type = \"fbm2\", scale_m = 9.0, lod = true, grid_m = 2.0 }\nout = { type = \"plane\", height = \"n\" }\n")
+                  .find("'grid_m' does not go with 'lod'"),
+              std::string::npos);
+    EXPECT_NE(error_of("n = { type = \"add\", a = 1.0, b = 2.0, far = 3.0 }\nout = { type = \"plane\", height = \"n\" }\n")
+                  .find("goes with 'detail_m'"),
+              std::string::npos);
+    EXPECT_NE(error_of("n = { type = \"add\", a = 1.0, b = 2.0, detail_m = 0.0 }\nout = { type = \"plane\", height = \"n\" }\n")
+                  .find("expected a number in (0, 100000]"),
+              std::string::npos);
+    EXPECT_NE(
+        error_of(
+            "w = { type = \"warp2\", scale_m = 9.0, distance_m = 2.0, detail_m = 4.0 }\nout = { type = \"plane\", height = \"w.x\" }\n")
+            .find("several outputs"),
+        std::string::npos);
+}
