@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -290,6 +291,45 @@ void BM_alpine_ground_chunk(benchmark::State& state) {
                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_alpine_ground_chunk)->Arg(0)->Arg(5)->Unit(benchmark::kMillisecond);
+
+// Detail where it shows: a graph that leaves out, inside the World's columns, what a level
+// cannot show, against the same graph without (range(1) 0: its `lod` and `detail_m` taken
+// out), six chunks holding the ground at level range(0), sampled as the World samples them:
+// the time a chunk. The tutorial (examples/tutorial_lod.toml: its hills' and ridges' octaves,
+// overhangs and tunnels) and the weld test's hills (tests/fuzz/corpus/graph/lod_hills.toml:
+// besides, a 3D fBm of three octaves at every sample).
+void time_lod_chunks(benchmark::State& state, const std::string& path) {
+    const int level = static_cast<int>(state.range(0));
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    std::string graph = text.str();
+    if (state.range(1) == 0)
+        for (const char* key : {", lod = true", ", detail_m = 16.0, far = 1000.0", ", detail_m = 6.0, far = 1000.0"})
+            for (std::size_t at; (at = graph.find(key)) != std::string::npos;) graph.erase(at, std::strlen(key));
+    const std::shared_ptr<const Field> field = parse_graph(graph, path);
+    const int columns[6][2] = {{0, 0}, {1, 0}, {0, 1}, {-1, 2}, {3, -2}, {2, 2}};
+    std::vector<ChunkCoord> coords;
+    for (const auto& c : columns) {
+        const double size = kChunkSize * std::ldexp(1.0, level);
+        const double ground = field->ground_height((c[0] + 0.5) * size, (c[1] + 0.5) * size);
+        coords.push_back({c[0], static_cast<int>(std::floor(ground / size)), c[1], level});
+    }
+    ChunkSamples samples;
+    for (auto _ : state)
+        for (const ChunkCoord& c : coords) {
+            sample_world_chunk(*field, nullptr, c, Mesher::marching_cubes, -1e9, samples);
+            benchmark::DoNotOptimize(samples.values.data());
+        }
+    state.counters["chunk_ms"] = benchmark::Counter(static_cast<double>(state.iterations() * coords.size()) / 1000.0,
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+void BM_tutorial_lod_chunk(benchmark::State& state) { time_lod_chunks(state, std::string(ISOTERRA_EXAMPLES_DIR) + "/tutorial_lod.toml"); }
+BENCHMARK(BM_tutorial_lod_chunk)->ArgsProduct({{0, 3, 4, 5}, {0, 1}})->Unit(benchmark::kMillisecond);
+void BM_lod_hills_chunk(benchmark::State& state) {
+    time_lod_chunks(state, std::string(ISOTERRA_REFERENCE_DIR) + "/../fuzz/corpus/graph/lod_hills.toml");
+}
+BENCHMARK(BM_lod_hills_chunk)->ArgsProduct({{0, 2, 3, 5}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 // Simplifying the insides of six tutorial chunks of level 2 (marching cubes, 4 m apart) by
 // up to half their spacing, down to range(0) triangles a chunk (0: as far as the error

@@ -40,11 +40,12 @@ struct Lattice {
     glm::ivec3 size{0};
     double spacing_m = 1.0;
     /// > 0: the lattice lies in a World column of chunks this many samples wide, whose x and z
-    /// faces lie at multiples of it and are where it meets other levels. Inside such columns,
-    /// from three samples off those faces, a field may leave out detail its spacing cannot
-    /// show (a graph's `lod` noises); the samples two or fewer from a face keep every detail,
-    /// so neighbouring levels still meet. 0: every detail everywhere.
+    /// faces lie at multiples of it and are where it meets other levels. Inside such columns
+    /// a field may leave out detail its spacing cannot show (a graph's `lod` and `detail_m`);
+    /// the samples `lod_exact_samples` or fewer from a face keep every detail, so the seams
+    /// between levels read the same values on both sides. 0: every detail everywhere.
     int lod_column_samples = 0;
+    int lod_exact_samples = 2;  // the mesher's seam reach (MesherInfo::seam_reach)
 
     std::size_t count() const { return static_cast<std::size_t>(size.x) * size.y * static_cast<std::size_t>(size.z); }
     std::size_t index(int i, int j, int k) const { return (static_cast<std::size_t>(k) * size.y + j) * size.x + i; }
@@ -71,14 +72,16 @@ struct LatticeColumns {
     glm::i64vec2 origin{0};  // x and z of the first column, in samples
     glm::ivec2 size{0};      // columns along x and z
     double spacing_m = 1.0;
-    int lod_column_samples = 0;              // as the lattice's (Lattice::lod_column_samples)
+    int lod_column_samples = 0;  // as the lattice's (Lattice::lod_column_samples)
+    int lod_exact_samples = 2;
     std::vector<double> height;              // the ground height per column, x fastest
     std::vector<double> bend;                // how far the surface may depart from it there
     std::shared_ptr<const void> field_data;  // what else the field keeps per column (a graph's column nodes)
     /// Returns true when `lattice` has exactly these columns.
     bool fits(const Lattice& lattice) const {
         return origin.x == lattice.origin.x && origin.y == lattice.origin.z && size.x == lattice.size.x && size.y == lattice.size.z &&
-               spacing_m == lattice.spacing_m && lod_column_samples == lattice.lod_column_samples;
+               spacing_m == lattice.spacing_m && lod_column_samples == lattice.lod_column_samples &&
+               lod_exact_samples == lattice.lod_exact_samples;
     }
 };
 

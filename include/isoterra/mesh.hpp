@@ -143,6 +143,9 @@ struct MesherInfo {
     // Whether a chunk's inside may be simplified over a triangle budget without opening a
     // seam (simplify_interior).
     bool simplifiable;
+    // The samples from a World column's face that its seams between levels read on both
+    // sides: a field keeps every detail there (Lattice::lod_exact_samples).
+    int seam_reach;
     void (*mesh)(const ChunkSamples& samples, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out,
                  unsigned transition_sides);
 };

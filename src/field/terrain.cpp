@@ -275,6 +275,7 @@ std::shared_ptr<const LatticeColumns> TerrainField::State::columns_of(const Latt
     out->size = {lattice.size.x, lattice.size.z};
     out->spacing_m = lattice.spacing_m;
     out->lod_column_samples = lattice.lod_column_samples;
+    out->lod_exact_samples = lattice.lod_exact_samples;
     const std::size_t ncol = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
     const std::vector<double> column_xz = lattice_column_xz(lattice);
     std::vector<Column> columns(ncol);

@@ -32,10 +32,11 @@ const std::vector<MesherInfo>& meshers() {
     // beyond its faces. Surface nets' simplification stays off: their seams reach further in
     // than a cell and opened there.
     static const std::vector<MesherInfo> table{
-        {Mesher::marching_cubes, "marching-cubes", "marching cubes", {2, 2}, true, marching_cubes_row},
-        {Mesher::surface_nets, "surface-nets", "surface nets", {2, 2}, false, surface_nets_row},
-        // Blocks: faces towards the samples at -1 and 32.
-        {Mesher::blocks, "blocks", "blocks", {1, 0}, false, blocks_row},
+        // (Transvoxel's strips read the faces' samples alone; surface nets' seams two steps in.)
+        {Mesher::marching_cubes, "marching-cubes", "marching cubes", {2, 2}, true, 0, marching_cubes_row},
+        {Mesher::surface_nets, "surface-nets", "surface nets", {2, 2}, false, 2, surface_nets_row},
+        // Blocks: faces towards the samples at -1 and 32; skirts between levels.
+        {Mesher::blocks, "blocks", "blocks", {1, 0}, false, 0, blocks_row},
     };
     return table;
 }

@@ -20,6 +20,7 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
     // A World column meets other levels at its x and z faces only: inside, a field may leave
     // out what the level cannot show (Lattice::lod_column_samples).
     out.lattice.lod_column_samples = kChunkSize;
+    out.lattice.lod_exact_samples = mesher_info(mesher).seam_reach;
     const Lattice& lat = out.lattice;
     out.values.resize(lat.count());
     out.ground.resize(static_cast<std::size_t>(lat.size.x) * lat.size.z);
@@ -81,6 +82,7 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
     const Padding pad = mesher_padding(job.mesher);
     Lattice chunks = chunk_lattice({c.x, 0, c.z, c.level}, pad);
     chunks.lod_column_samples = kChunkSize;  // as the chunks sample it
+    chunks.lod_exact_samples = mesher_info(job.mesher).seam_reach;
     out.lattice_columns = field.columns_of(chunks);
     std::vector<float> heights(static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1));
     bool has_ground = false;
@@ -97,6 +99,7 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
         lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
         lat.spacing_m = std::ldexp(1.0, c.level);
         lat.lod_column_samples = kChunkSize;
+        lat.lod_exact_samples = mesher_info(job.mesher).seam_reach;
         has_ground = field.ground_heights(lat, heights.data());
     }
     if (has_ground) {

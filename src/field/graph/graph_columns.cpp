@@ -51,7 +51,7 @@ const double* ColumnValues::get(int node, int port) const {
 
 bool ColumnValues::fits(const Lattice& other) const {
     return origin.x == other.origin.x && origin.y == other.origin.z && size.x == other.size.x && size.y == other.size.z &&
-           spacing_m == other.spacing_m && lod_column_samples == other.lod_column_samples;
+           spacing_m == other.spacing_m && lod_column_samples == other.lod_column_samples && lod_exact_samples == other.lod_exact_samples;
 }
 
 ColumnValues column_values(const Program& program, const NoiseSet& noise, const Lattice& lattice, LatticeStats* stats) {
@@ -61,6 +61,7 @@ ColumnValues column_values(const Program& program, const NoiseSet& noise, const 
     cv.size = {lattice.size.x, lattice.size.z};
     cv.spacing_m = lattice.spacing_m;
     cv.lod_column_samples = lattice.lod_column_samples;
+    cv.lod_exact_samples = lattice.lod_exact_samples;
     cv.count = nx * nz;
     std::vector<double> cx(cv.count), cz(cv.count);
     for (std::size_t k = 0; k < nz; ++k)
@@ -76,7 +77,7 @@ ColumnValues column_values(const Program& program, const NoiseSet& noise, const 
     std::sort(columns.begin(), columns.end());
     columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
     eval::Workspace work(program, cv.count);
-    const std::vector<double> lod = lod_weights(lattice);
+    const std::vector<double> lod = lod_weights(program, lattice);
     if (!lod.empty()) work.set_lod({lod.data(), lattice.spacing_m});
     // A masked side's nodes run with its mul, where the mask is not 0 (graph_column_masks.hpp).
     const std::vector<ActiveMask> masks = active_column_masks(program, noise, lattice.bounds());

@@ -75,6 +75,7 @@ struct ColumnValues {
     glm::ivec2 size{0};
     double spacing_m = 1.0;
     int lod_column_samples = 0;  // the lattice's: its `lod` noises simplified inside World columns
+    int lod_exact_samples = 2;
     std::size_t count = 0;
     std::vector<int> slot;  // per node and port (node * kMaxPorts + port): the buffer, or -1
     std::vector<std::vector<double>> buffers;

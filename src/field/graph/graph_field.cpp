@@ -45,6 +45,7 @@ std::shared_ptr<const LatticeColumns> GraphField::columns_of(const Lattice& latt
     out->size = values->size;
     out->spacing_m = values->spacing_m;
     out->lod_column_samples = values->lod_column_samples;
+    out->lod_exact_samples = values->lod_exact_samples;
     if (program_->has_ground) {
         const graph::Operand& g = program_->ground;
         const double* h = g.is_constant() ? nullptr : values->get(g.node, g.port);
@@ -99,7 +100,7 @@ bool GraphField::ground_heights(const Lattice& lattice, float* out) const {
             xs[static_cast<std::size_t>(k) * lattice.size.x + i] = p.x;
             zs[static_cast<std::size_t>(k) * lattice.size.x + i] = p.z;
         }
-    const std::vector<double> lod = graph::lod_weights(lattice);  // in a World column: as its chunks sample it
+    const std::vector<double> lod = graph::lod_weights(*program_, lattice);  // in a World column: as its chunks sample it
     graph::run_columns(*program_, noise_, xs.data(), zs.data(), n, program_->ground, h.data(), lod.empty() ? nullptr : lod.data(),
                        lattice.spacing_m);
     for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<float>(h[c]);

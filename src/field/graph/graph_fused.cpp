@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graph_eval_parts.hpp"
+#include "graph_lod.hpp"
 
 namespace isoterra::graph::eval {
 namespace {
@@ -129,6 +130,12 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
         }
         return false;
     };
+    // Per step: a node its level leaves out here (`detail_m`).
+    const LodLanes& lod = work.lod();
+    thread_local std::vector<char> left_out;
+    left_out.assign(steps_.size(), 0);
+    for (std::size_t s = 0; s < steps_.size() && lod.weight; ++s)
+        left_out[s] = detail_dropped(program_->nodes[static_cast<std::size_t>(steps_[s].node)], lod.spacing_m);
     PointwiseLanes l;
     l.lattice = lattice;
     for (std::size_t b0 = 0; b0 < count; b0 += kBlock) {
@@ -147,12 +154,15 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
             const auto at = [&](std::size_t i) { return w.in[i] ? w.in[i] + (w.in_moves[i] ? b0 : 0) : nullptr; };
             l.a = at(0), l.b = at(1), l.c = at(2);
             l.out = w.out + (w.out_moves ? b0 : 0);
+            const Node& node = program_->nodes[static_cast<std::size_t>(steps_[s].node)];
             if (action[s] >= 2) {
                 const double* other = action[s] == 2 ? l.a : l.b;
                 std::copy(other, other + l.count, l.out);
-                continue;
+            } else {
+                run_pointwise(node, l);
             }
-            run_pointwise(program_->nodes[static_cast<std::size_t>(steps_[s].node)], l);
+            // What the lanes' level cannot show of it gives way to its far value (graph_lod.hpp).
+            if (left_out[s]) blend_to_far(l.out, lod.weight + b0, l.count, node.far);
         }
     }
 }

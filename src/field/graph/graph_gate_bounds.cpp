@@ -9,6 +9,7 @@
 
 #include "graph_eval_parts.hpp"
 #include "graph_gates.hpp"
+#include "graph_lod.hpp"
 #include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
@@ -143,6 +144,11 @@ void bound_through(const Program& program, const std::vector<GateStep>& path, ev
         const double* v = other ? work.operand(step.node, static_cast<std::size_t>(1 - step.on)) : nullptr;
         bound_by_lanes(node, step, other, v, uniform, lo, hi, count);
         uniform = uniform && (!other || other->is_constant());
+        // A node its level leaves out is blended toward its far value (graph_lod.hpp).
+        if (const eval::LodLanes& lod = work.lod(); lod.weight && detail_dropped(node, lod.spacing_m)) {
+            widen_to_far(lod.weight, node.far, lo, hi, count);
+            uniform = false;
+        }
     }
 }
 

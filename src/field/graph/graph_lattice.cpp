@@ -37,12 +37,31 @@ ISOTERRA_CLONES_WIDE void narrow_rows(const double* from, float* to, std::size_t
 
 // A lattice noise node (is_lattice_noise) over a lattice: the seed flavour's kernel (which
 // may skip gated points), or the fast flavour's noise or fBm (which computes every point).
-void lattice_noise_values(const Node& node, const NoiseSet& noise, const NoiseLattice& lattice, float* out) {
+// (With `shape`, the fast flavour's fBm of those octaves.)
+void lattice_noise_values(const Node& node, const NoiseSet& noise, const NoiseLattice& lattice, float* out,
+                          const FbmShape* shape = nullptr) {
     if (!node.fast_noise) return noise.noise3.lattice_fast(lattice, out);
     const FastSimplex3 fast(noise.seed);
-    if (node.op == Op::fbm3) return fast.fbm_lattice(lattice, node.shape, out);
+    if (node.op == Op::fbm3) return fast.fbm_lattice(lattice, shape ? *shape : node.shape, out);
     fast.lattice(lattice, out);
 }
+
+namespace {
+
+// Lattice noise `n` over `nl` (the whole lattice, or a slab) into `out`: inside a World column
+// (`lod` weights given) only what its level shows or reads (graph_lod.hpp).
+void lattice_noise_at_level(const Program& program, const NoiseSet& noise, const Lattice& lattice, int n, const NoiseLattice& nl,
+                            const std::vector<double>& lod, const std::vector<bool>& unread, float* out) {
+    const Node& node = program.nodes[static_cast<std::size_t>(n)];
+    LodNoise level;
+    if (lod.empty() || !lod_noise_of(node, lattice, unread.empty() || !unread[static_cast<std::size_t>(n)], level))
+        return lattice_noise_values(node, noise, nl, out);
+    run_lod_noise(
+        nl, lod.data(), level,
+        [&](const NoiseLattice& sub, const FbmShape& shape, float* to) { lattice_noise_values(node, noise, sub, to, &shape); }, out);
+}
+
+}  // namespace
 
 namespace {
 
@@ -77,11 +96,6 @@ LatticeGates active_gates(const Program& program, const NoiseSet& noise, const L
         if (std::isnan(gates.thresholds[g])) continue;
         gates.noise_ranges[g] = ranges[static_cast<std::size_t>(program.gates[g].noise)][0];
         gates.paths[g] = gate_path(program, program.gates[g], samples);
-        // A node on the way that the level leaves out is not the function the bound follows.
-        const bool left_out = std::any_of(gates.paths[g].begin(), gates.paths[g].end(), [&](const GateStep& step) {
-            return dropped_at_level(program.nodes[static_cast<std::size_t>(step.node)], lattice);
-        });
-        if (left_out) gates.thresholds[g] = std::nan(""), gates.gate_of[static_cast<std::size_t>(program.gates[g].noise)] = -1;
     }
     return gates;
 }
@@ -98,7 +112,7 @@ NoiseLattice noise_lattice_of(const Lattice& lattice, const Node& node) {
 std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet& noise, const Lattice& lattice,
                                          const std::vector<int>& samples, const std::vector<int>& gate_of, const std::vector<double>& lod,
                                          const std::vector<bool>& unread) {
-    thread_local std::vector<float> noise_store, lod_gate;
+    thread_local std::vector<float> noise_store;
     std::vector<float*> lattice_noise(program.nodes.size(), nullptr);
     const auto whole_lattice = [&](int n) {
         return is_lattice_noise(program.nodes[static_cast<std::size_t>(n)]) && gate_of[static_cast<std::size_t>(n)] < 0;
@@ -111,22 +125,7 @@ std::vector<float*> whole_lattice_noises(const Program& program, const NoiseSet&
         const Node& node = program.nodes[static_cast<std::size_t>(n)];
         float* values = lattice_noise[static_cast<std::size_t>(n)] = next_store;
         next_store += lattice.count();
-        NoiseLattice nl = noise_lattice_of(lattice, node);
-        const bool dropped = dropped_at_level(node, lattice);
-        const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
-        const std::size_t nz = static_cast<std::size_t>(lattice.size.z);
-        if (dropped || (!unread.empty() && unread[static_cast<std::size_t>(n)])) {
-            // Skipped where no part of it shows or is read (the seed flavour's kernel).
-            lod_gate.assign(lattice.count(), 1.0f);
-            for (std::size_t k = 0; k < nz; ++k)
-                for (std::size_t j = 0; j < ny; ++j) close_lod_gate(&lod_gate[(k * ny + j) * nx], &lod[k * nx], nx);
-            nl.gate = lod_gate.data();
-        }
-        lattice_noise_values(node, noise, nl, values);
-        if (dropped)
-            for (std::size_t k = 0; k < nz; ++k)
-                for (std::size_t j = 0; j < ny; ++j)
-                    blend_to_far(values + (k * ny + j) * nx, &lod[k * nx], nx, far_at_level(node, lattice));
+        lattice_noise_at_level(program, noise, lattice, n, noise_lattice_of(lattice, node), lod, unread, values);
     }
     return lattice_noise;
 }
@@ -159,12 +158,7 @@ void run_gated_noise(const Program& program, const NoiseSet& noise, const Lattic
     nl.size.y = 1;
     nl.gate = gate.data();
     nl.gate_below = 0.0f;
-    // Left out too where its level shows none of it (graph_lod.hpp); an xz slab is laid out as
-    // the columns.
-    const bool dropped = dropped_at_level(node, lattice);
-    if (dropped || (!unread.empty() && unread[static_cast<std::size_t>(n)])) close_lod_gate(gate.data(), lod.data(), slab);
-    lattice_noise_values(node, noise, nl, gated_noise.data());
-    if (dropped) blend_to_far(gated_noise.data(), lod.data(), slab, far_at_level(node, lattice));
+    lattice_noise_at_level(program, noise, lattice, n, nl, lod, unread, gated_noise.data());
     widen(gated_noise.data(), work.buffer(n, 0), slab);
 }
 
@@ -181,8 +175,8 @@ std::vector<SampleStep> sample_steps(const Program& program, const std::vector<i
     const std::vector<int>& gate_of = gates.gate_of;
     const auto fusable = [&](int n) {
         const Node& node = program.nodes[static_cast<std::size_t>(n)];
-        return eval::is_pointwise(node) && node.grid_m <= 0.0 && node.ports == 1 && node.detail_m <= 0.0 &&
-               !lattice_noise[static_cast<std::size_t>(n)] && gate_of[static_cast<std::size_t>(n)] < 0;
+        return eval::is_pointwise(node) && node.grid_m <= 0.0 && node.ports == 1 && !lattice_noise[static_cast<std::size_t>(n)] &&
+               gate_of[static_cast<std::size_t>(n)] < 0;
     };
     // The values a gate's bound reads on its way (its nodes' other inputs), besides those
     // read_per_sample names.
@@ -233,7 +227,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     const std::vector<int> columns = sdf_nodes(program, true);
     put_column_outputs(program, column_work, ncol, sinks);
     const LatticeGates gates = active_gates(program, noise, lattice, samples);
-    const std::vector<double> lod = lod_weights(lattice);
+    const std::vector<double> lod = lod_weights(program, lattice);
     const std::vector<bool> unread = read_only_where_shown(program, lattice);
     const std::vector<float*> lattice_noise = whole_lattice_noises(program, noise, lattice, samples, gates.gate_of, lod, unread);
     // The rest per y-slab: z rows of x, as the columns lie.

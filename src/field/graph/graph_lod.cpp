@@ -5,25 +5,26 @@
 #include <algorithm>
 #include <cmath>
 
+#include "simd/target_clones.hpp"
+
 namespace isoterra::graph {
 
-std::vector<double> lod_weights(const Lattice& lattice) {
-    const std::int64_t c = lattice.lod_column_samples;
-    if (c <= 0) return {};
-    // Samples from the nearest face of the column along one axis.
-    const auto from_face = [c](std::int64_t g) {
-        const std::int64_t r = ((g % c) + c) % c;
-        return std::min(r, c - r);
+std::vector<double> lod_weights(const Program& program, const Lattice& lattice) {
+    const std::int64_t c = lattice.lod_column_samples, exact = lattice.lod_exact_samples;
+    const bool any = std::any_of(program.nodes.begin(), program.nodes.end(), [](const Node& n) { return n.lod || n.detail_m > 0.0; });
+    if (c <= 0 || !any) return {};
+    // Samples from the nearest face of the column, along x and along z.
+    const auto from_faces = [c](std::int64_t origin, int size) {
+        std::vector<std::int64_t> d(static_cast<std::size_t>(size));
+        std::int64_t r = ((origin % c) + c) % c;
+        for (int i = 0; i < size; ++i, r = r + 1 == c ? 0 : r + 1) d[static_cast<std::size_t>(i)] = std::min(r, c - r);
+        return d;
     };
-    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), nz = static_cast<std::size_t>(lattice.size.z);
-    std::vector<double> weight(nx * nz);
-    for (std::size_t k = 0; k < nz; ++k) {
-        const std::int64_t dz = from_face(lattice.origin.z + static_cast<std::int64_t>(k));
-        for (std::size_t i = 0; i < nx; ++i) {
-            const std::int64_t d = std::min(dz, from_face(lattice.origin.x + static_cast<std::int64_t>(i)));
-            weight[k * nx + i] = std::clamp(0.5 * static_cast<double>(d - 2), 0.0, 1.0);
-        }
-    }
+    const std::vector<std::int64_t> dx = from_faces(lattice.origin.x, lattice.size.x), dz = from_faces(lattice.origin.z, lattice.size.z);
+    std::vector<double> weight(dx.size() * dz.size());
+    for (std::size_t k = 0; k < dz.size(); ++k)
+        for (std::size_t i = 0; i < dx.size(); ++i)
+            weight[k * dx.size() + i] = std::clamp(0.5 * static_cast<double>(std::min(dx[i], dz[k]) - exact), 0.0, 1.0);
     return weight;
 }
 
@@ -70,22 +71,96 @@ bool dropped_at_level(const Node& node, const Lattice& lattice) {
     return detail_dropped(node, lattice.spacing_m) || (node.lod && kept_octaves(node, FbmShape{1, 1.0, 1.0, 1.0}, lattice.spacing_m) == 0);
 }
 
-double far_at_level(const Node& node, const Lattice& lattice) { return detail_dropped(node, lattice.spacing_m) ? node.far : 0.0; }
-
 namespace {
 
-template <class T>
-void blend_lanes(T* values, const double* weight, std::size_t count, double far) {
-    for (std::size_t i = 0; i < count; ++i)
-        if (weight[i] > 0.0)
-            values[i] = weight[i] >= 1.0 ? static_cast<T>(far)
-                                         : static_cast<T>(static_cast<double>(values[i]) * (1.0 - weight[i]) + far * weight[i]);
+// Selects, not branches, so the loops run on vectors (these run over every lane of a slab).
+inline __attribute__((always_inline)) void blend_lanes(double* values, const double* weight, std::size_t count, double far) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const double v = values[i], w = weight[i];
+        const double blended = v * (1.0 - w) + far * w;
+        values[i] = w >= 1.0 ? far : w > 0.0 ? blended : v;
+    }
+}
+
+// A lattice noise's every detail (`every`) and its level's part (`level`, a whole row of
+// them where given, else `far`), blended by the weights of the row.
+ISOTERRA_CLONES_WIDE void blend_row(float* every, const float* level, double far, const double* weight, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const double w = weight[i], part = level ? static_cast<double>(level[i]) : far;
+        const double blended = part * w + static_cast<double>(every[i]) * (1.0 - w);
+        every[i] = w >= 1.0 ? static_cast<float>(part) : w > 0.0 ? static_cast<float>(blended) : every[i];
+    }
+}
+
+// `run` with `shape` over `l` (laid out as `out`), gated off (with l's own gate) in the columns
+// whose weight is under 1 (`level` false: those needing every detail) or over 0 (true: the
+// level's part). The kernels skip groups of points gated whole; a chunk's rows are too short
+// for boxes of columns to run on the widest kernels, so the whole lattice runs, gated.
+// A row of a gate: `own` (or open, null) where `weight` is in the part (over 0 with `level`,
+// else under 1), closed elsewhere. Selects, so the loop runs on vectors.
+ISOTERRA_CLONES_WIDE void gate_row(const double* weight, bool level, const float* own, float below, float* gate, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const bool wanted = level ? weight[i] > 0.0 : weight[i] < 1.0;
+        const float open = own ? own[i] - below : 1.0f;
+        gate[i] = wanted ? open : -1.0f;
+    }
+}
+
+// `run` with `shape` over `l` (laid out as `out`), gated off (with l's own gate) in the columns
+// whose weight is under 1 (`level` false: those needing every detail) or over 0 (true: the
+// level's part). The kernels skip groups of points gated whole; a chunk's rows are too short
+// for boxes of columns to run on the widest kernels, so the whole lattice runs, gated.
+void run_gated(const NoiseLattice& l, const double* weight, bool level, const FbmShape& shape, const SubLatticeRun& run, float* out) {
+    thread_local std::vector<float> gate;
+    const std::size_t nx = static_cast<std::size_t>(l.size.x), ny = static_cast<std::size_t>(l.size.y);
+    gate.resize(nx * ny * static_cast<std::size_t>(l.size.z));
+    for (std::size_t k = 0; k < static_cast<std::size_t>(l.size.z); ++k)
+        for (std::size_t j = 0; j < ny; ++j) {
+            const std::size_t row = (k * ny + j) * nx;
+            gate_row(weight + k * nx, level, l.gate ? l.gate + row : nullptr, l.gate_below, gate.data() + row, nx);
+        }
+    NoiseLattice gated = l;
+    gated.gate = gate.data();
+    gated.gate_below = 0.0f;
+    run(gated, shape, out);
 }
 
 }  // namespace
 
-void blend_to_far(float* values, const double* weight, std::size_t count, double far) { blend_lanes(values, weight, count, far); }
-void blend_to_far(double* values, const double* weight, std::size_t count, double far) { blend_lanes(values, weight, count, far); }
+ISOTERRA_CLONES_WIDE void blend_to_far(double* values, const double* weight, std::size_t count, double far) {
+    blend_lanes(values, weight, count, far);
+}
+
+bool lod_noise_of(const Node& node, const Lattice& lattice, bool read_inside, LodNoise& out) {
+    out.every = node.op == Op::fbm3 ? node.shape : FbmShape{1, 1.0, 1.0, 1.0};
+    out.shown = out.every;
+    out.shown.octaves = node.lod ? kept_octaves(node, out.every, lattice.spacing_m) : out.every.octaves;
+    out.far = 0.0;
+    if (detail_dropped(node, lattice.spacing_m)) out.shown.octaves = 0, out.far = node.far;
+    out.simplified = out.shown.octaves < out.every.octaves;
+    return out.simplified || !read_inside;
+}
+
+void run_lod_noise(const NoiseLattice& lattice, const double* weight, const LodNoise& noise, const SubLatticeRun& run, float* out) {
+    run_gated(lattice, weight, false, noise.every, run, out);
+    thread_local std::vector<float> level;
+    const bool part = noise.simplified && noise.shown.octaves > 0;
+    if (part) {
+        level.resize(static_cast<std::size_t>(lattice.size.x) * lattice.size.y * lattice.size.z);
+        run_gated(lattice, weight, true, noise.shown, run, level.data());
+    }
+    const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(lattice.size.z); ++k)
+        for (std::size_t j = 0; j < ny; ++j) {
+            const std::size_t row = (k * ny + j) * nx;
+            if (noise.simplified) {
+                blend_row(out + row, part ? level.data() + row : nullptr, noise.far, weight + k * nx, nx);
+            } else {
+                // Every detail, but not read where the weight is 1: 0 there (not worked out).
+                for (std::size_t i = 0; i < nx; ++i) out[row + i] = weight[k * nx + i] >= 1.0 ? 0.0f : out[row + i];
+            }
+        }
+}
 
 std::vector<bool> read_only_where_shown(const Program& program, const Lattice& lattice) {
     if (lattice.lod_column_samples <= 0 || program.sdf.is_constant()) return {};
@@ -107,9 +182,12 @@ std::vector<bool> read_only_where_shown(const Program& program, const Lattice& l
     return unread;
 }
 
-void close_lod_gate(float* gate, const double* weight, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i)
-        if (weight[i] >= 1.0) gate[i] = -1.0f;
+ISOTERRA_CLONES_WIDE void widen_to_far(const double* weight, double far, double* lo, double* hi, std::size_t count) {
+    // (An end left NaN, not needed, stays NaN.)
+    for (std::size_t i = 0; i < count; ++i) {
+        lo[i] = weight[i] > 0.0 && far < lo[i] ? far : lo[i];
+        hi[i] = weight[i] > 0.0 && far > hi[i] ? far : hi[i];
+    }
 }
 
 }  // namespace isoterra::graph

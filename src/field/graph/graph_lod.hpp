@@ -1,11 +1,12 @@
 // Detail a level cannot show, left out inside World columns (internal to field/graph/). A noise
 // node with `lod` drops its octaves whose wavelength is under two samples of a lattice in a
-// World column (Lattice::lod_column_samples), by a weight per (x, z) column: 0 (every octave)
-// within two samples of the column's x and z faces, where neighbouring levels meet and
-// transitions and seams read the values; 1 (the level's octaves only) from four samples in;
-// a linear blend between, so the surface stays continuous. The weight is a function of the
-// global position and level alone: neighbouring chunks of a level agree at every sample,
-// padding included, and the faces' samples are those of the whole function.
+// World column (Lattice::lod_column_samples), a node with `detail_m` gives way to its `far`
+// value there, by a weight per (x, z) column: 0 (every detail) up to e samples from the
+// column's x and z faces (e = Lattice::lod_exact_samples, the mesher's seam reach: what
+// transitions and seams between levels read); 1 (the level's detail alone) from e + 2 in;
+// half at e + 1, so the surface stays continuous. The weight is a function of the global
+// position and level alone: neighbouring chunks of a level agree at every sample, padding
+// included, and the faces' samples are those of the whole function.
 #pragma once
 
 #include <cstddef>
@@ -18,9 +19,9 @@
 
 namespace isoterra::graph {
 
-/// Per (x, z) column of `lattice` (x fastest): 0 every octave .. 1 only those its spacing
-/// shows; empty when the lattice is not in a World column.
-std::vector<double> lod_weights(const Lattice& lattice);
+/// Per (x, z) column of `lattice` (x fastest): 0 every detail .. 1 only what its spacing
+/// shows; empty when the lattice is not in a World column or `program` leaves nothing out.
+std::vector<double> lod_weights(const Program& program, const Lattice& lattice);
 
 /// The octaves of `shape` (a noise node's: simplex nodes have one) whose wavelength, the
 /// node's scale over the lacunarity to the octave's power, is at least two samples
@@ -40,22 +41,38 @@ void run_lod_octaves(const Node& node, const FbmShape& shape, const Lanes& l, co
 /// inside a World column it is then its `far` value.
 bool detail_dropped(const Node& node, double spacing_m);
 
-/// True when lattice noise `node` (one octave: simplex3) is left out inside the World column
-/// `lattice` lies in: its one octave (`lod`) or its detail (`detail_m`).
+/// True when node `node` is left out whole inside the World column `lattice` lies in: its
+/// first octave (`lod`) or its detail (`detail_m`).
 bool dropped_at_level(const Node& node, const Lattice& lattice);
-/// What such a noise is where left out: its `far` for `detail_m`, else 0.
-double far_at_level(const Node& node, const Lattice& lattice);
 
 /// The `count` values of a node left out at lanes of lod weights `weight`, blended toward
 /// `far` (the bits as they are at weight 0, `far` at weight 1).
-void blend_to_far(float* values, const double* weight, std::size_t count, double far);
 void blend_to_far(double* values, const double* weight, std::size_t count, double far);
+
+/// A lattice noise (is_lattice_noise) inside a World column: its whole shape (`every`), and
+/// what its level keeps of it: `simplified` false, all of it, but not read where the weight
+/// is 1 (0 there); else the first `shown.octaves` octaves, or none (`far` instead).
+struct LodNoise {
+    FbmShape every, shown;
+    bool simplified = false;
+    double far = 0.0;
+};
+/// Runs `run(gated, shape, out)` (a lattice noise of `shape` over `lattice` with its gate
+/// narrowed) to work out `noise`'s every detail only in the (x, z) columns of weight under 1
+/// and its level's part only over 0, and blends them into `out` (laid out as `lattice`, a
+/// whole one or one y-slab).
+using SubLatticeRun = std::function<void(const NoiseLattice& gated, const FbmShape& shape, float* out)>;
+void run_lod_noise(const NoiseLattice& lattice, const double* weight, const LodNoise& noise, const SubLatticeRun& run, float* out);
+/// The lattice noise `node` at `lattice`'s level as run_lod_noise takes it; false when it
+/// keeps every detail there and is read everywhere (`read_inside`).
+bool lod_noise_of(const Node& node, const Lattice& lattice, bool read_inside, LodNoise& out);
 
 /// Per node: true when the sdf needs it only through nodes left out inside the World column
 /// `lattice` lies in, so its lanes of weight 1 are never read (empty: not in a World column).
 std::vector<bool> read_only_where_shown(const Program& program, const Lattice& lattice);
 
-/// Closes a gate (NoiseLattice::gate, below 0: skipped) where the lod weight is 1.
-void close_lod_gate(float* gate, const double* weight, std::size_t count);
+/// Widens per-lane bounds [lo, hi] of a node left out to hold its `far` where it is blended
+/// toward it (weight over 0): the blend lies between the two.
+void widen_to_far(const double* weight, double far, double* lo, double* hi, std::size_t count);
 
 }  // namespace isoterra::graph

@@ -86,10 +86,9 @@ struct Node {
 
 /// True for a 3D noise of the raw position: run on a lattice kernel (Simplex3::lattice_fast, or
 /// the fast flavour's noise and fBm) on the lattice path, and the kind of node a gate can skip.
-/// (An fBm with `lod` runs on the point kernels, which take any subset of the lanes.)
 inline bool is_lattice_noise(const Node& node) {
-    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise && !node.lod)) && !node.folded &&
-           node.coordinate_default[0] && node.coordinate_default[1] && node.coordinate_default[2];
+    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise)) && !node.folded && node.coordinate_default[0] &&
+           node.coordinate_default[1] && node.coordinate_default[2];
 }
 
 /// A lattice noise needed only where node `guard`'s other input does not decide it alone:
