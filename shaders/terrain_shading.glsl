@@ -93,3 +93,11 @@ vec4 sea_colour(vec3 from_eye, vec3 sun_direction, vec3 sky_colour, float fog) {
     float glint = pow(max(dot(reflect(-sun_direction, vec3(0, 1, 0)), view), 0.0), 64.0);
     return vec4(mix(sea + glint * vec3(1.0, 0.9, 0.7), sky_colour, fog), mix(0.85, 0.6, facing));
 }
+
+// A cross-fade between two levels of detail: the appearing chunk (side 1) takes the pixels
+// whose dither is below the fade's progress `alpha` (0..1), the going one (side 2) the others,
+// so together they cover every pixel once. True where this chunk leaves the pixel to the other.
+bool fade_hides(float side, float alpha) {
+    float d = fract(52.9829189 * fract(dot(gl_FragCoord.xy, vec2(0.06711056, 0.00583715))));
+    return (side == 1.0) == (d >= alpha);
+}

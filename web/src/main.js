@@ -337,7 +337,7 @@ async function main() {
       for (const resolve of drawnWaiters) resolve();
       drawnWaiters = [];
     }
-    if (frameWaiters.length) dirty = true;
+    if (frameWaiters.length || view.isFading()) dirty = true;  // a cross-fade draws every frame it may
     // While the first view fills, the GPU gets a tenth of the time (a software renderer's
     // frames then take less from the workers' cores); after that a quarter.
     const share = state.firstViewMs === null ? 9 : 3;
@@ -398,7 +398,7 @@ async function main() {
   const loadMs = performance.now() - started;
 
   Object.assign(api, {
-    settled: () => settled() && state.firstViewMs !== null,
+    settled: () => settled() && state.firstViewMs !== null && !view.isFading(),
     stats,
     sample: (x, y, z) => core.sample(x, y, z),
     edit: ({ brush = 'sphere', at, radius = 4, mode = 'carve', strength }) => edit({ brush, mode, at, radius, strength }),

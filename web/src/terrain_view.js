@@ -16,6 +16,7 @@ import compactVertex from '../../shaders/compact_vertex.glsl?raw';
 import terrainShading from '../../shaders/terrain_shading.glsl?raw';
 
 const kSky = [0.66, 0.74, 0.84];
+const kFadeMs = 300;  // a swap of levels cross-fades this long, as in the native viewer
 const kSun = new Vector3(-0.5, 0.45, 0.55).normalize();  // low, warm, from the south-west
 
 // The compact vertex (web/core/mesh_bytes.hpp): a grid point that the world matrix scales and
@@ -58,14 +59,17 @@ uniform vec3 skyColour;
 uniform vec3 sunDirection;
 uniform float fogStart;
 uniform float fogEnd;
+uniform float fadeSide;   // 0 none, 1 appearing, 2 going (a swap of levels)
+uniform float fadeAlpha;  // how far the fade has come, 0..1
 ${terrainShading}
 `;
 const kShaderOptions = {
   attributes: ['position', 'materialWord', 'octNormal'],
-  uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd'],
+  uniforms: ['world', 'viewProjection', 'eye', 'skyColour', 'sunDirection', 'fogStart', 'fogEnd', 'fadeSide', 'fadeAlpha'],
 };
 
 Effect.ShadersStore.terrainFragmentShader = `${kFragmentPrologue}void main() {
+  if (fadeSide != 0.0 && fade_hides(fadeSide, fadeAlpha)) discard;
   vec3 n = normalize(vNormal);
   vec3 albedo = terrain_albedo(mod(vWorld, 1000.0), n, vMaterial, vMore);  // the detail repeats every 1000 m
   float fog = fog_amount(length(vFromEye), fogStart, fogEnd);
@@ -74,6 +78,7 @@ Effect.ShadersStore.terrainFragmentShader = `${kFragmentPrologue}void main() {
 
 // The sea (a square at sea level around the eye) and the chunks' water, blended over the ground.
 Effect.ShadersStore.seaFragmentShader = `${kFragmentPrologue}void main() {
+  if (fadeSide != 0.0 && fade_hides(fadeSide, fadeAlpha)) discard;
   gl_FragColor = sea_colour(vFromEye, sunDirection, skyColour, fog_amount(length(vFromEye), fogStart, fogEnd));
 }`;
 
@@ -96,7 +101,14 @@ export class TerrainView {
     for (const m of [this.material, this.sea]) {
       m.setVector3('skyColour', new Vector3(...kSky));
       m.setVector3('sunDirection', kSun);
+      // Each mesh's side of a cross-fade (#fadeStep), set as it is drawn.
+      m.onBindObservable.add((mesh) => {
+        const effect = m.getEffect();
+        effect.setFloat('fadeSide', mesh.fadeSide || 0);
+        effect.setFloat('fadeAlpha', mesh.fadeAlpha || 0);
+      });
     }
+    this.fading = new Set();  // chunk entries in a cross-fade (shown or hidden less than kFadeMs ago)
     this.seaLevel = null;
     this.seaMesh = null;
     this.chunks = new Map();  // key -> { mesh, water, triangles, shown, bytes, vertices, indices }
@@ -146,7 +158,7 @@ export class TerrainView {
   apply(update, arrays, water = null) {
     let entry = this.chunks.get(update.key);
     if (update.drop) {
-      if (entry) this.#remove(update.key, entry);
+      if (entry) this.#remove(update.key, entry, true);
       return;
     }
     if (arrays) {
@@ -172,8 +184,32 @@ export class TerrainView {
     if (update.visible !== entry.shown) {
       this.triangles += update.visible ? entry.triangles : -entry.triangles;
       entry.shown = update.visible;
-      for (const m of [entry.mesh, entry.water]) if (m) m.setEnabled(update.visible);
+      // The two levels of a swap cross-fade: the going one stays drawn until it has faded.
+      entry.fadeStart = performance.now();
+      this.fading.add(entry);
+      this.#fadeStep(entry, entry.fadeStart);
     }
+  }
+
+  /// True while a swap of levels is cross-fading.
+  isFading() {
+    return this.fading.size > 0;
+  }
+
+  // An entry's meshes at `now` in its cross-fade: drawn with their side of the dither, or,
+  // when it is over, shown plainly or hidden (disposed if its chunk was dropped meanwhile).
+  #fadeStep(entry, now) {
+    const alpha = (now - entry.fadeStart) / kFadeMs;
+    const over = alpha >= 1;
+    for (const m of [entry.mesh, entry.water]) {
+      if (!m) continue;
+      m.setEnabled(entry.shown || !over);
+      m.fadeSide = over ? 0 : entry.shown ? 1 : 2;
+      m.fadeAlpha = Math.min(alpha, 1);
+    }
+    if (!over) return;
+    this.fading.delete(entry);
+    if (entry.dropped) for (const m of [entry.mesh, entry.water]) if (m) m.dispose();
   }
 
   // A Babylon mesh of compact vertices (four 16-bit words each: the grid point and the
@@ -203,18 +239,25 @@ export class TerrainView {
     return mesh;
   }
 
-  #remove(key, entry) {
+  // (A dropped chunk still fading out, `dropped`, is disposed when its fade is over.)
+  #remove(key, entry, dropped = false) {
     if (entry.shown) this.triangles -= entry.triangles;
     this.meshBytes -= entry.bytes;
     this.meshVertices -= entry.vertices;
     this.meshIndices -= entry.indices;
-    for (const m of [entry.mesh, entry.water]) if (m) m.dispose();
     this.chunks.delete(key);
+    if (dropped && this.fading.has(entry) && !entry.shown) {
+      entry.dropped = true;
+      return;
+    }
+    this.fading.delete(entry);
+    for (const m of [entry.mesh, entry.water]) if (m) m.dispose();
   }
 
   clear() {
-    for (const { mesh, water } of this.chunks.values()) for (const m of [mesh, water]) if (m) m.dispose();
+    for (const entry of new Set([...this.chunks.values(), ...this.fading])) for (const m of [entry.mesh, entry.water]) if (m) m.dispose();
     this.chunks.clear();
+    this.fading.clear();
     this.triangles = 0;
     this.meshBytes = 0;
     this.meshVertices = 0;
@@ -234,6 +277,8 @@ export class TerrainView {
   }
 
   render() {
+    const now = performance.now();
+    for (const entry of [...this.fading]) this.#fadeStep(entry, now);
     this.material.setVector3('eye', this.camera.position);
     this.sea.setVector3('eye', this.camera.position);
     if (this.seaMesh) {

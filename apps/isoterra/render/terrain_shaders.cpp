@@ -77,12 +77,7 @@ uniform float fade_alpha;     // how far the fade has come, 0..1
 out vec4 colour;
 )") + kTerrainShadingGlsl + R"(
 void main() {
-    // A cross-fade between two levels: the appearing chunk takes the pixels whose dither is
-    // below the fade's progress, the going one the others, so together they cover all.
-    if (fade != 0) {
-        float d = fract(52.9829189 * fract(dot(gl_FragCoord.xy, vec2(0.06711056, 0.00583715))));
-        if ((fade == 1) == (d >= fade_alpha)) discard;
-    }
+    if (fade != 0 && fade_hides(float(fade), fade_alpha)) discard;  // a cross-fade between levels
     vec3 n = normalize(v_normal);
     float fog = fog_amount(length(v_position), fog_start, fog_end);
     if (water == 1) {
