@@ -268,19 +268,25 @@ void BM_surface_nets_over_marching_cubes(benchmark::State& state) {
 }
 BENCHMARK(BM_surface_nets_over_marching_cubes)->Unit(benchmark::kMillisecond);
 
+// Six chunks of `field` at `level` holding the ground at their columns' middles.
+std::vector<ChunkCoord> ground_chunks(const Field& field, int level) {
+    const int columns[6][2] = {{0, 0}, {1, 0}, {0, 1}, {-1, 2}, {3, -2}, {2, 2}};
+    std::vector<ChunkCoord> coords;
+    for (const auto& c : columns) {
+        const double size = kChunkSize * std::ldexp(1.0, level);
+        const double ground = field.ground_height((c[0] + 0.5) * size, (c[1] + 0.5) * size);
+        coords.push_back({c[0], static_cast<int>(std::floor(ground / size)), c[1], level});
+    }
+    return coords;
+}
+
 // Six alpine chunks holding the ground, at level range(0) (0: 1 m apart, 5: 32 m, the
 // coarsest of an 8 km view, whose 256 columns are the first picture), sampled: the time a
 // chunk. The drainage network's tiles are cached after the first iteration.
 void BM_alpine_ground_chunk(benchmark::State& state) {
     const int level = static_cast<int>(state.range(0));
     static const std::shared_ptr<const Field> alpine = builtin_terrain("alpine").make_field();
-    const int columns[6][2] = {{0, 0}, {1, 0}, {0, 1}, {-1, 2}, {3, -2}, {2, 2}};
-    std::vector<ChunkCoord> coords;
-    for (const auto& c : columns) {
-        const double size = kChunkSize * std::ldexp(1.0, level);
-        const double ground = alpine->ground_height((c[0] + 0.5) * size, (c[1] + 0.5) * size);
-        coords.push_back({c[0], static_cast<int>(std::floor(ground / size)), c[1], level});
-    }
+    const std::vector<ChunkCoord> coords = ground_chunks(*alpine, level);
     ChunkSamples samples;
     for (auto _ : state)
         for (const ChunkCoord& c : coords) {
@@ -308,13 +314,7 @@ void time_lod_chunks(benchmark::State& state, const std::string& path) {
         for (const char* key : {", lod = true", ", detail_m = 16.0, far = 1000.0", ", detail_m = 6.0, far = 1000.0"})
             for (std::size_t at; (at = graph.find(key)) != std::string::npos;) graph.erase(at, std::strlen(key));
     const std::shared_ptr<const Field> field = parse_graph(graph, path);
-    const int columns[6][2] = {{0, 0}, {1, 0}, {0, 1}, {-1, 2}, {3, -2}, {2, 2}};
-    std::vector<ChunkCoord> coords;
-    for (const auto& c : columns) {
-        const double size = kChunkSize * std::ldexp(1.0, level);
-        const double ground = field->ground_height((c[0] + 0.5) * size, (c[1] + 0.5) * size);
-        coords.push_back({c[0], static_cast<int>(std::floor(ground / size)), c[1], level});
-    }
+    const std::vector<ChunkCoord> coords = ground_chunks(*field, level);
     ChunkSamples samples;
     for (auto _ : state)
         for (const ChunkCoord& c : coords) {
