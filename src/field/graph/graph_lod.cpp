@@ -66,11 +66,6 @@ void run_lod_octaves(const Node& node, const FbmShape& shape, const Lanes& l, co
 
 bool detail_dropped(const Node& node, double spacing_m) { return node.detail_m > 0.0 && node.detail_m < 2.0 * spacing_m; }
 
-bool dropped_at_level(const Node& node, const Lattice& lattice) {
-    if (lattice.lod_column_samples <= 0) return false;
-    return detail_dropped(node, lattice.spacing_m) || (node.lod && kept_octaves(node, FbmShape{1, 1.0, 1.0, 1.0}, lattice.spacing_m) == 0);
-}
-
 namespace {
 
 // Selects, not branches, so the loops run on vectors (these run over every lane of a slab).
@@ -162,6 +157,17 @@ void run_lod_noise(const NoiseLattice& lattice, const double* weight, const LodN
         }
 }
 
+namespace {
+
+// True when node `node` is left out whole inside the World column `lattice` lies in: its first
+// octave (`lod`) or its detail (`detail_m`).
+bool dropped_at_level(const Node& node, const Lattice& lattice) {
+    if (lattice.lod_column_samples <= 0) return false;
+    return detail_dropped(node, lattice.spacing_m) || (node.lod && kept_octaves(node, FbmShape{1, 1.0, 1.0, 1.0}, lattice.spacing_m) == 0);
+}
+
+}  // namespace
+
 std::vector<bool> read_only_where_shown(const Program& program, const Lattice& lattice) {
     if (lattice.lod_column_samples <= 0 || program.sdf.is_constant()) return {};
     // What the sdf needs, and what it needs with the inputs of the nodes left out cut.
@@ -170,7 +176,7 @@ std::vector<bool> read_only_where_shown(const Program& program, const Lattice& l
     all[static_cast<std::size_t>(program.sdf.node)] = shown[static_cast<std::size_t>(program.sdf.node)] = true;
     for (std::size_t k = n; k-- > 0;) {
         const Node& node = program.nodes[k];
-        const bool cut = dropped_at_level(node, lattice) || detail_dropped(node, lattice.spacing_m);
+        const bool cut = dropped_at_level(node, lattice);
         for (const Operand& in : node.in) {
             if (in.is_constant()) continue;
             if (all[k]) all[static_cast<std::size_t>(in.node)] = true;

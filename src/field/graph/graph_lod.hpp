@@ -41,10 +41,6 @@ void run_lod_octaves(const Node& node, const FbmShape& shape, const Lanes& l, co
 /// inside a World column it is then its `far` value.
 bool detail_dropped(const Node& node, double spacing_m);
 
-/// True when node `node` is left out whole inside the World column `lattice` lies in: its
-/// first octave (`lod`) or its detail (`detail_m`).
-bool dropped_at_level(const Node& node, const Lattice& lattice);
-
 /// The `count` values of a node left out at lanes of lod weights `weight`, blended toward
 /// `far` (the bits as they are at weight 0, `far` at weight 1).
 void blend_to_far(double* values, const double* weight, std::size_t count, double far);
