@@ -9,6 +9,18 @@
 #include <cmath>
 
 namespace isoterra {
+namespace {
+
+// A lattice of a World column: it meets other levels at its x and z faces only, so inside a
+// field may leave out what the level cannot show, all but the mesher's seam reach of them
+// (Lattice::lod_column_samples).
+Lattice in_world_column(Lattice lattice, Mesher mesher) {
+    lattice.lod_column_samples = kChunkSize;
+    lattice.lod_exact_samples = mesher_info(mesher).seam_reach;
+    return lattice;
+}
+
+}  // namespace
 
 void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const ChunkCoord& c, Mesher mesher, double floor_m,
                         ChunkSamples& out, bool surface, const LatticeColumns* columns) {
@@ -16,11 +28,7 @@ void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const Chu
     const LatticeUse use = !surface ? LatticeUse::values : edited ? meshing_lattice_use(*deltas, c) : LatticeUse::surface;
     out.coord = c;
     out.pad = mesher_padding(mesher);
-    out.lattice = chunk_lattice(c, out.pad);
-    // A World column meets other levels at its x and z faces only: inside, a field may leave
-    // out what the level cannot show (Lattice::lod_column_samples).
-    out.lattice.lod_column_samples = kChunkSize;
-    out.lattice.lod_exact_samples = mesher_info(mesher).seam_reach;
+    out.lattice = in_world_column(chunk_lattice(c, out.pad), mesher);
     const Lattice& lat = out.lattice;
     out.values.resize(lat.count());
     out.ground.resize(static_cast<std::size_t>(lat.size.x) * lat.size.z);
@@ -80,10 +88,7 @@ namespace {
 void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out) {
     const LodColumn c{job.coord.lod, job.coord.x, job.coord.z};
     const Padding pad = mesher_padding(job.mesher);
-    Lattice chunks = chunk_lattice({c.x, 0, c.z, c.level}, pad);
-    chunks.lod_column_samples = kChunkSize;  // as the chunks sample it
-    chunks.lod_exact_samples = mesher_info(job.mesher).seam_reach;
-    out.lattice_columns = field.columns_of(chunks);
+    out.lattice_columns = field.columns_of(in_world_column(chunk_lattice({c.x, 0, c.z, c.level}, pad), job.mesher));
     std::vector<float> heights(static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1));
     bool has_ground = false;
     if (out.lattice_columns && !out.lattice_columns->height.empty()) {
@@ -98,9 +103,7 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
         lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
         lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
         lat.spacing_m = std::ldexp(1.0, c.level);
-        lat.lod_column_samples = kChunkSize;
-        lat.lod_exact_samples = mesher_info(job.mesher).seam_reach;
-        has_ground = field.ground_heights(lat, heights.data());
+        has_ground = field.ground_heights(in_world_column(lat, job.mesher), heights.data());
     }
     if (has_ground) {
         const auto [lo, hi] = std::minmax_element(heights.begin(), heights.end());

@@ -125,7 +125,7 @@ void run_column_mask(const Program& program, const NoiseSet& noise, const Active
     for (std::size_t j = 0; j < m; ++j) px[j] = x[kept[j]], pz[j] = z[kept[j]];
     eval::Workspace packed(program, m);
     std::vector<double> packed_lod;  // the kept columns' lod weights (graph_lod.hpp)
-    if (const eval::LodLanes& lod = work.lod(); lod.weight) {
+    if (const LodLanes& lod = work.lod(); lod.weight) {
         packed_lod.resize(m);
         for (std::size_t j = 0; j < m; ++j) packed_lod[j] = lod.weight[kept[j]];
         packed.set_lod({packed_lod.data(), lod.spacing_m});

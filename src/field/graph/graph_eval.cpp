@@ -155,8 +155,7 @@ void run_node(const Program& program, const NoiseSet& noise, const Node& node, c
     l.ports_read = node.ports_read;
     l.program = &program;
     l.noise = &noise;
-    l.lod_weight = lod.weight;
-    l.lod_spacing_m = lod.spacing_m;
+    l.lod = lod;
     evaluate(node, &noise, l);
 }
 

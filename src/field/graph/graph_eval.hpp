@@ -14,6 +14,13 @@
 
 namespace isoterra::graph {
 
+/// Inside a World column (Lattice::lod_column_samples): per lane how far what the level cannot
+/// show is left out (graph_lod.hpp), and the samples' spacing. Null weights: every detail.
+struct LodLanes {
+    const double* weight = nullptr;
+    double spacing_m = 0.0;
+};
+
 /// Where a node's lanes are, for the function that runs it: its inputs, the positions, its
 /// outputs, and the program and noise it belongs to (for inputs read at other points).
 struct Lanes {
@@ -27,10 +34,7 @@ struct Lanes {
     unsigned ports_read = ~0u;  // the outputs something reads (bit per port): the rest may be left as they are
     const Program* program = nullptr;
     const NoiseSet* noise = nullptr;
-    // Inside a World column (Lattice::lod_column_samples): per lane how far its `lod` noises
-    // are simplified (graph_lod.hpp), and the samples' spacing. Null: every detail.
-    const double* lod_weight = nullptr;
-    double lod_spacing_m = 0.0;
+    LodLanes lod;
 };
 
 /// A noise node's coordinate lanes: its input `axis_slot`, or `position` when the file gave none.
@@ -46,14 +50,16 @@ double evaluate_constant(const Node& node);
 std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut = -1, int slot = 0);
 /// The same for several outputs at once.
 std::vector<bool> needed_mask(const Program& program, const std::vector<Operand>& outputs, int cut = -1, int slot = 0);
+/// The same for `output`, following no input of the nodes `opaque` marks.
+std::vector<bool> needed_mask(const Program& program, const Operand& output, const std::vector<bool>& opaque);
 
 /// Writes `output` at `count` points (double precision, the point path).
 void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count, const Operand& output,
                 double* out);
-/// Writes `output`, which depends on x and z only, at `count` columns; with `lod_weight`, one
-/// per column, its `lod` noises simplified for samples `lod_spacing_m` apart (graph_lod.hpp).
+/// Writes `output`, which depends on x and z only, at `count` columns, inside a World column
+/// with `lod`'s weights (one per column).
 void run_columns(const Program& program, const NoiseSet& noise, const double* xs, const double* zs, std::size_t count,
-                 const Operand& output, double* out, const double* lod_weight = nullptr, double lod_spacing_m = 0.0);
+                 const Operand& output, double* out, const LodLanes& lod = {});
 /// What gating saved on a lattice: samples of gated noises, and those skipped.
 struct LatticeStats {
     std::size_t gated_samples = 0, skipped_samples = 0;

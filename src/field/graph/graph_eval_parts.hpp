@@ -32,12 +32,6 @@ struct PointwiseLanes {
 bool is_pointwise(const Node& node);
 // Runs pointwise node `node` over `l`.
 void run_pointwise(const Node& node, const PointwiseLanes& l);
-// Inside a World column: per lane how far `lod` noises are simplified, and the spacing
-// (graph_lod.hpp). Null weights: every detail.
-struct LodLanes {
-    const double* weight = nullptr;
-    double spacing_m = 0.0;
-};
 // Runs `node` of `program` over `count` lanes at x, y, z (y null for columns): its inputs'
 // lanes `in` (one per input), its outputs `out` (one per port).
 void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,

@@ -101,8 +101,8 @@ bool GraphField::ground_heights(const Lattice& lattice, float* out) const {
             zs[static_cast<std::size_t>(k) * lattice.size.x + i] = p.z;
         }
     const std::vector<double> lod = graph::lod_weights(*program_, lattice);  // in a World column: as its chunks sample it
-    graph::run_columns(*program_, noise_, xs.data(), zs.data(), n, program_->ground, h.data(), lod.empty() ? nullptr : lod.data(),
-                       lattice.spacing_m);
+    graph::run_columns(*program_, noise_, xs.data(), zs.data(), n, program_->ground, h.data(),
+                       {lod.empty() ? nullptr : lod.data(), lattice.spacing_m});
     for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<float>(h[c]);
     return true;
 }

@@ -145,7 +145,7 @@ void bound_through(const Program& program, const std::vector<GateStep>& path, ev
         bound_by_lanes(node, step, other, v, uniform, lo, hi, count);
         uniform = uniform && (!other || other->is_constant());
         // A node its level leaves out is blended toward its far value (graph_lod.hpp).
-        if (const eval::LodLanes& lod = work.lod(); lod.weight && detail_dropped(node, lod.spacing_m)) {
+        if (const LodLanes& lod = work.lod(); lod.weight && detail_dropped(node, lod.spacing_m)) {
             widen_to_far(lod.weight, node.far, lo, hi, count);
             uniform = false;
         }

@@ -1,5 +1,6 @@
-// A noise's octaves under two samples left out inside World columns, blended toward the
-// columns' faces (graph_lod.hpp).
+// Detail a level cannot show left out inside World columns: the weights per column, a noise's
+// octaves and a node's far value blended by them, the lattice noises gated to where they are
+// needed, and which nodes only such a node reads (graph_lod.hpp).
 #include "graph_lod.hpp"
 
 #include <algorithm>
@@ -38,13 +39,13 @@ int kept_octaves(const Node& node, const FbmShape& shape, double spacing_m) {
 }
 
 void run_lod_octaves(const Node& node, const FbmShape& shape, const Lanes& l, const OctaveRun& run, double* out) {
-    const int kept = node.lod && l.lod_weight ? kept_octaves(node, shape, l.lod_spacing_m) : shape.octaves;
+    const int kept = node.lod && l.lod.weight ? kept_octaves(node, shape, l.lod.spacing_m) : shape.octaves;
     if (kept >= shape.octaves) return run(shape, nullptr, l.count, out);
     // Every octave where some of it shows, the level's octaves where the blend reads them.
     thread_local std::vector<std::size_t> every_lane, level_lane;
     thread_local std::vector<double> every, level;
     every_lane.clear(), level_lane.clear();
-    const double* w = l.lod_weight;
+    const double* w = l.lod.weight;
     for (std::size_t i = 0; i < l.count; ++i) {
         if (w[i] < 1.0) every_lane.push_back(i);
         if (w[i] > 0.0) level_lane.push_back(i);
@@ -68,17 +69,9 @@ bool detail_dropped(const Node& node, double spacing_m) { return node.detail_m >
 
 namespace {
 
-// Selects, not branches, so the loops run on vectors (these run over every lane of a slab).
-inline __attribute__((always_inline)) void blend_lanes(double* values, const double* weight, std::size_t count, double far) {
-    for (std::size_t i = 0; i < count; ++i) {
-        const double v = values[i], w = weight[i];
-        const double blended = v * (1.0 - w) + far * w;
-        values[i] = w >= 1.0 ? far : w > 0.0 ? blended : v;
-    }
-}
-
 // A lattice noise's every detail (`every`) and its level's part (`level`, a whole row of
-// them where given, else `far`), blended by the weights of the row.
+// them where given, else `far`), blended by the weights of the row. (These loops run over
+// every lane of a lattice: selects, not branches, so they run on vectors.)
 ISOTERRA_CLONES_WIDE void blend_row(float* every, const float* level, double far, const double* weight, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) {
         const double w = weight[i], part = level ? static_cast<double>(level[i]) : far;
@@ -87,10 +80,6 @@ ISOTERRA_CLONES_WIDE void blend_row(float* every, const float* level, double far
     }
 }
 
-// `run` with `shape` over `l` (laid out as `out`), gated off (with l's own gate) in the columns
-// whose weight is under 1 (`level` false: those needing every detail) or over 0 (true: the
-// level's part). The kernels skip groups of points gated whole; a chunk's rows are too short
-// for boxes of columns to run on the widest kernels, so the whole lattice runs, gated.
 // A row of a gate: `own` (or open, null) where `weight` is in the part (over 0 with `level`,
 // else under 1), closed elsewhere. Selects, so the loop runs on vectors.
 ISOTERRA_CLONES_WIDE void gate_row(const double* weight, bool level, const float* own, float below, float* gate, std::size_t count) {
@@ -123,7 +112,11 @@ void run_gated(const NoiseLattice& l, const double* weight, bool level, const Fb
 }  // namespace
 
 ISOTERRA_CLONES_WIDE void blend_to_far(double* values, const double* weight, std::size_t count, double far) {
-    blend_lanes(values, weight, count, far);
+    for (std::size_t i = 0; i < count; ++i) {
+        const double v = values[i], w = weight[i];
+        const double blended = v * (1.0 - w) + far * w;
+        values[i] = w >= 1.0 ? far : w > 0.0 ? blended : v;
+    }
 }
 
 bool lod_noise_of(const Node& node, const Lattice& lattice, bool read_inside, LodNoise& out) {
@@ -144,16 +137,13 @@ void run_lod_noise(const NoiseLattice& lattice, const double* weight, const LodN
         level.resize(static_cast<std::size_t>(lattice.size.x) * lattice.size.y * lattice.size.z);
         run_gated(lattice, weight, true, noise.shown, run, level.data());
     }
+    // (Kept whole but not read where the weight is 1: what the gated kernel left there stays.)
+    if (!noise.simplified) return;
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x), ny = static_cast<std::size_t>(lattice.size.y);
     for (std::size_t k = 0; k < static_cast<std::size_t>(lattice.size.z); ++k)
         for (std::size_t j = 0; j < ny; ++j) {
             const std::size_t row = (k * ny + j) * nx;
-            if (noise.simplified) {
-                blend_row(out + row, part ? level.data() + row : nullptr, noise.far, weight + k * nx, nx);
-            } else {
-                // Every detail, but not read where the weight is 1: 0 there (not worked out).
-                for (std::size_t i = 0; i < nx; ++i) out[row + i] = weight[k * nx + i] >= 1.0 ? 0.0f : out[row + i];
-            }
+            blend_row(out + row, part ? level.data() + row : nullptr, noise.far, weight + k * nx, nx);
         }
 }
 
@@ -170,19 +160,11 @@ bool dropped_at_level(const Node& node, const Lattice& lattice) {
 
 std::vector<bool> read_only_where_shown(const Program& program, const Lattice& lattice) {
     if (lattice.lod_column_samples <= 0 || program.sdf.is_constant()) return {};
-    // What the sdf needs, and what it needs with the inputs of the nodes left out cut.
+    // What the sdf needs, and what it needs without following the inputs of the nodes left out.
     const std::size_t n = program.nodes.size();
-    std::vector<bool> all(n, false), shown(n, false);
-    all[static_cast<std::size_t>(program.sdf.node)] = shown[static_cast<std::size_t>(program.sdf.node)] = true;
-    for (std::size_t k = n; k-- > 0;) {
-        const Node& node = program.nodes[k];
-        const bool cut = dropped_at_level(node, lattice);
-        for (const Operand& in : node.in) {
-            if (in.is_constant()) continue;
-            if (all[k]) all[static_cast<std::size_t>(in.node)] = true;
-            if (shown[k] && !cut) shown[static_cast<std::size_t>(in.node)] = true;
-        }
-    }
+    std::vector<bool> left_out(n);
+    for (std::size_t k = 0; k < n; ++k) left_out[k] = dropped_at_level(program.nodes[k], lattice);
+    const std::vector<bool> all = needed_mask(program, program.sdf), shown = needed_mask(program, program.sdf, left_out);
     std::vector<bool> unread(n);
     for (std::size_t k = 0; k < n; ++k) unread[k] = all[k] && !shown[k];
     return unread;

@@ -47,7 +47,8 @@ void blend_to_far(double* values, const double* weight, std::size_t count, doubl
 
 /// A lattice noise (is_lattice_noise) inside a World column: its whole shape (`every`), and
 /// what its level keeps of it: `simplified` false, all of it, but not read where the weight
-/// is 1 (0 there); else the first `shown.octaves` octaves, or none (`far` instead).
+/// is 1 (so not worked out there); else the first `shown.octaves` octaves, or none (`far`
+/// instead).
 struct LodNoise {
     FbmShape every, shown;
     bool simplified = false;

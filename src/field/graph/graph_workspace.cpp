@@ -50,11 +50,11 @@ std::vector<int> needed_by(const Program& program, const Operand& output) { retu
 
 }  // namespace eval
 
-std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut, int slot) {
-    return needed_mask(program, std::vector<Operand>{output}, cut, slot);
-}
+namespace {
 
-std::vector<bool> needed_mask(const Program& program, const std::vector<Operand>& outputs, int cut, int slot) {
+// The nodes `outputs` need, following input i of node n only where follow(n, i).
+template <class Follow>
+std::vector<bool> mark_needed(const Program& program, const std::vector<Operand>& outputs, Follow follow) {
     std::vector<bool> need(program.nodes.size(), false);
     for (const Operand& output : outputs)
         if (!output.is_constant()) need[static_cast<std::size_t>(output.node)] = true;
@@ -62,10 +62,24 @@ std::vector<bool> needed_mask(const Program& program, const std::vector<Operand>
         if (!need[n]) continue;
         const Node& node = program.nodes[n];
         for (std::size_t i = 0; i < node.in.size(); ++i)
-            if (!node.in[i].is_constant() && !(static_cast<int>(n) == cut && static_cast<int>(i) == slot))
-                need[static_cast<std::size_t>(node.in[i].node)] = true;
+            if (!node.in[i].is_constant() && follow(n, i)) need[static_cast<std::size_t>(node.in[i].node)] = true;
     }
     return need;
+}
+
+}  // namespace
+
+std::vector<bool> needed_mask(const Program& program, const Operand& output, int cut, int slot) {
+    return needed_mask(program, std::vector<Operand>{output}, cut, slot);
+}
+
+std::vector<bool> needed_mask(const Program& program, const std::vector<Operand>& outputs, int cut, int slot) {
+    return mark_needed(program, outputs,
+                       [&](std::size_t n, std::size_t i) { return !(static_cast<int>(n) == cut && static_cast<int>(i) == slot); });
+}
+
+std::vector<bool> needed_mask(const Program& program, const Operand& output, const std::vector<bool>& opaque) {
+    return mark_needed(program, {output}, [&](std::size_t n, std::size_t) { return !opaque[n]; });
 }
 
 void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3* points, std::size_t count, const Operand& output,
@@ -89,13 +103,13 @@ void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3*
 }
 
 void run_columns(const Program& program, const NoiseSet& noise, const double* xs, const double* zs, std::size_t count,
-                 const Operand& output, double* out, const double* lod_weight, double lod_spacing_m) {
+                 const Operand& output, double* out, const LodLanes& lod) {
     if (output.is_constant()) {
         std::fill(out, out + count, output.constant);
         return;
     }
     eval::Workspace work(program, count);
-    work.set_lod({lod_weight, lod_spacing_m});
+    work.set_lod(lod);
     for (const int node : eval::needed_by(program, output)) work.run(node, noise, xs, nullptr, zs, count, true);
     const double* result = work.buffer(output.node, output.port);
     std::copy(result, result + count, out);
