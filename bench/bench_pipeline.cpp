@@ -299,20 +299,25 @@ void BM_alpine_ground_chunk(benchmark::State& state) {
 BENCHMARK(BM_alpine_ground_chunk)->Arg(0)->Arg(5)->Unit(benchmark::kMillisecond);
 
 // Detail where it shows: a graph that leaves out, inside the World's columns, what a level
-// cannot show, against the same graph without (range(1) 0: its `lod` and `detail_m` taken
-// out), six chunks holding the ground at level range(0), sampled as the World samples them:
-// the time a chunk. The tutorial (examples/tutorial_lod.toml: its hills' and ridges' octaves,
-// overhangs and tunnels) and the weld test's hills (tests/fuzz/corpus/graph/lod_hills.toml:
-// besides, a 3D fBm of three octaves at every sample).
+// cannot show, against the same graph without (range(1) 0: its `lod`, `detail_m` and
+// `depth_m` taken out; 1: its `depth_m` nodes' keys alone; 2: as written), six chunks holding
+// the ground at level range(0), sampled as the World samples them: the time a chunk. The
+// tutorial (examples/tutorial_lod.toml: its hills' and ridges' octaves, overhangs, tunnels,
+// deep tunnels) and the weld test's hills (tests/fuzz/corpus/graph/lod_hills.toml: besides,
+// a 3D fBm of three octaves at every sample).
 void time_lod_chunks(benchmark::State& state, const std::string& path) {
     const int level = static_cast<int>(state.range(0));
     std::ifstream file(path);
     std::stringstream text;
     text << file.rdbuf();
     std::string graph = text.str();
+    const auto erase = [&graph](const char* key) {
+        for (std::size_t at; (at = graph.find(key)) != std::string::npos;) graph.erase(at, std::strlen(key));
+    };
+    if (state.range(1) < 2) erase(", detail_m = 2.0, far = 1000.0, depth_m = 40.0");
     if (state.range(1) == 0)
-        for (const char* key : {", lod = true", ", detail_m = 16.0, far = 1000.0", ", detail_m = 6.0, far = 1000.0"})
-            for (std::size_t at; (at = graph.find(key)) != std::string::npos;) graph.erase(at, std::strlen(key));
+        for (const char* key : {", lod = true", ", detail_m = 16.0, far = 1000.0", ", detail_m = 6.0, far = 1000.0", ", depth_m = 10.0"})
+            erase(key);
     const std::shared_ptr<const Field> field = parse_graph(graph, path);
     const std::vector<ChunkCoord> coords = ground_chunks(*field, level);
     ChunkSamples samples;
@@ -325,7 +330,7 @@ void time_lod_chunks(benchmark::State& state, const std::string& path) {
                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 void BM_tutorial_lod_chunk(benchmark::State& state) { time_lod_chunks(state, std::string(ISOTERRA_EXAMPLES_DIR) + "/tutorial_lod.toml"); }
-BENCHMARK(BM_tutorial_lod_chunk)->ArgsProduct({{0, 3, 4, 5}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tutorial_lod_chunk)->ArgsProduct({{0, 1, 2, 3, 4, 5}, {0, 1, 2}})->Unit(benchmark::kMillisecond);
 void BM_lod_hills_chunk(benchmark::State& state) {
     time_lod_chunks(state, std::string(ISOTERRA_REFERENCE_DIR) + "/../fuzz/corpus/graph/lod_hills.toml");
 }

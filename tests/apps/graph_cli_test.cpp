@@ -40,8 +40,9 @@ TEST(GraphCli, a_bad_graph_is_one_line_and_exit_2) {
 TEST(GraphCli, types_lists_every_node_type_with_its_inputs) {
     const auto r = run_cli("graph types");
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const char* line : {"smooth_subtract  (a, b, k): -smooth_min(-a, b, k)", "warp2            (x?, z?, scale_m?, distance_m)",
-                             "curve            (in, points)", "may take lod = true", "may take detail_m = D and far = F"})
+    for (const char* line :
+         {"smooth_subtract  (a, b, k): -smooth_min(-a, b, k)", "warp2            (x?, z?, scale_m?, distance_m)",
+          "curve            (in, points)", "may take lod = true", "may take detail_m = D and far = F", "may also take depth_m = H"})
         EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
 }
 

@@ -92,6 +92,30 @@ Matched check(const GraphField& lod, const GraphField& every, const GraphField& 
     return m;
 }
 
+// Tunnels 9 m wide carved out of node `rock` (defined by `rock_nodes`), `keys` added to the
+// node of their size (`cave`).
+std::unique_ptr<GraphField> tunnels_in(const std::string& rock_nodes, const std::string& keys, const std::string& ground = "") {
+    return graph(rock_nodes +
+                     "a = { type = \"simplex3\", scale_m = 60.0, vertical_scale_m = 30.0 }\n"
+                     "b = { type = \"simplex3\", scale_m = 60.0, vertical_scale_m = 30.0, offset = [9.0, 1.0, -4.0] }\n"
+                     "t = { type = \"hypot\", a = \"a\", b = \"b\" }\n"
+                     "w = { type = \"sub\", a = \"t\", b = 0.09 }\n"
+                     "cave = { type = \"mul\", a = \"w\", b = 50.0" +
+                     keys +
+                     " }\n"
+                     "carved = { type = \"neg\", in = \"cave\" }\n"
+                     "out = { type = \"max\", a = \"rock\", b = \"carved\" }\n",
+                 "out", ground);
+}
+
+// The proven range of the lattice's box holds every value sampled there.
+void expect_in_proven_range(const GraphField& g, const Lattice& lat, const Sampled& got) {
+    const ValueRange r = g.bounds(lat.bounds());
+    const auto [lo, hi] = std::minmax_element(got.values.begin(), got.values.end());
+    EXPECT_LE(r.lo, *lo);
+    EXPECT_GE(r.hi, *hi);
+}
+
 const std::string kHills =
     "hills = {{ type = \"fbm2\", scale_m = 64.0, octaves = {}, amplitude = 20.0{} }}\n"
     "out = {{ type = \"plane\", height = \"hills\" }}\n";
@@ -180,31 +204,59 @@ TEST(GraphLod, a_node_under_two_samples_is_its_far_value_inside) {
     const std::string rock =
         "up = { type = \"y\" }\n"
         "rock = { type = \"sub\", a = \"up\", b = 2.0 }\n";
-    const std::string tunnels =
-        "a = { type = \"simplex3\", scale_m = 60.0, vertical_scale_m = 30.0 }\n"
-        "b = { type = \"simplex3\", scale_m = 60.0, vertical_scale_m = 30.0, offset = [9.0, 1.0, -4.0] }\n"
-        "t = { type = \"hypot\", a = \"a\", b = \"b\" }\n"
-        "w = { type = \"sub\", a = \"t\", b = 0.09 }\n"
-        "cave = { type = \"mul\", a = \"w\", b = 50.0DETAIL }\n";
-    const auto with = [&](const std::string& detail) {
-        std::string text = tunnels;
-        text.replace(text.find("DETAIL"), 6, detail);
-        return lod_test::graph(rock + text +
-                               "carved = { type = \"neg\", in = \"cave\" }\nout = { type = \"max\", a = \"rock\", b = \"carved\" }\n");
-    };
-    const auto lod = with(", detail_m = 12.0, far = 1000.0");
-    const auto every = with("");
+    const auto lod = tunnels_in(rock, ", detail_m = 12.0, far = 1000.0");
+    const auto every = tunnels_in(rock, "");
     const auto none = lod_test::graph(rock + "out = { type = \"max\", a = \"rock\", b = -1000.0 }\n");
     const Matched m = check(*lod, *every, *none, column_lattice(8.0, 0, -1, true), false, false);
     EXPECT_EQ(m.inside, 36 * 25 * 25);
     check(*lod, *every, *every, column_lattice(4.0, 0, -1, true), false);
     // The proven range holds the values (the far value taken into the node's range).
     const Lattice lat = column_lattice(8.0, 0, -1, true);
-    const Sampled got = sample(*lod, lat);
-    const ValueRange r = lod->bounds(lat.bounds());
-    const auto [lo, hi] = std::minmax_element(got.values.begin(), got.values.end());
-    EXPECT_LE(r.lo, *lo);
-    EXPECT_GE(r.hi, *hi);
+    expect_in_proven_range(*lod, lat, sample(*lod, lat));
+}
+
+// A node left out only deep under the ground (`depth_m`): tunnels (detail_m = 12) at 8 m
+// samples, inside the columns, kept down to 40 m under the hills' ground and closed two
+// samples (16 m) deeper, bit for bit each; at the faces and at 4 m samples kept everywhere.
+TEST(GraphLod, a_node_with_a_depth_is_left_out_only_deep_under_the_ground) {
+    const std::string hills =
+        "hills = { type = \"fbm2\", scale_m = 200.0, octaves = 3, amplitude = 20.0 }\n"
+        "rock = { type = \"plane\", height = \"hills\" }\n";
+    const auto deep = tunnels_in(hills, ", detail_m = 12.0, far = 1000.0, depth_m = 40.0", "hills");
+    const auto every = tunnels_in(hills, "", "hills");
+    const auto none = tunnels_in(hills, ", detail_m = 12.0, far = 1000.0", "hills");  // inside a column: the rock alone
+    for (const double spacing : {8.0, 4.0}) {
+        Lattice lat = column_lattice(spacing, 1, -2, true);
+        lat.origin.y = -20;  // -160 .. 120 m at 8 m samples
+        Lattice plain = lat;
+        plain.lod_column_samples = 0;
+        const Sampled got = sample(*deep, lat), all = sample(*every, plain), closed = sample(*none, lat);
+        int kept = 0, left_out = 0, faces = 0;
+        for (int k = 0; k < lat.size.z; ++k)
+            for (int j = 0; j < lat.size.y; ++j)
+                for (int i = 0; i < lat.size.x; ++i) {
+                    const std::size_t at = lat.index(i, j, k);
+                    const double depth = got.ground[static_cast<std::size_t>(k) * lat.size.x + i] - lat.position(i, j, k).y;
+                    SCOPED_TRACE(fmt::format("{} m samples, at {},{},{}, {:.2f} m deep", spacing, i, j, k, depth));
+                    if (spacing == 4.0 || from_faces(lat, i, k) <= 2) {
+                        EXPECT_EQ(got.values[at], all.values[at]);
+                        ++faces;
+                    } else if (from_faces(lat, i, k) >= 4 && depth < 40.0 - 0.01) {
+                        EXPECT_EQ(got.values[at], all.values[at]);
+                        ++kept;
+                    } else if (from_faces(lat, i, k) >= 4 && depth > 40.0 + 2.0 * spacing + 0.01) {
+                        EXPECT_EQ(got.values[at], closed.values[at]);
+                        ++left_out;
+                    }
+                }
+        if (spacing == 8.0) {
+            EXPECT_GT(kept, 36 * 25 * 5);
+            EXPECT_GT(left_out, 36 * 25 * 5);
+        } else {
+            EXPECT_EQ(faces, 36 * 36 * 36);
+        }
+        expect_in_proven_range(*deep, lat, got);
+    }
 }
 
 // Every simplified value lies in the proven range of the lattice's box.
@@ -212,11 +264,8 @@ TEST(GraphLod, the_proven_range_holds_the_simplified_values) {
     const auto lod = lod_test::graph(fmt::format(fmt::runtime(kHills), 6, ", lod = true"), "out", "hills");
     for (const double spacing : {2.0, 4.0, 16.0, 64.0}) {
         const Lattice lat = column_lattice(spacing, 1, -2, true);
-        const Sampled s = sample(*lod, lat);
-        const ValueRange r = lod->bounds(lat.bounds());
-        const auto [lo, hi] = std::minmax_element(s.values.begin(), s.values.end());
-        EXPECT_LE(r.lo, *lo) << spacing;
-        EXPECT_GE(r.hi, *hi) << spacing;
+        SCOPED_TRACE(spacing);
+        expect_in_proven_range(*lod, lat, sample(*lod, lat));
     }
 }
 
@@ -229,11 +278,19 @@ TEST(GraphLod, misuse_is_refused_with_the_line) {
         {"n = { type = \"add\", a = 1.0, b = 2.0, far = 3.0 }", "goes with 'detail_m'"},
         {"n = { type = \"add\", a = 1.0, b = 2.0, detail_m = 0.0 }", "expected a number in (0, 100000]"},
         {"n = { type = \"warp2\", scale_m = 9.0, distance_m = 2.0, detail_m = 4.0 }", "several outputs"},
+        {"n = { type = \"y\", depth_m = 4.0 }", "'depth_m': goes with 'detail_m'"},
+        {"n = { type = \"y\", detail_m = 4.0, depth_m = 4.0 }", "no 'ground' output"},
+        {"n = { type = \"add\", a = \"h\", b = 1.0, detail_m = 4.0, depth_m = 4.0 }", "x and z only"},
+        {"n = { type = \"simplex3\", scale_m = 9.0, detail_m = 4.0, depth_m = 4.0 }", "a 3D noise runs over the whole lattice"},
     };
     for (const auto& [node, says] : cases) {
         std::string error = "compiled";
         try {
-            lod_test::graph(std::string(node) + "\nout = { type = \"add\", a = \"n\", b = 0.0 }\n");
+            // (A ground for the depth, but not for the one that asks for it.)
+            const bool ground =
+                std::string(node).find("depth_m") != std::string::npos && std::string(node).find("type = \"y\"") == std::string::npos;
+            lod_test::graph(std::string(node) + "\nh = { type = \"x\" }\nout = { type = \"add\", a = \"n\", b = \"h\" }\n", "out",
+                            ground ? "h" : "");
         } catch (const GraphError& e) {
             error = e.what();
         }

@@ -16,9 +16,16 @@ namespace isoterra::graph {
 
 /// Inside a World column (Lattice::lod_column_samples): per lane how far what the level cannot
 /// show is left out (graph_lod.hpp), and the samples' spacing. Null weights: every detail.
+/// A node left out only deep under the ground (`depth_m`) has weights of its own per lane
+/// (`node_weight`, indexed by node; null there or null whole: `weight`).
 struct LodLanes {
     const double* weight = nullptr;
     double spacing_m = 0.0;
+    const double* const* node_weight = nullptr;
+    const double* weight_of(int node) const {
+        const double* own = node_weight ? node_weight[node] : nullptr;
+        return own ? own : weight;
+    }
 };
 
 /// Where a node's lanes are, for the function that runs it: its inputs, the positions, its

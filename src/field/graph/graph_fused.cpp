@@ -162,7 +162,7 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
                 run_pointwise(node, l);
             }
             // What the lanes' level cannot show of it gives way to its far value (graph_lod.hpp).
-            if (left_out[s]) blend_to_far(l.out, lod.weight + b0, l.count, node.far);
+            if (left_out[s]) blend_to_far(l.out, lod.weight_of(steps_[s].node) + b0, l.count, node.far);
         }
     }
 }

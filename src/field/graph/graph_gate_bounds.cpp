@@ -146,7 +146,7 @@ void bound_through(const Program& program, const std::vector<GateStep>& path, ev
         uniform = uniform && (!other || other->is_constant());
         // A node its level leaves out is blended toward its far value (graph_lod.hpp).
         if (const LodLanes& lod = work.lod(); lod.weight && detail_dropped(node, lod.spacing_m)) {
-            widen_to_far(lod.weight, node.far, lo, hi, count);
+            widen_to_far(lod.weight_of(step.node), node.far, lo, hi, count);
             uniform = false;
         }
     }

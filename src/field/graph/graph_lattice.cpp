@@ -233,6 +233,8 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     // The rest per y-slab: z rows of x, as the columns lie.
     eval::Workspace work(program, slab);
     if (!lod.empty()) work.set_lod({lod.data(), lattice.spacing_m});
+    DepthWeights deep(program, lattice, lod,
+                      program.ground.is_constant() ? nullptr : column_work.get(program.ground.node, program.ground.port));
     std::vector<double> sx(slab), sy(slab), sz(slab);
     std::vector<float> gate(slab), gated_noise(slab);
     eval::SkippedBlocks skipped(program.gates.size());
@@ -257,6 +259,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
     for (std::size_t j = 0; j < ny; ++j) {
         work.begin_pass();
         std::fill(sy.begin(), sy.end(), lattice.position(0, static_cast<int>(j), 0).y);
+        if (!deep.empty()) work.set_lod({lod.data(), lattice.spacing_m, deep.at_height(sy[0])});
         for (const SampleStep& step : steps) {
             if (step.run >= 0) {
                 runs[static_cast<std::size_t>(step.run)].run(work, sx.data(), sy.data(), sz.data(), slab, true, &skipped);

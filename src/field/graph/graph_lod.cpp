@@ -153,7 +153,9 @@ namespace {
 // octave (`lod`) or its detail (`detail_m`).
 bool dropped_at_level(const Node& node, const Lattice& lattice) {
     if (lattice.lod_column_samples <= 0) return false;
-    return detail_dropped(node, lattice.spacing_m) || (node.lod && kept_octaves(node, FbmShape{1, 1.0, 1.0, 1.0}, lattice.spacing_m) == 0);
+    // (A node left out only deep under the ground reads its inputs above that.)
+    return (detail_dropped(node, lattice.spacing_m) && node.depth_m <= 0.0) ||
+           (node.lod && kept_octaves(node, FbmShape{1, 1.0, 1.0, 1.0}, lattice.spacing_m) == 0);
 }
 
 }  // namespace
@@ -173,9 +175,48 @@ std::vector<bool> read_only_where_shown(const Program& program, const Lattice& l
 ISOTERRA_CLONES_WIDE void widen_to_far(const double* weight, double far, double* lo, double* hi, std::size_t count) {
     // (An end left NaN, not needed, stays NaN.)
     for (std::size_t i = 0; i < count; ++i) {
-        lo[i] = weight[i] > 0.0 && far < lo[i] ? far : lo[i];
-        hi[i] = weight[i] > 0.0 && far > hi[i] ? far : hi[i];
+        const double w = weight[i], l = lo[i], h = hi[i];
+        const double to_lo = w >= 1.0 || far < l ? far : l, to_hi = w >= 1.0 || far > h ? far : h;
+        lo[i] = w > 0.0 && l == l ? to_lo : l;
+        hi[i] = w > 0.0 && h == h ? to_hi : h;
     }
+}
+
+DepthWeights::DepthWeights(const Program& program, const Lattice& lattice, const std::vector<double>& column, const double* ground)
+    : column_(column.data()), ground_(ground), spacing_m_(lattice.spacing_m), lanes_(column.size()) {
+    if (column.empty()) return;
+    std::vector<int> depth_of(program.nodes.size(), -1);  // per node: its index in depths_
+    for (std::size_t n = 0; n < program.nodes.size(); ++n) {
+        const Node& node = program.nodes[n];
+        if (node.depth_m <= 0.0 || !detail_dropped(node, spacing_m_)) continue;
+        const auto known = std::find(depths_.begin(), depths_.end(), node.depth_m);
+        depth_of[n] = static_cast<int>(known - depths_.begin());
+        if (known == depths_.end()) depths_.push_back(node.depth_m);
+    }
+    if (depths_.empty()) return;
+    if (!ground_) {
+        ground_number_.assign(lanes_, program.ground.constant);
+        ground_ = ground_number_.data();
+    }
+    weights_.assign(depths_.size(), std::vector<double>(lanes_));
+    per_node_.assign(program.nodes.size(), nullptr);
+    for (std::size_t n = 0; n < program.nodes.size(); ++n)
+        if (depth_of[n] >= 0) per_node_[n] = weights_[static_cast<std::size_t>(depth_of[n])].data();
+}
+
+namespace {
+
+ISOTERRA_CLONES_WIDE void depth_ramp(const double* column, const double* ground, double top, double per_m, double* out, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) out[i] = column[i] * std::min(std::max((ground[i] - top) * per_m, 0.0), 1.0);
+}
+
+}  // namespace
+
+const double* const* DepthWeights::at_height(double y_m) {
+    // Left out from depth_m under the ground, wholly two samples deeper.
+    for (std::size_t d = 0; d < depths_.size(); ++d)
+        depth_ramp(column_, ground_, y_m + depths_[d], 0.5 / spacing_m_, weights_[d].data(), lanes_);
+    return per_node_.data();
 }
 
 }  // namespace isoterra::graph

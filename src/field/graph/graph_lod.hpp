@@ -69,7 +69,32 @@ bool lod_noise_of(const Node& node, const Lattice& lattice, bool read_inside, Lo
 std::vector<bool> read_only_where_shown(const Program& program, const Lattice& lattice);
 
 /// Widens per-lane bounds [lo, hi] of a node left out to hold its `far` where it is blended
-/// toward it (weight over 0): the blend lies between the two.
+/// toward it (weight over 0): the blend lies between the two; where the weight is 1 the node
+/// is `far` alone.
 void widen_to_far(const double* weight, double far, double* lo, double* hi, std::size_t count);
+
+/// The weights of the nodes left out only deep under the ground (`depth_m`) inside the World
+/// column a lattice lies in, one y-slab at a time: the column's weight (lod_weights) times a
+/// ramp from 0 at `depth_m` under the ground output to 1 two samples deeper. The depth is
+/// global, so the chunks of a level agree at every sample, and the faces keep every detail.
+class DepthWeights {
+public:
+    /// `column` the lattice's lod weights (empty: none), `ground` the ground output per column
+    /// (null: the program's ground is a number).
+    DepthWeights(const Program& program, const Lattice& lattice, const std::vector<double>& column, const double* ground);
+    bool empty() const { return depths_.empty(); }
+    /// Per node of the program, its weights in the slab at height `y_m` (null: the column's).
+    const double* const* at_height(double y_m);
+
+private:
+    const double* column_ = nullptr;
+    const double* ground_ = nullptr;
+    std::vector<double> ground_number_;  // the ground, when a number, per column
+    double spacing_m_ = 0.0;
+    std::size_t lanes_ = 0;
+    std::vector<double> depths_;                // the distinct depth_m values
+    std::vector<std::vector<double>> weights_;  // per depth: the slab's weights
+    std::vector<const double*> per_node_;
+};
 
 }  // namespace isoterra::graph

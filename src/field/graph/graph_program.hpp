@@ -82,6 +82,7 @@ struct Node {
     bool lod = false;       // noises: octaves under two samples' wavelength left out inside World columns (graph_lod.hpp)
     double detail_m = 0.0;  // > 0: what the node adds is this small; under two samples, inside World columns the node is `far`
     double far = 0.0;
+    double depth_m = 0.0;  // > 0 (with detail_m): left out only where it lies more than this under the ground output
 };
 
 /// True for a 3D noise of the raw position: run on a lattice kernel (Simplex3::lattice_fast, or

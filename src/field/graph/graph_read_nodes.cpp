@@ -271,15 +271,16 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
             node.lod = value.as_boolean()->get();
             continue;
         }
-        if (key == "detail_m" || key == "far") {
-            // Any node may say how small what it adds is, and what it is where a level cannot show it.
+        if (key == "detail_m" || key == "far" || key == "depth_m") {
+            // Any node may say how small what it adds is, what it is where a level cannot show
+            // it, and from how deep under the ground no ray from above sees it.
             double v = 0.0;
-            const bool size = key == "detail_m";
+            const bool size = key != "far";
             if (!number_of(value, v) || !std::isfinite(v) || (size && (v <= 0.0 || v > 1e5)))
                 fail(detail::toml_where(source_, value), id,
                      fmt::format("input '{}': expected {}, got {}", key, size ? "a number in (0, 100000]" : "a finite number",
                                  detail::toml_shown(value)));
-            (size ? node.detail_m : node.far) = v;
+            (key == "detail_m" ? node.detail_m : key == "far" ? node.far : node.depth_m) = v;
             continue;
         }
         const bool known = std::any_of(type->inputs.begin(), type->inputs.end(), [&](const InputSpec& s) { return key == s.name; });
@@ -297,7 +298,9 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
         read_input(spec, value, raw, value ? detail::toml_where(source_, *value) : at, id);
     }
     // Checks that tie inputs together.
-    if (table->get("far") && !table->get("detail_m")) fail(at, id, "input 'far': goes with 'detail_m' (the size under which it applies)");
+    for (const char* key : {"far", "depth_m"})
+        if (table->get(key) && !table->get("detail_m"))
+            fail(at, id, fmt::format("input '{}': goes with 'detail_m' (the size under which it applies)", key));
     if (node.detail_m > 0.0 && node.ports > 1) fail(at, id, fmt::format("input 'detail_m': a {} node has several outputs", type->name));
     if (node.op == Op::smoothstep && node.number[0] == node.number[1]) fail(at, id, "input 'to': must differ from 'from'");
     if (node.op == Op::remap && node.number[0] == node.number[1]) fail(at, id, "input 'from': its two ends must differ");

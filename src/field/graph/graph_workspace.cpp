@@ -29,7 +29,7 @@ void Workspace::run(int n, const NoiseSet& noise, const double* x, const double*
     for (int port = 0; port < node.ports; ++port) out[port] = buffer(n, port);
     run_node(program_, noise, node, inputs_.data(), out, x, y, z, count, lattice, lod_);
     // What the lanes' level cannot show of it (`detail_m`) gives way to its `far` value.
-    if (lod_.weight && detail_dropped(node, lod_.spacing_m)) blend_to_far(out[0], lod_.weight, count, node.far);
+    if (lod_.weight && detail_dropped(node, lod_.spacing_m)) blend_to_far(out[0], lod_.weight_of(n), count, node.far);
 }
 
 std::vector<int> needed_by(const Program& program, const std::vector<Operand>& outputs) {
