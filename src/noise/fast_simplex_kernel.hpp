@@ -53,6 +53,20 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_gradient(typename FastLanes<N
     return reinterpret_cast<F>((g >> 3) == static_cast<std::uint32_t>(axis) ? U{} : one);
 }
 
+// `t > 0 ? t : 0` (t never NaN): on x86 one maxps, which returns its second operand unless
+// the first is greater: the same value, +0 for -0 included, where GCC makes a compare and a
+// blend of the select.
+template <int N>
+ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_positive_part(typename FastLanes<N>::F t) {
+    using F = typename FastLanes<N>::F;
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+    if constexpr (N == 16) return __builtin_ia32_maxps512_mask(t, F{}, F{}, 0xffff, 4);
+    if constexpr (N == 8) return __builtin_ia32_maxps256(t, F{});
+    if constexpr (N == 4) return __builtin_ia32_maxps(t, F{});
+#endif
+    return t > 0.0f ? t : 0.0f;
+}
+
 // One corner's contribution: the gradient picked by the hash's top five bits, dotted with
 // the offset, times the kernel (0.5 - r^2)^4.
 template <int N>
@@ -62,8 +76,7 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_corner(typename FastLanes<N>:
     using U = typename FastLanes<N>::U;
     const U g = h >> 27;
     const F dot = (fast_gradient<N>(g, 0) * x + fast_gradient<N>(g, 1) * y) + fast_gradient<N>(g, 2) * z;
-    F t = 0.5f - ((x * x + y * y) + z * z);
-    t = t > 0.0f ? t : 0.0f;
+    F t = fast_positive_part<N>(0.5f - ((x * x + y * y) + z * z));
     t = t * t;
     return (t * t) * dot;
 }
@@ -97,22 +110,21 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_simplex3(typename FastLanes<N
     const I xy = x0 >= y0, yz = y0 >= z0, xz = x0 >= z0;
     const I i1 = xy & xz, j1 = ~xy & yz, k1 = ~(yz | xz);
     const I i2 = xy | xz, j2 = ~xy | yz, k2 = ~(yz & xz);
+    // The corners one after the other, each hashed arithmetically: (I px) ^ (J py) ^ (K pz +
+    // seed), times an odd constant. (In this order few vectors are live at once: at 16 lanes
+    // the four corners' offsets and hashes worked out first spilled to the stack.)
+    const U px = U{} + kFastPrimeX, py = U{} + kFastPrimeY, pz = U{} + kFastPrimeZ;
+    const F n0 = fast_corner<N>(x0, y0, z0, ((ip ^ jp) ^ kp) * kFastHashMultiplier);
     const F g1 = F{} + kFastG3, g1m = F{} + (kFastG3 - 1.0f);
+    const F n1 = fast_corner<N>(x0 + (i1 ? g1m : g1), y0 + (j1 ? g1m : g1), z0 + (k1 ? g1m : g1),
+                                (((i1 ? ip + px : ip) ^ (j1 ? jp + py : jp)) ^ (k1 ? kp + pz : kp)) * kFastHashMultiplier);
+    const F n01 = n0 + n1;
     const F g2 = F{} + kFastG3x2, g2m = F{} + (kFastG3x2 - 1.0f);
-    const F x1 = x0 + (i1 ? g1m : g1), y1 = y0 + (j1 ? g1m : g1), z1 = z0 + (k1 ? g1m : g1);
-    const F x2 = x0 + (i2 ? g2m : g2), y2 = y0 + (j2 ? g2m : g2), z2 = z0 + (k2 ? g2m : g2);
-    const F x3 = x0 + kFastG3x3m1, y3 = y0 + kFastG3x3m1, z3 = z0 + kFastG3x3m1;
-    // Arithmetic hash of a corner: (I px) ^ (J py) ^ (K pz + seed), times an odd constant.
-    const U zero{}, px = zero + kFastPrimeX, py = zero + kFastPrimeY, pz = zero + kFastPrimeZ;
-    const U h0 = ((ip ^ jp) ^ kp) * kFastHashMultiplier;
-    const U h1 = (((ip + (i1 ? px : zero)) ^ (jp + (j1 ? py : zero))) ^ (kp + (k1 ? pz : zero))) * kFastHashMultiplier;
-    const U h2 = (((ip + (i2 ? px : zero)) ^ (jp + (j2 ? py : zero))) ^ (kp + (k2 ? pz : zero))) * kFastHashMultiplier;
-    const U h3 = (((ip + kFastPrimeX) ^ (jp + kFastPrimeY)) ^ (kp + kFastPrimeZ)) * kFastHashMultiplier;
-    const F n0 = fast_corner<N>(x0, y0, z0, h0);
-    const F n1 = fast_corner<N>(x1, y1, z1, h1);
-    const F n2 = fast_corner<N>(x2, y2, z2, h2);
-    const F n3 = fast_corner<N>(x3, y3, z3, h3);
-    return ((n0 + n1) + (n2 + n3)) * kFastScale;
+    const F n2 = fast_corner<N>(x0 + (i2 ? g2m : g2), y0 + (j2 ? g2m : g2), z0 + (k2 ? g2m : g2),
+                                (((i2 ? ip + px : ip) ^ (j2 ? jp + py : jp)) ^ (k2 ? kp + pz : kp)) * kFastHashMultiplier);
+    const F n3 = fast_corner<N>(x0 + kFastG3x3m1, y0 + kFastG3x3m1, z0 + kFastG3x3m1,
+                                (((ip + kFastPrimeX) ^ (jp + kFastPrimeY)) ^ (kp + kFastPrimeZ)) * kFastHashMultiplier);
+    return (n01 + (n2 + n3)) * kFastScale;
 }
 
 // The noise at N points whose parts were gathered lane by lane: hash terms (x's three, then
@@ -181,7 +193,9 @@ ISOTERRA_FAST_INLINE void fast_lattice_run(const FastLatticeTables& t, float* ou
                 }
                 noise = fast_simplex3_lanes<N>(terms, parts);
             }
-            sum = o == 0 ? noise * t.octaves.amplitude[0] : sum + noise * t.octaves.amplitude[o];
+            // (A lone octave of amplitude 1, plain noise, is the noise itself.)
+            if (kOctaves == 1 && t.octaves.amplitude[0] == 1.0f) sum = noise;
+            else sum = o == 0 ? noise * t.octaves.amplitude[0] : sum + noise * t.octaves.amplitude[o];
         }
         if (short_lattice) std::memcpy(out, &sum, sizeof(float) * total);
         else std::memcpy(out + n, &sum, sizeof sum);
