@@ -77,8 +77,9 @@ void register_graph(CLI::App& app) {
         }
     });
 
-    auto* types = graph->add_subcommand(
-        "types", "List the node types with their inputs (? = optional) and formulas, and the keys any node takes (grid_m, lod, detail_m)");
+    auto* types = graph->add_subcommand("types",
+                                        "List the node types with their inputs (? = optional) and formulas, and the keys any node takes "
+                                        "(grid_m, lod, detail_m, far, depth_m)");
     types->callback([] { std::fputs(describe_graph_node_types().c_str(), stdout); });
 }
 

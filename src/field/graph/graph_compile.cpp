@@ -240,6 +240,7 @@ Program compile_graph(const std::string& text, const std::string& file, const st
     check_column_outputs(program);
     check_field_inputs(program);
     check_grids(program);
+    check_depths(program);
     fold_constants(program);
     find_gates(program);
     find_column_masks(program);

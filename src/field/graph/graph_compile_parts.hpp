@@ -71,12 +71,14 @@ private:
 
 // The passes over a compiled program, in the order compile_graph runs them
 // (graph_compile_passes.cpp): what each node depends on; the column outputs, the inputs read
-// at other points and the nodes on a grid checked to be functions of x and z; constant nodes
-// folded; the outputs each node has read.
+// at other points and the nodes on a grid checked to be functions of x and z; `depth_m` only
+// where a ground, a y and a per-sample node give it a meaning; constant nodes folded; the
+// outputs each node has read.
 void find_axes(Program& program);
 void check_column_outputs(const Program& program);
 void check_field_inputs(const Program& program);
 void check_grids(const Program& program);
+void check_depths(const Program& program);
 void fold_constants(Program& program);
 void find_ports_read(Program& program);
 

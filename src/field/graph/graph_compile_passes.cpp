@@ -73,20 +73,6 @@ void find_axes(Program& program) {
     }
 }
 
-namespace {
-
-// A node left out deep under the ground (`depth_m`) needs the ground, a y to be deep at, and
-// runs per sample (a 3D noise runs on the whole lattice before the depth is known).
-void check_depth(const Program& program, const Node& node) {
-    const char* why = !program.has_ground      ? "the graph has no 'ground' output to measure the depth from"
-                      : !(node.axes & kY)      ? "the node depends on x and z only, not on the depth"
-                      : is_lattice_noise(node) ? "a 3D noise runs over the whole lattice; give it to a node that reads the noise"
-                                               : nullptr;
-    if (why) throw GraphError(fmt::format("{}: node '{}': input 'depth_m': {}", at_line(program.source, node.line), node.id, why));
-}
-
-}  // namespace
-
 // A node run on a grid reads its inputs at the grid's nodes: neither may depend on y.
 // A node on a grid is interpolated the same at every level: not with `lod` or `detail_m`.
 void check_grids(const Program& program) {
@@ -96,12 +82,24 @@ void check_grids(const Program& program) {
                 fmt::format("{}: node '{}': input 'grid_m' does not go with '{}': a node on a grid is "
                             "interpolated between its nodes at every level",
                             at_line(program.source, node.line), node.id, node.lod ? "lod" : "detail_m"));
-        if (node.depth_m > 0.0) check_depth(program, node);
         if (node.grid_m > 0.0 && (node.axes & kY))
             throw GraphError(
                 fmt::format("{}: node '{}': input 'grid_m': the node depends on y; only a node of x and z may run "
                             "on a grid",
                             at_line(program.source, node.line), node.id));
+    }
+}
+
+// A node left out deep under the ground (`depth_m`) needs the ground, a y to be deep at, and
+// runs per sample (a 3D noise runs on the whole lattice before the depth is known).
+void check_depths(const Program& program) {
+    for (const Node& node : program.nodes) {
+        if (node.depth_m <= 0.0) continue;
+        const char* why = !program.has_ground      ? "the graph has no 'ground' output to measure the depth from"
+                          : !(node.axes & kY)      ? "the node depends on x and z only, not on the depth"
+                          : is_lattice_noise(node) ? "a 3D noise runs over the whole lattice; give it to a node that reads the noise"
+                                                   : nullptr;
+        if (why) throw GraphError(fmt::format("{}: node '{}': input 'depth_m': {}", at_line(program.source, node.line), node.id, why));
     }
 }
 
