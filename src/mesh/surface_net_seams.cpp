@@ -45,12 +45,11 @@ public:
         const int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
         NetCell cells[4];
         for (int n = 0; n < 4; ++n) {
-            // A point inside the cell of this quadrant around the edge, in core samples.
-            glm::dvec3 at(p[0], p[1], p[2]);
-            at[axis] += 0.5;
-            at[u] += uv[n][0] + 0.5;
-            at[v] += uv[n][1] + 0.5;
-            if (!cell_at(at, levels, p, axis, cells[n])) return;
+            // The cell of the chunk's level in this quadrant around the edge.
+            int c[3] = {p[0], p[1], p[2]};
+            c[u] += uv[n][0];
+            c[v] += uv[n][1];
+            if (!cell_at(c, levels, p, axis, cells[n])) return;
         }
         emit_net_polygon(
             s_, out_.positions, cells, p, axis,
@@ -58,12 +57,12 @@ public:
     }
 
 private:
-    // The cell around `at` at its column's level, with the vertex of its piece that holds the
-    // crossing of the edge from core sample p along `axis`; false where the
-    // chunk cannot make it.
-    bool cell_at(const glm::dvec3& at, const Levels& levels, const int p[3], int axis, NetCell& cell) {
-        const int cx = at.x < 0.0 ? 0 : at.x > kChunkSize ? 2 : 1, cz = at.z < 0.0 ? 0 : at.z > kChunkSize ? 2 : 1;
-        const int i = static_cast<int>(std::floor(at.x)), j = static_cast<int>(std::floor(at.y)), k = static_cast<int>(std::floor(at.z));
+    // The cell that holds the chunk-level cell with lower corner `c` (core samples) at its
+    // column's level, with the vertex of its piece that holds the crossing of the edge from
+    // core sample p along `axis`; false where the chunk cannot make it.
+    bool cell_at(const int c[3], const Levels& levels, const int p[3], int axis, NetCell& cell) {
+        const int cx = c[0] < 0 ? 0 : c[0] >= kChunkSize ? 2 : 1, cz = c[2] < 0 ? 0 : c[2] >= kChunkSize ? 2 : 1;
+        const int i = c[0], j = c[1], k = c[2];
         if (levels[static_cast<std::size_t>(cz * 3 + cx)] == 0) {
             if (i < -1 || j < -1 || j >= kChunkSize || k < -1 || i > kChunkSize || k > kChunkSize) return false;
             cell = {0, {i, j, k}, 1, 0};
@@ -80,11 +79,7 @@ private:
             cell.vertex = static_cast<std::uint32_t>(first + cell_pieces().piece_of[cell.code][edge]);
             return true;
         }
-        cell = {0,
-                {2 * static_cast<int>(std::floor(at.x / 2)), 2 * static_cast<int>(std::floor(at.y / 2)),
-                 2 * static_cast<int>(std::floor(at.z / 2))},
-                2,
-                0};
+        cell = {0, {i & -2, j & -2, k & -2}, 2, 0};  // rounded down to even, below 0 too
         const std::int32_t first = coarse_cell(cell.lo[0], cell.lo[1], cell.lo[2]);
         cell.code = coarse_codes_[coarse_index(cell.lo[0], cell.lo[1], cell.lo[2])];
         cell.vertex = static_cast<std::uint32_t>(first);  // kept whole: one piece
@@ -113,9 +108,7 @@ private:
         }
         const auto id = static_cast<std::uint32_t>(out_.positions.size());
         if (lo.stride == 1)
-            push_surface_net_cell(
-                out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code,
-                [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); }, &local);
+            push_surface_net_cell(out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code, CentralDifferences{}, &local);
         else
             push_surface_net_cell(
                 out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 2, nullptr, lo.code,
@@ -133,14 +126,14 @@ private:
     // Its first vertex and its piece code; -1 where it has no surface.
     std::int32_t beyond_cell(int i, int j, int k, std::uint16_t& code) {
         const auto key = std::make_tuple(i, j, k);
-        float f[8];
-        const int mask = cell_corners(s_, i, j, k, f);
+        float t[12];
+        const int mask = cell_crossings(s_, i, j, k, t);
         code = static_cast<std::uint16_t>(net_cell_code(mask, i, k));
         if (mask == 0 || mask == 255) return -1;
         for (const auto& [at, id] : beyond_)
             if (at == key) return id;
         const std::int32_t id = static_cast<std::int32_t>(out_.positions.size());
-        push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, code, [&](int a, int b, int c) { return lattice_gradient(s_, a, b, c); });
+        push_surface_net_cell(out_, s_, classify_, i, j, k, 1, t, code, CentralDifferences{});
         beyond_.emplace_back(key, id);
         return id;
     }
@@ -160,9 +153,11 @@ private:
         // The coarser chunk's own vertices, to the bit; or, where its corners agree, one at
         // the mean crossing of the finer edges on the cell's surface.
         const glm::dvec3 local = mask != 0 && mask != 255 ? glm::dvec3(0.0) : finer_crossings(ci, cj, ck);
+        float t[12];
+        cell_crossings(f, t);
         slot = static_cast<std::int32_t>(out_.positions.size());
         push_surface_net_cell(
-            out_, s_, classify_, ci, cj, ck, 2, f, mask | kWholeCell, [&](int a, int b, int c) { return coarse_gradient(a, b, c); },
+            out_, s_, classify_, ci, cj, ck, 2, t, mask | kWholeCell, [&](int a, int b, int c) { return coarse_gradient(a, b, c); },
             mask != 0 && mask != 255 ? nullptr : &local);
         return slot;
     }
@@ -239,6 +234,15 @@ constexpr VerticalEdge kVerticalEdges[4] = {
 };
 // clang-format on
 
+// The core samples (i, 0..32, k) below 0, as bits by j.
+std::uint64_t solid_along_y(const ChunkSamples& s, int i, int k) {
+    std::uint64_t bits = 0;
+    for (int j = 0; j <= kChunkSize; ++j) bits |= static_cast<std::uint64_t>(s.at(i, j, k) < 0.0f) << j;
+    return bits;
+}
+// The lattice edges along an axis whose lower sample's index is 0..31.
+constexpr std::uint64_t kEdgeRows = (std::uint64_t{1} << kChunkSize) - 1;
+
 }  // namespace
 
 void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& classify, const std::vector<std::int32_t>& cell_slots,
@@ -260,22 +264,30 @@ void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& clas
         Levels levels{};
         levels[static_cast<std::size_t>((f.dz + 1) * 3 + f.dx + 1)] = 1;
         const int w = 2 - f.axis;  // the face's other horizontal axis
-        for (int b = 0; b < kChunkSize; ++b)
-            for (int j = 0; j < kChunkSize; ++j)
-                for (const int axis : {1, w}) {
-                    if (axis == 1 && b == 0) continue;  // on a vertical edge
-                    int p[3];
-                    p[f.axis] = f.at;
-                    p[w] = b;
-                    p[1] = j;
-                    seams.edge(p, axis, levels, part);
-                }
+        std::uint64_t column[kChunkSize + 1];
+        for (int b = 0; b <= kChunkSize; ++b) column[b] = f.axis == 0 ? solid_along_y(s, f.at, b) : solid_along_y(s, b, f.at);
+        for (int b = 0; b < kChunkSize; ++b) {
+            // The edges with a sign change, by their lower sample's j: along y (none on the
+            // vertical edge at b = 0) and along w; visited in the order j, then y before w.
+            const std::uint64_t along_y = b == 0 ? 0 : (column[b] ^ column[b] >> 1) & kEdgeRows;
+            const std::uint64_t along_w = (column[b] ^ column[b + 1]) & kEdgeRows;
+            for (std::uint64_t bits = along_y | along_w; bits; bits &= bits - 1) {
+                const int j = __builtin_ctzll(bits);
+                int p[3];
+                p[f.axis] = f.at;
+                p[w] = b;
+                p[1] = j;
+                if (along_y >> j & 1) seams.edge(p, 1, levels, part);
+                if (along_w >> j & 1) seams.edge(p, w, levels, part);
+            }
+        }
         close(DrawCondition::side_is(f.side, 1));
     }
     // The vertical edges, for each set of levels around them (same or coarser) under which
     // the chunk owns them: it must come first, in the order of ownership, among the finest.
     for (int e = 0; e < 4; ++e) {
         const VerticalEdge& v = kVerticalEdges[e];
+        const std::uint64_t solid = solid_along_y(s, v.i, v.k), crossed = (solid ^ solid >> 1) & kEdgeRows;
         for (int combo = 0; combo < 8; ++combo) {
             Levels levels{};
             int level[4], bit = 0;
@@ -292,8 +304,8 @@ void add_surface_net_seams(const ChunkSamples& s, const MaterialClassifier& clas
                 if (level[q] < level[owner]) owner = q;
             if (v.across[owner] >= 0) continue;  // a neighbour of the same level owns it
             if (e == 0 && combo == 0) continue;  // all alike: mesh_surface_nets' own quads
-            for (int j = 0; j < kChunkSize; ++j) {
-                const int p[3] = {v.i, j, v.k};
+            for (std::uint64_t bits = crossed; bits; bits &= bits - 1) {
+                const int p[3] = {v.i, __builtin_ctzll(bits), v.k};
                 seams.edge(p, 1, levels, part);
             }
             close(when);

@@ -25,8 +25,7 @@ constexpr int kCells = kChunkSize + 1;  // cells -1..31 per axis
 class NetBuilder {
 public:
     NetBuilder(const ChunkSamples& s, const MaterialRules& rules, MeshScratch& scratch, MeshBuffers& out)
-        : s_(s), classify_(rules), scratch_(scratch), out_(out), pieces_(detail::cell_pieces()),
-          dy_(static_cast<std::size_t>(s.lattice.size.x)), dz_(dy_ * static_cast<std::size_t>(s.lattice.size.y)) {
+        : s_(s), classify_(rules), scratch_(scratch), out_(out), pieces_(detail::cell_pieces()) {
         scratch.slots.assign(static_cast<std::size_t>(kCells) * kCells * kCells, -1);
         scratch.cell_codes.resize(scratch.slots.size());
     }
@@ -46,11 +45,12 @@ public:
     // The quads' index ranges (those across the -x and -z faces drawn when the neighbours
     // there are of the chunk's own level), then what is drawn next to coarser ones.
     void finish() {
-        const DrawCondition when[4] = {DrawCondition::always(), DrawCondition::side_is(side_neg_x, 0),
-                                       DrawCondition::side_is(side_neg_z, 0),
+        const DrawCondition when[3] = {DrawCondition::side_is(side_neg_x, 0), DrawCondition::side_is(side_neg_z, 0),
                                        DrawCondition::side_is(side_neg_x, 0) & DrawCondition::side_is(side_neg_z, 0) &
                                            DrawCondition::diagonal_is(corner_neg_x_neg_z, 0)};
-        for (int p = 0; p < 4; ++p) {
+        // The body's quads went straight into the indices (begin_chunk_mesh left them empty).
+        out_.ranges.push_back({0, static_cast<std::uint32_t>(out_.indices.size()), DrawCondition::always()});
+        for (int p = west; p <= corner; ++p) {
             out_.ranges.push_back({static_cast<std::uint32_t>(out_.indices.size()), static_cast<std::uint32_t>(parts_[p].size()), when[p]});
             out_.indices.insert(out_.indices.end(), parts_[p].begin(), parts_[p].end());
         }
@@ -58,37 +58,35 @@ public:
     }
 
 private:
-    // The quads, by where their edge lies: inside, on the -x face, on the -z face, or on the
-    // vertical edge where those faces meet.
-    enum Part { body, west, south, corner };
+    // The quads whose edge lies on the -x face, on the -z face, or on the vertical edge where
+    // those faces meet (parts_); those inside go straight into the indices.
+    enum Part { west, south, corner };
 
     static std::size_t cell_of(int i, int j, int k) { return ((static_cast<std::size_t>(k + 1) * kCells) + (j + 1)) * kCells + (i + 1); }
 
-    // A corner's gradient (lattice_gradient, inline): six loads near the corners just read
-    // cost less than a per-sample cache of them (measured: 1.58 -> 1.39 times marching cubes).
-    glm::vec3 gradient_at(int i, int j, int k) const {
-        const float* v = s_.values.data() + s_.lattice.index(i + s_.pad.lo, j + s_.pad.lo, k + s_.pad.lo);
-        return {v[1] - v[-1], v[dy_] - v[-static_cast<std::ptrdiff_t>(dy_)], v[dz_] - v[-static_cast<std::ptrdiff_t>(dz_)]};
-    }
-
     void cell(int i, int j, int k) {
-        float f[8];
-        const int mask = detail::cell_corners(s_, i, j, k, f);
+        float t[12];
+        const int mask = detail::cell_crossings(s_, i, j, k, t);
         scratch_.slots[cell_of(i, j, k)] = static_cast<std::int32_t>(out_.positions.size());
         const int code = detail::net_cell_code(mask, i, k);
         scratch_.cell_codes[cell_of(i, j, k)] = static_cast<std::uint16_t>(code);
-        detail::push_surface_net_cell(out_, s_, classify_, i, j, k, 1, f, code,
-                                      [this](int a, int b, int c) { return gradient_at(a, b, c); });
+        detail::push_surface_net_cell(out_, s_, classify_, i, j, k, 1, t, code, detail::CentralDifferences{});
         // The chunk owns the edges whose lower sample (corner 0) lies in its core.
         if (i < 0 || j < 0 || k < 0) return;
+        const int p[3] = {i, j, k};
+        edge_polygon<0>(p, mask);
+        edge_polygon<1>(p, mask);
+        edge_polygon<2>(p, mask);
+    }
+
+    // The polygon of the edge from core sample p (a cell's corner 0, solid where `mask` has
+    // bit 0) along `axis`, if it changes sign, into its part.
+    template <int axis>
+    void edge_polygon(const int p[3], int mask) {
         const bool here = mask & 1;
-        for (int axis = 0; axis < 3; ++axis) {
-            if (here == static_cast<bool>(mask >> (1 << axis) & 1)) continue;  // corner 1, 2 or 4
-            // The two other axes in right-handed order: (y, z) for x, (z, x) for y, (x, y) for z.
-            const bool on_west = i == 0 && axis != 0, on_south = k == 0 && axis != 2;
-            const int p[3] = {i, j, k};
-            polygon(p, axis, here, parts_[on_west && on_south ? corner : on_west ? west : on_south ? south : body]);
-        }
+        if (here == static_cast<bool>(mask >> (1 << axis) & 1)) return;  // corner 1, 2 or 4
+        const bool on_west = p[0] == 0 && axis != 0, on_south = p[2] == 0 && axis != 2;
+        polygon<axis>(p, here, on_west && on_south ? parts_[corner] : on_west ? parts_[west] : on_south ? parts_[south] : out_.indices);
     }
 
     // The vertices of face segments (emit_net_polygon), made once each: rare, a thin tube
@@ -100,17 +98,18 @@ private:
             if (at == key) return id;
         const glm::dvec3 local = detail::face_segment_fraction(s_, lo.lo, w, solid, 1);
         const auto id = static_cast<std::uint32_t>(out_.positions.size());
-        detail::push_surface_net_cell(
-            out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code,
-            [this](int a, int b, int c) { return gradient_at(a, b, c); }, &local);
+        detail::push_surface_net_cell(out_, s_, classify_, lo.lo[0], lo.lo[1], lo.lo[2], 1, nullptr, lo.code, detail::CentralDifferences{},
+                                      &local);
         face_vertices_.emplace_back(key, id);
         return id;
     }
 
     // The polygon of the edge from core sample p along `axis` through the pieces that hold
     // its crossing in the four cells around it.
-    void polygon(const int p[3], int axis, bool here, std::vector<std::uint32_t>& into) {
-        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    // The two other axes in right-handed order: (y, z) for x, (z, x) for y, (x, y) for z.
+    template <int axis>
+    void polygon(const int p[3], bool here, std::vector<std::uint32_t>& into) {
+        constexpr int u = (axis + 1) % 3, v = (axis + 2) % 3;
         constexpr int uv[4][2] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}};
         // The edge leaves each cell's corner on its far side along u and v.
         const auto cell_at = [&](int n) {
@@ -153,8 +152,7 @@ private:
     MeshScratch& scratch_;
     MeshBuffers& out_;
     const detail::CellPieces& pieces_;
-    const std::size_t dy_, dz_;  // lattice steps along y and z
-    std::vector<std::uint32_t> parts_[4];
+    std::vector<std::uint32_t> parts_[3];
     std::vector<std::pair<std::size_t, std::uint32_t>> face_vertices_;
 };
 

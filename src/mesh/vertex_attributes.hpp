@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "contour_tables.hpp"
 #include "isoterra/mesh.hpp"
@@ -71,21 +72,31 @@ inline int cell_corners(const ChunkSamples& s, int i, int j, int k, float f[8]) 
     return mask;
 }
 
-/// The surface-net vertex of a piece of a cell (its edges: bit e for edge e) with corner
-/// values `f` and solid-corner `mask`: the mean of the piece's edge crossings, in the cell's
-/// own [0, 1]^3, snapped. The same bits for the cell's own chunk and for a finer neighbour
-/// that rebuilds it from its even samples.
-inline glm::dvec3 surface_net_vertex(const float f[8], int mask, unsigned edges) {
-    glm::dvec3 sum(0.0);
-    int crossings = 0;
-    for (int n = 0; n < 12; ++n) {
-        const auto& e = kCubeEdges[n];
-        if (!(edges >> n & 1) || !((mask >> e[0] ^ mask >> e[1]) & 1)) continue;
-        const double t = edge_crossing(f[e[0]], f[e[1]]);
-        const glm::dvec3 a(e[0] & 1, e[0] >> 1 & 1, e[0] >> 2 & 1), b(e[1] & 1, e[1] >> 1 & 1, e[1] >> 2 & 1);
-        sum += a + (b - a) * t;
+/// The edge_crossing of each of a cell's 12 edges (kCubeEdges) from its corner values `f`,
+/// as floats (they hold it exactly); on an edge without a sign change, any value.
+void cell_crossings(const float f[8], float t[12]);
+/// The same for the cell with lower corner (i, j, k) and corners one sample apart; returns
+/// the mask of its solid corners (as cell_corners).
+int cell_crossings(const ChunkSamples& s, int i, int j, int k, float t[12]);
+
+/// The surface-net vertex of a piece of a cell (its edges: bit e for edge e) with edge
+/// crossings `t` (cell_crossings) and solid-corner `mask`: the mean of the piece's edge
+/// crossings, in the cell's own [0, 1]^3, snapped. The same bits for the cell's own chunk and
+/// for a finer neighbour that rebuilds it from its even samples.
+inline glm::dvec3 surface_net_vertex(const float t[12], int mask, unsigned edges) {
+    // Each crossing is its edge's lower corner plus the fraction along the edge's axis (edges
+    // 0-3 run along x, 4-7 along y, 8-11 along z). Every term is a multiple of 2^-16 under
+    // 13, so the sums are exact: the corners' parts may be added as integers, apart.
+    double along[3] = {0.0, 0.0, 0.0};
+    int corners[3] = {0, 0, 0}, crossings = 0;
+    for (unsigned bits = edges & 0xfffu; bits; bits &= bits - 1) {
+        const int n = __builtin_ctz(bits), lower = kCubeEdges[n][0], upper = kCubeEdges[n][1];
+        if (!((mask >> lower ^ mask >> upper) & 1)) continue;
+        along[n >> 2] += t[n];
+        corners[0] += lower & 1, corners[1] += lower >> 1 & 1, corners[2] += lower >> 2 & 1;
         ++crossings;
     }
+    const glm::dvec3 sum(along[0] + corners[0], along[1] + corners[1], along[2] + corners[2]);
     const glm::dvec3 mean = sum / static_cast<double>(crossings);
     return {snap_fraction(mean.x), snap_fraction(mean.y), snap_fraction(mean.z)};
 }
@@ -100,14 +111,14 @@ inline int net_cell_code(int mask, int i, int k) {
 }
 
 /// Appends the vertices of the surface-net cell with lower corner (i, j, k) and corners
-/// `stride` samples apart (values f, piece code), one per piece of its surface
+/// `stride` samples apart (edge crossings t, piece code), one per piece of its surface
 /// (cell_pieces: the piece's vertex is its first one plus its number); or the one at
 /// `fraction` of it where given (then `f` and `code` are not read). Each: its position
 /// (surface_net_vertex), the trilinear blend of the corners' gradients (`gradient(i, j, k)`
 /// at a corner), and its material.
 template <typename Gradient>
 void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k, int stride,
-                           const float f[8], int code, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
+                           const float t[12], int code, Gradient&& gradient, const glm::dvec3* fraction = nullptr);
 
 /// Where the vertex of a segment of an ambiguous face lies, as a fraction of the cell with
 /// lower corner `lo` and corners `stride` samples apart (all in core samples): the face is
@@ -280,15 +291,35 @@ inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
     return s.lattice.position(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
 }
 
+/// The trilinear blend at `local` (in [0, 1]^3) of a cell's corner gradients, `corner(c)`
+/// for corner c: each weight a product in double taken to float, the terms summed in float
+/// in the order of the corners.
+template <typename CornerGradient>
+glm::vec3 trilinear_blend(const glm::dvec3& local, CornerGradient&& corner) {
+    glm::vec3 g(0.0f);
+    for (int c = 0; c < 8; ++c) {
+        const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) * (c >> 2 & 1 ? local.z : 1 - local.z);
+        g += static_cast<float>(w) * corner(c);
+    }
+    return g;
+}
+
+/// Names lattice_gradient at stride 1 as push_surface_net_cell's gradient: its blend then
+/// takes the vector path of blend_central_differences.
+struct CentralDifferences {};
+/// trilinear_blend of lattice_gradient at the corners of the cell with lower corner
+/// (i, j, k), one sample apart: the same bits, with SSE2 vectors where there are any.
+glm::vec3 blend_central_differences(const ChunkSamples& s, int i, int j, int k, const glm::dvec3& local);
+
 template <typename Gradient>
 void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, int i, int j, int k, int stride,
-                           const float f[8], int code, Gradient&& gradient, const glm::dvec3* fraction) {
+                           const float t[12], int code, Gradient&& gradient, const glm::dvec3* fraction) {
     const auto push_at = [&](const glm::dvec3& local) {  // in [0, 1]^3
-        glm::vec3 g(0.0f);
-        for (int c = 0; c < 8; ++c) {
-            const double w = (c & 1 ? local.x : 1 - local.x) * (c >> 1 & 1 ? local.y : 1 - local.y) * (c >> 2 & 1 ? local.z : 1 - local.z);
-            g += static_cast<float>(w) * gradient(i + stride * (c & 1), j + stride * (c >> 1 & 1), k + stride * (c >> 2 & 1));
-        }
+        glm::vec3 g;
+        if constexpr (std::is_same_v<std::decay_t<Gradient>, CentralDifferences>) g = blend_central_differences(s, i, j, k, local);
+        else
+            g = trilinear_blend(
+                local, [&](int c) { return gradient(i + stride * (c & 1), j + stride * (c >> 1 & 1), k + stride * (c >> 2 & 1)); });
         push_vertex(out, s, classify, sample_position(s, i, j, k) + local * (stride * s.lattice.spacing_m), g, stride);
     };
     if (fraction) {
@@ -296,7 +327,7 @@ void push_surface_net_cell(MeshBuffers& out, const ChunkSamples& s, const Materi
         return;
     }
     const CellPieces& pieces = cell_pieces();
-    for (int p = 0; p < pieces.count[code]; ++p) push_at(surface_net_vertex(f, code & 255, pieces.edges[code][p]));
+    for (int p = 0; p < pieces.count[code]; ++p) push_at(surface_net_vertex(t, code & 255, pieces.edges[code][p]));
 }
 
 }  // namespace isoterra::detail
