@@ -53,6 +53,22 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_gradient(typename FastLanes<N
     return reinterpret_cast<F>((g >> 3) == static_cast<std::uint32_t>(axis) ? U{} : one);
 }
 
+// whole * prime (wrapping) for a skewed cell's whole part, 0 to 6 (the parts lie in [0, 3]):
+// at 8 and 16 lanes picked from a table of the first 16 multiples by one permute, where a
+// 32-bit multiply is two slow operations; the same numbers.
+template <int N>
+ISOTERRA_FAST_INLINE typename FastLanes<N>::U fast_times_prime(typename FastLanes<N>::I whole, std::uint32_t prime) {
+    using U = typename FastLanes<N>::U;
+#if defined(__GNUC__) && !defined(__clang__)
+    if constexpr (N == 8 || N == 16) {
+        U multiples;
+        for (int l = 0; l < N; ++l) multiples[l] = static_cast<std::uint32_t>(l) * prime;
+        return __builtin_shuffle(multiples, reinterpret_cast<U>(whole));
+    }
+#endif
+    return reinterpret_cast<U>(whole) * prime;
+}
+
 // `t > 0 ? t : 0` (t never NaN): on x86 one maxps, which returns its second operand unless
 // the first is greater: the same value, +0 for -0 included, where GCC makes a compare and a
 // blend of the select.
@@ -67,6 +83,21 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_positive_part(typename FastLa
     return t > 0.0f ? t : 0.0f;
 }
 
+// g * v + c where the product is exact (g is -1, 0 or 1): one rounding either way, so where
+// there is a fused multiply-add (the AVX2 and AVX-512 paths) it gives the same bits as the
+// multiply and add of the other paths.
+template <int N>
+ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_exact_madd(typename FastLanes<N>::F g, typename FastLanes<N>::F v,
+                                                              typename FastLanes<N>::F c) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+    if constexpr (N == 16) return __builtin_ia32_vfmaddps512_mask(g, v, c, 0xffff, 4);
+#if defined(__FMA__)
+    if constexpr (N == 8) return __builtin_ia32_vfmaddps256(g, v, c);
+#endif
+#endif
+    return g * v + c;
+}
+
 // One corner's contribution: the gradient picked by the hash's top five bits, dotted with
 // the offset, times the kernel (0.5 - r^2)^4.
 template <int N>
@@ -75,7 +106,8 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_corner(typename FastLanes<N>:
     using F = typename FastLanes<N>::F;
     using U = typename FastLanes<N>::U;
     const U g = h >> 27;
-    const F dot = (fast_gradient<N>(g, 0) * x + fast_gradient<N>(g, 1) * y) + fast_gradient<N>(g, 2) * z;
+    // ((gx x + gy y) + gz z), each product exact.
+    const F dot = fast_exact_madd<N>(fast_gradient<N>(g, 2), z, fast_exact_madd<N>(fast_gradient<N>(g, 0), x, fast_gradient<N>(g, 1) * y));
     F t = fast_positive_part<N>(0.5f - ((x * x + y * y) + z * z));
     t = t * t;
     return (t * t) * dot;
@@ -103,9 +135,9 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_simplex3(typename FastLanes<N
     const F x0 = (fx - a) + t, y0 = (fy - b) + t, z0 = (fz - c) + t;
     // The skewed cell (4u + v + w + a, u + 4v + w + b, u + v + 4w + c) times the hash's
     // primes, wrapping: the whole parts' terms come premultiplied.
-    const U ip = (xi + ri) + reinterpret_cast<U>(ai) * kFastPrimeX;
-    const U jp = (xj + rj) + reinterpret_cast<U>(bi) * kFastPrimeY;
-    const U kp = (xk + rk) + reinterpret_cast<U>(ci) * kFastPrimeZ;
+    const U ip = (xi + ri) + fast_times_prime<N>(ai, kFastPrimeX);
+    const U jp = (xj + rj) + fast_times_prime<N>(bi, kFastPrimeY);
+    const U kp = (xk + rk) + fast_times_prime<N>(ci, kFastPrimeZ);
     // The simplex: which corners follow the first, from the order of x0, y0, z0.
     const I xy = x0 >= y0, yz = y0 >= z0, xz = x0 >= z0;
     const I i1 = xy & xz, j1 = ~xy & yz, k1 = ~(yz | xz);

@@ -16,7 +16,8 @@ NoisePath widest_on_this_cpu() {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
         __builtin_cpu_supports("avx512bw"))
         return NoisePath::avx512;
-    if (__builtin_cpu_supports("avx2")) return NoisePath::avx2;
+    // (Every CPU with AVX2 here has FMA too; the fast flavour's AVX2 kernel uses it.)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return NoisePath::avx2;
 #endif
     return NoisePath::baseline;
 }
