@@ -70,10 +70,18 @@ using LaneBuffer = std::vector<double, CacheLineAllocator<double>>;
 class Workspace {
 public:
     Workspace(const Program& program, std::size_t lanes) : program_(program), lanes_(lanes) {
+        // The lane buffers of an earlier workspace on this thread, when there is one: a chunk
+        // makes several, and fresh ones cost their allocations and zeroing each time.
+        if (!spare().empty()) buffers_ = std::move(spare().back()), spare().pop_back();
         buffers_.resize(program.nodes.size() * kMaxPorts);
         constants_.resize(program.nodes.size());
         done_.assign(program.nodes.size(), 0);
     }
+    ~Workspace() {
+        if (spare().size() < 8) spare().push_back(std::move(buffers_));
+    }
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
     // A new set of lanes (positions): what was run before is stale.
     void begin_pass() { ++pass_; }
     double* buffer(int node, int port) {
@@ -100,6 +108,10 @@ public:
     const LodLanes& lod() const { return lod_; }
 
 private:
+    static std::vector<std::vector<LaneBuffer>>& spare() {
+        thread_local std::vector<std::vector<LaneBuffer>> buffers;
+        return buffers;
+    }
     const Program& program_;
     std::size_t lanes_;
     std::vector<LaneBuffer> buffers_;
