@@ -3,11 +3,6 @@
 // depth and column looks for materials.
 #include "vertex_attributes.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-#include <array>
 #include <cstring>
 #include <limits>
 
@@ -166,100 +161,6 @@ void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialCla
     const glm::vec3 ga = lattice_gradient(s, lower[0], lower[1], lower[2], stride);
     const glm::vec3 gb = lattice_gradient(s, upper[0], upper[1], upper[2], stride);
     push_vertex(out, s, classify, p, ga + (gb - ga) * static_cast<float>(t), stride);
-}
-
-#if defined(__SSE2__)
-namespace {
-
-// (lo[0], lo[1], hi[0], hi[1]).
-__m128 load_pairs(const float* lo, const float* hi) {
-    return _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(lo)), reinterpret_cast<const __m64*>(hi));
-}
-
-// cell_crossings from the corners 0-3 and 4-7. Four edges a vector: x (corners 0-1, 2-3,
-// 4-5, 6-7), y (0-2, 1-3, 4-6, 5-7), z (0-4, 1-5, 2-6, 3-7). Snapped in float, which holds
-// t * 2^16 exactly: the nearest integer, ties to even, as snap_fraction finds it in double.
-void crossings_of(__m128 lo, __m128 hi, float t[12]) {
-    const __m128 from[3] = {_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)), _mm_movelh_ps(lo, hi), lo};
-    const __m128 to[3] = {_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)), _mm_movehl_ps(hi, lo), hi};
-    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), round = _mm_set1_ps(12582912.0f);  // 1.5 * 2^23
-    const __m128 step = _mm_set1_ps(1.0f / 65536.0f), last = _mm_set1_ps(1.0f - 1.0f / 65536.0f);
-    for (int axis = 0; axis < 3; ++axis) {
-        const __m128 q = _mm_div_ps(from[axis], _mm_sub_ps(from[axis], to[axis]));
-        const __m128 inside = _mm_and_ps(_mm_cmpge_ps(q, zero), _mm_cmple_ps(q, one));  // false for NaN
-        const __m128 snapped = _mm_mul_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(q, _mm_set1_ps(65536.0f)), round), round), step);
-        const __m128 kept = _mm_min_ps(_mm_max_ps(snapped, step), last);
-        _mm_storeu_ps(t + 4 * axis, _mm_or_ps(_mm_and_ps(inside, kept), _mm_andnot_ps(inside, _mm_set1_ps(0.5f))));
-    }
-}
-
-}  // namespace
-#endif
-
-void cell_crossings(const float f[8], float t[12]) {
-#if defined(__SSE2__)
-    crossings_of(_mm_loadu_ps(f), _mm_loadu_ps(f + 4), t);
-#else
-    for (int n = 0; n < 12; ++n) {
-        const float a = f[kCubeEdges[n][0]], b = f[kCubeEdges[n][1]];
-        t[n] = (a < 0.0f) == (b < 0.0f) ? 0.5f : static_cast<float>(edge_crossing(a, b));  // the divisions where they count
-    }
-#endif
-}
-
-int cell_crossings(const ChunkSamples& s, int i, int j, int k, float t[12]) {
-#if defined(__SSE2__)
-    // The corners as two vectors straight from the lattice: written one by one and read as
-    // vectors, they would wait for the stores (no store forwarding).
-    const std::ptrdiff_t dy = s.lattice.size.x, dz = dy * s.lattice.size.y;
-    const float* v = s.values.data() + s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
-    const __m128 lo = load_pairs(v, v + dy), hi = load_pairs(v + dz, v + dy + dz);
-    crossings_of(lo, hi, t);
-    const __m128 zero = _mm_setzero_ps();
-    return _mm_movemask_ps(_mm_cmplt_ps(lo, zero)) | _mm_movemask_ps(_mm_cmplt_ps(hi, zero)) << 4;
-#else
-    float f[8];
-    const int mask = cell_corners(s, i, j, k, f);
-    cell_crossings(f, t);
-    return mask;
-#endif
-}
-
-glm::vec3 blend_central_differences(const ChunkSamples& s, int i, int j, int k, const glm::dvec3& local) {
-#if defined(__SSE2__)
-    // The eight corners' differences as rows of four lanes in corner order (x fastest), the
-    // weights likewise, then the products transposed to one (x, y, z, 0) per corner and
-    // summed in corner order: trilinear_blend's operations on the same values.
-    const std::ptrdiff_t dy = s.lattice.size.x, dz = dy * s.lattice.size.y;
-    const float* v = s.values.data() + s.lattice.index(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
-    const auto pair = load_pairs;
-    const auto along_x = [&](const float* row0, const float* row1) {  // corners (0, 1) of two rows
-        const __m128 a = _mm_loadu_ps(row0 - 1), b = _mm_loadu_ps(row1 - 1);
-        return _mm_sub_ps(_mm_movehl_ps(b, a), _mm_movelh_ps(a, b));
-    };
-    const __m128 gx_lo = along_x(v, v + dy), gx_hi = along_x(v + dz, v + dy + dz);
-    const __m128 gy_lo = _mm_sub_ps(pair(v + dy, v + 2 * dy), pair(v - dy, v));
-    const __m128 gy_hi = _mm_sub_ps(pair(v + dz + dy, v + dz + 2 * dy), pair(v + dz - dy, v + dz));
-    const __m128 gz_y0 = _mm_sub_ps(pair(v + dz, v + 2 * dz), pair(v - dz, v));                      // corners 0, 1, 4, 5
-    const __m128 gz_y1 = _mm_sub_ps(pair(v + dy + dz, v + dy + 2 * dz), pair(v + dy - dz, v + dy));  // 2, 3, 6, 7
-    const __m128 gz_lo = _mm_movelh_ps(gz_y0, gz_y1), gz_hi = _mm_movehl_ps(gz_y1, gz_y0);
-    const __m128d wx = _mm_set_pd(local.x, 1 - local.x);
-    const __m128d wxy0 = _mm_mul_pd(wx, _mm_set1_pd(1 - local.y)), wxy1 = _mm_mul_pd(wx, _mm_set1_pd(local.y));
-    const __m128d wz0 = _mm_set1_pd(1 - local.z), wz1 = _mm_set1_pd(local.z);
-    const __m128 w_lo = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(wxy0, wz0)), _mm_cvtpd_ps(_mm_mul_pd(wxy1, wz0)));
-    const __m128 w_hi = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(wxy0, wz1)), _mm_cvtpd_ps(_mm_mul_pd(wxy1, wz1)));
-    __m128 sum = _mm_setzero_ps();
-    for (const auto& [wl, gx, gy, gz] : {std::array{w_lo, gx_lo, gy_lo, gz_lo}, std::array{w_hi, gx_hi, gy_hi, gz_hi}}) {
-        __m128 c0 = _mm_mul_ps(wl, gx), c1 = _mm_mul_ps(wl, gy), c2 = _mm_mul_ps(wl, gz), c3 = _mm_setzero_ps();
-        _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
-        sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_add_ps(sum, c0), c1), c2), c3);
-    }
-    alignas(16) float g[4];
-    _mm_store_ps(g, sum);
-    return {g[0], g[1], g[2]};
-#else
-    return trilinear_blend(local, [&](int c) { return lattice_gradient(s, i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1)); });
-#endif
 }
 
 void begin_chunk_mesh(const ChunkSamples& s, MeshBuffers& out) {
