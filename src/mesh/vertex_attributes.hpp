@@ -113,7 +113,7 @@ inline int net_cell_code(int mask, int i, int k) {
 /// Appends the vertices of the surface-net cell with lower corner (i, j, k) and corners
 /// `stride` samples apart (edge crossings t, piece code), one per piece of its surface
 /// (cell_pieces: the piece's vertex is its first one plus its number); or the one at
-/// `fraction` of it where given (then `f` and `code` are not read). Each: its position
+/// `fraction` of it where given (then `t` and `code` are not read). Each: its position
 /// (surface_net_vertex), the trilinear blend of the corners' gradients (`gradient(i, j, k)`
 /// at a corner), and its material.
 template <typename Gradient>
@@ -308,7 +308,7 @@ glm::vec3 trilinear_blend(const glm::dvec3& local, CornerGradient&& corner) {
 /// takes the vector path of blend_central_differences.
 struct CentralDifferences {};
 /// trilinear_blend of lattice_gradient at the corners of the cell with lower corner
-/// (i, j, k), one sample apart: the same bits, with SSE2 vectors where there are any.
+/// (i, j, k), one sample apart: the same bits, four lanes at a time (net_cell_vectors.cpp).
 glm::vec3 blend_central_differences(const ChunkSamples& s, int i, int j, int k, const glm::dvec3& local);
 
 template <typename Gradient>

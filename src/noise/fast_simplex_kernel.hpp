@@ -54,7 +54,7 @@ ISOTERRA_FAST_INLINE typename FastLanes<N>::F fast_gradient(typename FastLanes<N
 }
 
 // whole * prime (wrapping) for a skewed cell's whole part, 0 to 6 (the parts lie in [0, 3]):
-// at 8 and 16 lanes picked from a table of the first 16 multiples by one permute, where a
+// at 8 and 16 lanes picked from a table of the first N multiples by one permute, where a
 // 32-bit multiply is two slow operations; the same numbers.
 template <int N>
 ISOTERRA_FAST_INLINE typename FastLanes<N>::U fast_times_prime(typename FastLanes<N>::I whole, std::uint32_t prime) {
