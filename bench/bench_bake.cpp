@@ -1,6 +1,6 @@
 // A bake's tiles, one level at a time: the time one thread takes to bake a tile (survey,
 // chunks, skirts) and encode its glb, with its triangles and bytes, over 32 columns spread
-// across a 64 km square of the alpine preset (docs/benchmarks.md projects a whole bake of
+// across a 64 km square of the alpine preset (docs/design/benchmarks.md projects a whole bake of
 // that square from these).
 #include <benchmark/benchmark.h>
 

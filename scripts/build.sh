@@ -16,7 +16,7 @@ else
 fi
 # Ninja for a new tree (one made before keeps its generator): it compiles a stage's files
 # while the stage before it links, where make builds stage after stage; 224 s against 267 s
-# for this tree with the tests (docs/reliability.md).
+# for this tree with the tests (docs/design/reliability.md).
 generator=()
 [ -f build/CMakeCache.txt ] || generator=(-G Ninja)
 cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DISOTERRA_BUILD_TESTS=$tests -DISOTERRA_BUILD_BENCH=$tests "$@" >/dev/null

@@ -4,7 +4,7 @@
 # Usage: bash scripts/install-deps.sh [--tests]
 #   alone:    what the library and the program build with (the README's first command)
 #   --tests:  that and what the tests use: GoogleTest, Google Benchmark, Xvfb, emscripten,
-#             Chromium, Open MPI, Python, Mono, Blender, clang-format, Node.js and the pinned
+#             Chromium, Open MPI, Python, Mono, Blender, clang-format, MkDocs, Node.js and the pinned
 #             npm packages
 set -euo pipefail
 with_tests=0
@@ -24,7 +24,7 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libnoise-dev gdal-bin
   python-matplotlib-data python3-numpy pybind11-dev python3-dev python3-pytest
   xvfb xauth xdotool emscripten chromium openmpi-bin libopenmpi-dev
-  mono-mcs mono-runtime blender clang-format
+  mono-mcs mono-runtime blender clang-format mkdocs
 )
 if [ "$with_tests" = 1 ]; then packages+=("${test_packages[@]}"); fi
 missing=()

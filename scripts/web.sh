@@ -49,7 +49,7 @@ export NODE_PATH=/usr/share/nodejs
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ ! -f "$here/build/wasm/CMakeCache.txt" ]; then
   # A unity build (16 files a unit), as in the sanitizer tree: the headers every file
-  # includes are compiled once a unit (docs/reliability.md).
+  # includes are compiled once a unit (docs/design/reliability.md).
   emcmake cmake -S "$here" -B "$here/build/wasm" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
     "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null

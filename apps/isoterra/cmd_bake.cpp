@@ -1,6 +1,6 @@
 // `isoterra bake`: a region baked into an OGC 3D Tiles 1.1 tileset (every level of detail,
 // edits included), split into jobs that shards (--shard) or MPI ranks share, resumable, and
-// checked against its manifests with --verify (docs/bake.md).
+// checked against its manifests with --verify (docs/guides/baking.md).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -304,7 +304,7 @@ void register_bake(CLI::App& app) {
     static BakeOptions opt;
     auto* cmd = app.add_subcommand("bake",
                                    "Bake a region into an OGC 3D Tiles 1.1 tileset (every level, edits included); "
-                                   "--shard or mpirun share the jobs; --verify checks a bake (docs/bake.md)");
+                                   "--shard or mpirun share the jobs; --verify checks a bake (docs/guides/baking.md)");
     opt.field.add_to(*cmd);
     opt.world.add_to(*cmd, false, false);
     cmd->add_option("--from", opt.from, "Region corner X,Z (metres; widened to whole root tiles)");

@@ -17,16 +17,16 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "isoterra 0.1.0");
     app.footer(
         "Terrains (--preset): tutorial (the seed's), and alpine, islands, rivers, canyons: graphs of landform\n"
-        "nodes with rivers that drain to the sea (docs/landforms.md; `isoterra presets`, `isoterra landform`).\n"
+        "nodes with rivers that drain to the sea (docs/guides/landforms.md; `isoterra presets`, `isoterra landform`).\n"
         "Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
         "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
         "Plans past the memory budget (ISOTERRA_MEMORY_BUDGET=8G; default: half the memory) are refused first.\n"
-        "Limits and how they are tested: docs/reliability.md.\n"
+        "Limits and how they are tested: docs/design/reliability.md.\n"
         "The same core in a web page (WebAssembly, Babylon.js; exports world files and glb): bash scripts/web.sh,\n"
         "then http://127.0.0.1:8080/.\n"
-        "Baked 3D Tiles (isoterra bake, docs/bake.md) in a viewer: node web/serve.mjs --tileset DIR.\n"
+        "Baked 3D Tiles (isoterra bake, docs/guides/baking.md) in a viewer: node web/serve.mjs --tileset DIR.\n"
         "From Python (import isoterra, numpy arrays), C and C# (isoterra.h, libisoterra_c.so) and Blender\n"
-        "(integrations/blender/): docs/integrations.md. Smaller glb for the web: mesh or bake --compress.");
+        "(integrations/blender/): docs/guides/python.md, c-and-csharp.md, blender.md. Smaller glb for the web: mesh or bake --compress.");
     add_subcommands(app);  // each from its own file (ISOTERRA_SUBCOMMAND)
 
     // The library ignores a name it does not know; the program says so before it starts.

@@ -1,6 +1,6 @@
 // Field graphs (stage 2, field/graph/): the field written as data, a TOML file of nodes
 // (positions, arithmetic, shapes, CSG, noises, warps) compiled into a flat program, with a
-// proven value range for every node over any box. The file format: docs/field-graphs.md.
+// proven value range for every node over any box. The file format: docs/guides/field-graphs.md.
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // land. Depressions filled by Priority-Flood+epsilon, D8 flow routing, drainage area and
 // the longest flow path, then the figures geomorphology compares landscapes by: the share
 // under closed pits, slope-area concavity, Hack's exponent, hypsometry and the slope
-// histogram. The procedure: docs/landforms.md ("Measuring").
+// histogram. The procedure: docs/guides/landforms.md ("Measuring").
 #pragma once
 
 #include <cmath>

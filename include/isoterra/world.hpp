@@ -123,7 +123,7 @@ struct WorldSettings {
     // Marching cubes' chunks of level 1 and coarser with more triangles are simplified
     // towards this many (simplify_interior, by about half their spacing at most; seams and
     // transitions untouched). 0: none, the default: simplifying costs about three times a
-    // chunk's build (docs/benchmarks.md).
+    // chunk's build (docs/design/benchmarks.md).
     std::size_t chunk_triangles = 0;
     // The triangles the whole view may show (0: no limit). The World measures the columns
     // around the focus first, then narrows the ring below view_radius, in quarter steps,

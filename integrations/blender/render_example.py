@@ -1,4 +1,4 @@
-"""Renders the picture in docs/integrations.md: the add-on's alpine terrain in Blender's
+"""Renders the picture in docs/guides/blender.md: the add-on's alpine terrain in Blender's
 Workbench, coloured by the isoterra colour attribute. Run headless:
     HOME=$(mktemp -d) blender -b --factory-startup --python integrations/blender/render_example.py -- \
         build/python docs/images/blender_alpine.png"""

@@ -1,5 +1,5 @@
 // The whole measure: which cells are land, then fill, route, accumulate and fit, each by
-// its own file's algorithm, in the order the notes' procedure gives (docs/landforms.md).
+// its own file's algorithm, in the order the notes' procedure gives (docs/guides/landforms.md).
 #include <cmath>
 #include <stdexcept>
 #include <string>

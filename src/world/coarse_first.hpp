@@ -14,7 +14,7 @@ namespace isoterra::detail {
 /// whole view is shown after a quarter of the coarsest level's work). Below them, only the
 /// inner nodes around the focus stand in (`kStandInReach`), so the camera's surroundings
 /// refine level by level instead of waiting for the whole of the coarsest column around it.
-/// Each stand-in is built on top of the target's columns (docs/benchmarks.md, "Coarse first").
+/// Each stand-in is built on top of the target's columns (docs/design/benchmarks.md, "Coarse first").
 inline constexpr int kStandInLevels = 1;
 /// The inner nodes of every level within this many columns of the focus's (in x and z) stand in.
 inline constexpr int kStandInReach = 2;

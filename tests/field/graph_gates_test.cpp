@@ -261,7 +261,7 @@ TEST(GraphGates, a_noise_with_another_path_to_the_output_is_never_skipped) {
 // What the ranges save on the presets written as graphs, over a 7 x 7 x 7 block of 33^3
 // chunks at 1 m around the origin (y -64 to 160 m): whole chunks whose sdf range cannot
 // cross zero (the World does not sample them), and inside the others the share of 3D-noise
-// samples skipped (the caves' noises above the ground). Printed for docs/field-graphs.md.
+// samples skipped (the caves' noises above the ground). Printed for docs/guides/field-graphs.md.
 // Alpine and islands as the terrain function's presets they were before issue 24.
 TEST(GraphGates, the_presets_as_graphs_skip_chunks_and_noise_samples) {
     for (const char* name : {"tutorial", "alpine", "islands"}) {

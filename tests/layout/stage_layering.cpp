@@ -132,8 +132,8 @@ std::map<std::string, std::set<std::string>> read_cmake_stage_links(const std::s
 
 std::vector<std::string> layering_violations(const fs::path& root) {
     std::vector<std::string> violations;
-    const auto plan = read_stage_plan(test::read_bytes(root / "docs" / "architecture.md"));
-    if (plan.may_use.empty()) return {"docs/architecture.md: no stage table (rows starting | `src/<stage>/` |)"};
+    const auto plan = read_stage_plan(test::read_bytes(root / "docs" / "design" / "architecture.md"));
+    if (plan.may_use.empty()) return {"docs/design/architecture.md: no stage table (rows starting | `src/<stage>/` |)"};
 
     // Each stage with code is a CMake target linking exactly the stages of its row.
     const auto links = read_cmake_stage_links(test::read_bytes(root / "CMakeLists.txt"));
@@ -143,18 +143,18 @@ std::vector<std::string> layering_violations(const fs::path& root) {
         if (has_code && target == links.end()) violations.push_back("CMakeLists.txt: no isoterra_stage(" + stage + " ...)");
         else if (has_code && target->second != uses)
             violations.push_back("CMakeLists.txt: stage " + stage + " links " + join(target->second) +
-                                 " but docs/architecture.md says it may use " + join(uses));
+                                 " but docs/design/architecture.md says it may use " + join(uses));
     }
     for (const auto& [stage, uses] : links)
         if (!plan.may_use.contains(stage))
-            violations.push_back("CMakeLists.txt: stage " + stage + " is not in docs/architecture.md's table");
+            violations.push_back("CMakeLists.txt: stage " + stage + " is not in docs/design/architecture.md's table");
 
     std::vector<std::pair<fs::path, std::string>> files;  // file, its stage
     for (const auto& folder : fs::directory_iterator(root / "src")) {
         const auto stage = folder.path().filename().string();
         if (!folder.is_directory()) continue;
         if (!plan.may_use.contains(stage)) {
-            violations.push_back("src/" + stage + "/: not in docs/architecture.md's stage table");
+            violations.push_back("src/" + stage + "/: not in docs/design/architecture.md's stage table");
             continue;
         }
         for (const auto& entry : fs::recursive_directory_iterator(folder.path()))

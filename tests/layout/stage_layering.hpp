@@ -1,4 +1,4 @@
-// The layering plan of docs/architecture.md, read from its stage table, and the places where
+// The layering plan of docs/design/architecture.md, read from its stage table, and the places where
 // the tree departs from it: an #include of a stage a stage may not use, another stage's
 // private header, or a CMake stage target that links other stages than its row names.
 #pragma once
@@ -28,7 +28,7 @@ std::set<std::string> reachable_stages(const StagePlan& plan, const std::string&
 // stage -> the stages after USES in each `isoterra_stage(NAME USES ...)` of a CMakeLists.txt.
 std::map<std::string, std::set<std::string>> read_cmake_stage_links(const std::string& cmake_lists);
 
-// Every departure from the plan in the tree at `root` (docs/architecture.md, CMakeLists.txt,
+// Every departure from the plan in the tree at `root` (docs/design/architecture.md, CMakeLists.txt,
 // src/, include/isoterra/), one line each, naming the file and what it should not do.
 std::vector<std::string> layering_violations(const std::filesystem::path& root);
 

@@ -1,4 +1,4 @@
-// The stages keep to the plan of docs/architecture.md: every file of src/<stage>/ and every
+// The stages keep to the plan of docs/design/architecture.md: every file of src/<stage>/ and every
 // public header includes only the stages its row lets it use, no stage reaches into another's
 // private headers, and CMakeLists.txt links each stage target to exactly its row's stages.
 #include <gtest/gtest.h>
@@ -22,7 +22,7 @@ void write_text(const fs::path& path, const std::string& text) {
 }  // namespace
 
 TEST(StageLayering, the_table_names_every_stage_folder_and_what_each_may_use) {
-    const auto plan = read_stage_plan(isoterra::test::read_bytes(fs::path(ISOTERRA_SOURCE_DIR) / "docs" / "architecture.md"));
+    const auto plan = read_stage_plan(isoterra::test::read_bytes(fs::path(ISOTERRA_SOURCE_DIR) / "docs" / "design" / "architecture.md"));
     std::set<std::string> folders;
     for (const auto& entry : fs::directory_iterator(fs::path(ISOTERRA_SOURCE_DIR) / "src"))
         if (entry.is_directory()) folders.insert(entry.path().filename().string());
@@ -55,7 +55,7 @@ TEST(StageLayering, every_include_in_the_tree_keeps_to_the_plan) {
 // A small tree with one of each fault: the check names each, and nothing else.
 TEST(StageLayering, a_wrong_include_a_private_header_and_a_wrong_link_are_each_found) {
     const fs::path root = isoterra::test::fresh_folder("layering_tree");
-    write_text(root / "docs" / "architecture.md",
+    write_text(root / "docs" / "design" / "architecture.md",
                "| stage | owns | may use | public header |\n|---|---|---|---|\n"
                "| `src/base/` | shared | nothing | `base.hpp` |\n"
                "| `src/grid/` | chunks | base | `grid.hpp` |\n"
@@ -81,7 +81,7 @@ TEST(StageLayering, a_wrong_include_a_private_header_and_a_wrong_link_are_each_f
 
     const auto violations = layering_violations(root);
     const std::vector<std::string> expected{
-        "CMakeLists.txt: stage store links base, grid but docs/architecture.md says it may use base",
+        "CMakeLists.txt: stage store links base, grid but docs/design/architecture.md says it may use base",
         "src/base/shared.cpp: includes isoterra/mesh.hpp (stage mesh), which base may not use",
         "src/store/file.cpp: includes src/base/private.hpp, a private header of base",
     };

@@ -16,10 +16,10 @@ if [ "$mode" != --run-only ]; then
   flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
   # Programs linked at a fixed address (-no-pie): a position-independent one applies 450,000
   # relocations as it starts (0.15 s against 0.12 under ASan), and the run starts about 800
-  # of them, tests and the programs they run (docs/reliability.md).
+  # of them, tests and the programs they run (docs/design/reliability.md).
   # A unity build (16 files a unit): the headers and the inline code every file instantiates
   # again (GoogleTest, CLI11, nlohmann/json, fmt) are compiled once a unit, not once a file.
-  # It halves this tree's build (docs/reliability.md). The files with per-target code are
+  # It halves this tree's build (docs/design/reliability.md). The files with per-target code are
   # left out (CMakeLists.txt).
   # Ninja for a new tree, as scripts/build.sh.
   generator=()

@@ -20,7 +20,7 @@ struct End {
     double lo, hi;  // the ends parse_preset accepts (open ends: a hair inside)
 };
 
-// The documented ranges of docs/reliability.md.
+// The documented ranges of docs/design/reliability.md.
 // clang-format off
 const std::vector<End> kEnds = {
     {"iso_level", -1e4, 1e4},           {"base_height_m", -1e4, 1e4},

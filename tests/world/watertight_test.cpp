@@ -173,7 +173,7 @@ TEST_P(Watertight, the_shown_levels_close_up_around_every_focus) {
             // Both meshers' meshes are also manifold: no edge shared by two triangles each
             // way, terraces (samples of exact zeros) included; for surface nets since each
             // piece of a cell's surface has its own vertex (before, the tutorial's 2 km view
-            // had 32,901 such edges in 5.7 M triangles: docs/benchmarks.md). Neither mesher
+            // had 32,901 such edges in 5.7 M triangles: docs/design/benchmarks.md). Neither mesher
             // draws a triangle without area.
             const EdgeFaults faults = edge_faults(welded, columns, w.levels());
             EXPECT_EQ(welded.degenerate, 0u) << c.name << " at " << focus.x << "," << focus.z << " with " << mesher_name(GetParam());

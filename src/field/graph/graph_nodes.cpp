@@ -120,7 +120,7 @@ const std::vector<NodeType>& node_types() {
           point(InputKind::point2, "heights", false, -1e7, 1e7)},
          "the height in metres of a raster at (x, z), bilinear: a 16-bit PNG with its sidecar (from `isoterra heightmap`) "
          "or a GeoTIFF; from/to: the first and last pixel centres [x, z], heights: [lowest, highest] of a PNG"},
-        // Landforms (docs/landforms.md).
+        // Landforms (docs/guides/landforms.md).
         {"dfbm2", Op::dfbm2, 3, "value,dx,dz",
          join(join({coordinate("x"), coordinate("z"), scale("scale_m"), point(InputKind::point2, "offset", false)}, fbm_inputs()),
               {number("damping", false, 0.25, 0, 1e3)}),
@@ -135,7 +135,7 @@ const std::vector<NodeType>& node_types() {
          "gullies running down the slope of height `in` with gradient (dx, dz), scale_m apart, octaves branching down their "
          "sides, faded where the slope is under `onset` (to the valley floor's or the peak's height when heights = "
          "[valley, peak] is given); outputs 'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient) and 'ID.ridge' "
-         "(+1 on ridges, -1 in gullies) (docs/landforms.md)",
+         "(+1 on ridges, -1 in gullies) (docs/guides/landforms.md)",
          true},
         {"spline", Op::spline, 1, "", {value("in"), {"points", InputKind::knot_values, true, 0, 0, 0, false, false}},
          "a monotone cubic (Fritsch-Carlson) through points [[x, y], ...] (x increasing; y a number or a node, so splines "

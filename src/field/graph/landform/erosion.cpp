@@ -1,6 +1,6 @@
 // erosion: gullies running down the slope of a height, octave after octave, each finer one
 // following the slope the coarser ones made, so they branch (the erosion filter of Rune
-// Skovbo Johansen 2026, after Clay John 2018 and Fewes 2023; written from docs/landforms.md).
+// Skovbo Johansen 2026, after Clay John 2018 and Fewes 2023; written from docs/guides/landforms.md).
 // An octave's stripes come from jittered cells, each with stripes through its own point
 // along the local downhill direction, blended by a compact kernel; the value and its exact
 // gradient (the blend's weights included) are carried from octave to octave.
@@ -329,7 +329,7 @@ NodeRanges erosion_ranges(const Node& node, const RangeContext& c) {
     const double most = std::max(std::fabs(h.lo), std::fabs(h.hi)) + 2.0 * s.total;
     const double slack = (std::isfinite(most) ? most : 0.0) * 0x1p-40 + 1e-300;
     out[0] = {h.lo - s.total * (1.0 + t_hi) - slack, h.hi + s.total * (1.0 - t_lo) + slack};
-    // Slope: the input's plus the most each octave's gradient can be (docs/landforms.md).
+    // Slope: the input's plus the most each octave's gradient can be (docs/guides/landforms.md).
     // The phase vector u = sum w_k e_k / W moves by at most |g| + 2 sum |grad w_k| / W per
     // cell; with |grad w| <= (6 / R) w^(2/3) and W at least the own cell's weight,
     // sum |grad w_k| / W <= (6 / R) 9^(1/3) / (1 - d^2 / R^2), d the own point's farthest.
