@@ -80,7 +80,10 @@ void register_graph(CLI::App& app) {
     auto* types = graph->add_subcommand("types",
                                         "List the node types with their inputs (? = optional) and formulas, and the keys any node takes "
                                         "(grid_m, lod, detail_m, far, depth_m)");
-    types->callback([] { std::fputs(describe_graph_node_types().c_str(), stdout); });
+    static bool types_json = false;
+    types->add_flag("--json", types_json,
+                    "Print them as JSON instead: each type's formula, outputs and inputs (kind, required, unit, default, range)");
+    types->callback([] { std::fputs((types_json ? describe_graph_node_types_json() : describe_graph_node_types()).c_str(), stdout); });
 }
 
 ISOTERRA_SUBCOMMAND(20, register_graph);

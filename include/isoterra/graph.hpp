@@ -196,7 +196,14 @@ HeightRasterPixels read_height_raster(const std::string& path);
 
 /// Returns the node type names, in the docs' order.
 std::vector<std::string> graph_node_types();
-/// Returns the inputs and formula of each node type, one line each, for `graph types`.
+/// Returns the inputs and formula of each node type, one line each, then the notes, for
+/// `graph types`.
 std::string describe_graph_node_types();
+/// Returns the keys any node may take (grid_m, lod, detail_m, far, depth_m), a line each.
+std::string graph_node_type_notes();
+/// Returns every node type as JSON (`graph types --json`): {"node_types": [{name, formula,
+/// outputs, inputs: [{name, kind, required, unit, default, min, max, min_open, max_open}]}],
+/// "keys_any_node_takes": the notes}; a null default or bound: none.
+std::string describe_graph_node_types_json();
 
 }  // namespace isoterra

@@ -3,7 +3,10 @@
 
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "classic_presets.hpp"
+#include "isoterra/graph.hpp"
 #include "run_cli.hpp"
 #include "temp_files.hpp"
 
@@ -103,4 +106,48 @@ TEST(GraphCli, a_world_file_keeps_a_graph_and_its_seed_and_graphs_render) {
         run_cli("heightmap --config " + kCorpus + "sphere_caves.toml --from 0,0 --to 10,10 --step 1 -o " + fresh_path("h.png"));
     EXPECT_EQ(map.code, 2);
     EXPECT_NE(map.err.find("no ground output"), std::string::npos) << map.err;
+}
+
+// `graph types --json` is the node table itself (the node reference is generated from it).
+TEST(GraphCli, types_json_gives_each_inputs_kind_default_range_unit_and_the_outputs) {
+    const auto r = run_cli("graph types --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto table = nlohmann::json::parse(r.out);
+    const auto& types = table.at("node_types");
+    ASSERT_EQ(types.size(), isoterra::graph_node_types().size());
+    EXPECT_EQ(types.front().at("name"), "x");
+    const auto type = [&](const std::string& name) {
+        for (const auto& t : types)
+            if (t.at("name") == name) return t;
+        ADD_FAILURE() << name;
+        return nlohmann::json::object();
+    };
+    const auto input = [&](const std::string& node, const std::string& name) {
+        const auto t = type(node);  // kept: the loop reads into it
+        for (const auto& i : t.at("inputs"))
+            if (i.at("name") == name) return i;
+        ADD_FAILURE() << node << "." << name;
+        return nlohmann::json::object();
+    };
+    const auto octaves = input("fbm2", "octaves");
+    EXPECT_EQ(octaves.at("kind"), "integer");
+    EXPECT_FALSE(octaves.at("required"));
+    EXPECT_EQ(octaves.at("default"), 5.0);
+    EXPECT_EQ(octaves.at("min"), 1.0);
+    EXPECT_EQ(octaves.at("max"), 12.0);
+    const auto gain = input("fbm2", "gain");  // (0, 1): both ends left out
+    EXPECT_TRUE(gain.at("min_open"));
+    EXPECT_TRUE(gain.at("max_open"));
+    EXPECT_EQ(input("drainage", "cell_m").at("unit"), "m");
+    EXPECT_EQ(input("drainage", "cell_m").at("default"), 6000.0);
+    EXPECT_EQ(input("drainage", "jitter").at("unit"), "");
+    EXPECT_TRUE(input("const", "value").at("required"));
+    EXPECT_TRUE(input("const", "value").at("default").is_null());
+    EXPECT_EQ(input("plane", "height").at("default"), 0.0);  // an optional node input's number
+    EXPECT_TRUE(input("add", "a").at("default").is_null());
+    EXPECT_FALSE(input("add", "a").contains("min"));  // a node input has no range of its own
+    EXPECT_EQ(type("drainage").at("outputs"), nlohmann::json({"height", "dx", "dz", "distance", "water", "order"}));
+    EXPECT_EQ(type("add").at("outputs"), nlohmann::json::array());
+    EXPECT_EQ(type("smooth_subtract").at("formula"), "-smooth_min(-a, b, k): a with b cut away, rounded over k metres");
+    EXPECT_NE(table.at("keys_any_node_takes").get<std::string>().find("may also take depth_m = H"), std::string::npos);
 }

@@ -204,15 +204,17 @@ std::string describe_graph_node_types() {
         for (const graph::InputSpec& s : t.inputs) inputs += (inputs.empty() ? "" : ", ") + std::string(s.name) + (s.required ? "" : "?");
         out += fmt::format("{:<16} ({}): {}\n", t.name, inputs, t.formula);
     }
-    out +=
-        "\nAny node of x and z alone may take grid_m = G: run at the nodes of a global G m grid, interpolated between.\n"
-        "A noise (simplex2, fbm2, ridged2, simplex3, fbm3) may take lod = true: in the World, a coarse level leaves out "
-        "its octaves under two of its samples.\n"
-        "Any node of one output may take detail_m = D and far = F: in the World, a level whose two samples span more "
-        "than D takes F instead (docs/guides/field-graphs.md, \"Detail where it shows\").\n"
-        "Such a node of x, y and z may also take depth_m = H: F only where it lies more than H m under the ground "
-        "output (caves no ray from above reaches).\n";
-    return out;
+    return out + "\n" + graph_node_type_notes();
+}
+
+std::string graph_node_type_notes() {
+    return "Any node of x and z alone may take grid_m = G: run at the nodes of a global G m grid, interpolated between.\n"
+           "A noise (simplex2, fbm2, ridged2, simplex3, fbm3) may take lod = true: in the World, a coarse level leaves out "
+           "its octaves under two of its samples.\n"
+           "Any node of one output may take detail_m = D and far = F: in the World, a level whose two samples span more "
+           "than D takes F instead (docs/guides/field-graphs.md, \"Detail where it shows\").\n"
+           "Such a node of x, y and z may also take depth_m = H: F only where it lies more than H m under the ground "
+           "output (caves no ray from above reaches).\n";
 }
 
 }  // namespace isoterra
