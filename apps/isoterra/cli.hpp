@@ -93,6 +93,9 @@ bool stderr_is_terminal();
 /// (the order of `isoterra --help`). Returns true.
 bool list_subcommand(int order, void (*add)(CLI::App& app));
 void add_subcommands(CLI::App& app);
+/// Ends the program's --help and each subcommand's with "Guide: PAGE", the docs page that
+/// explains it (guide_pages.cpp); call after add_subcommands.
+void add_guide_footers(CLI::App& app);
 #define ISOTERRA_SUBCOMMAND(order, add) [[maybe_unused]] static const bool add##_listed = list_subcommand(order, add)
 
 }  // namespace isoterra::app

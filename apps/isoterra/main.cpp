@@ -25,9 +25,10 @@ int main(int argc, char** argv) {
         "The same core in a web page (WebAssembly, Babylon.js; exports world files and glb): bash scripts/web.sh,\n"
         "then http://127.0.0.1:8080/.\n"
         "Baked 3D Tiles (isoterra bake, docs/guides/baking.md) in a viewer: node web/serve.mjs --tileset DIR.\n"
-        "From Python (import isoterra, numpy arrays), C and C# (isoterra.h, libisoterra_c.so) and Blender\n"
-        "(integrations/blender/): docs/guides/python.md, c-and-csharp.md, blender.md. Smaller glb for the web: mesh or bake --compress.");
+        "From Python (import isoterra, numpy arrays: docs/guides/python.md), C and C# (isoterra.h, libisoterra_c.so:\n"
+        "docs/guides/c-and-csharp.md) and Blender (docs/guides/blender.md). Smaller glb for the web: mesh or bake --compress.");
     add_subcommands(app);  // each from its own file (ISOTERRA_SUBCOMMAND)
+    add_guide_footers(app);
 
     // The library ignores a name it does not know; the program says so before it starts.
     if (const char* path = std::getenv("ISOTERRA_NOISE_PATH"); path && !isoterra::noise_path_named(path)) {
