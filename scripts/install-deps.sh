@@ -5,7 +5,7 @@
 #   alone:    what the library and the program build with (the README's first command)
 #   --tests:  that and what the tests use: GoogleTest, Google Benchmark, Xvfb, emscripten,
 #             Chromium, Open MPI, Python, Mono, Blender, clang-format, MkDocs, Node.js and the pinned
-#             npm packages
+#             npm packages; Doxygen and matplotlib (the generated docs pages)
 set -euo pipefail
 with_tests=0
 case "${1:-}" in
@@ -24,7 +24,7 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libnoise-dev gdal-bin
   python-matplotlib-data python3-numpy pybind11-dev python3-dev python3-pytest
   xvfb xauth xdotool emscripten chromium openmpi-bin libopenmpi-dev
-  mono-mcs mono-runtime blender clang-format mkdocs
+  mono-mcs mono-runtime blender clang-format mkdocs doxygen python3-matplotlib
 )
 if [ "$with_tests" = 1 ]; then packages+=("${test_packages[@]}"); fi
 missing=()
