@@ -29,6 +29,7 @@ $py "$tools/nodes_reference.py" "$build/isoterra" "$out/reference/nodes.md"
 $py "$tools/c_api_reference.py" "$here" "$out/reference/c-api.md"
 $py "$tools/python_reference.py" "$build" "$out/reference/python-api.md"
 $py "$tools/file_formats.py" "$build/isoterra" "$here" "$out/reference/file-formats.md"
+$py "$here/bench/render_benchmarks.py" "$here/bench/data" "$here/bench/benchmarks.md.in" "$out"
 if [ $check = 1 ]; then
   exec $py "$tools/compare_pages.py" "$out" "$here/docs"
 fi
