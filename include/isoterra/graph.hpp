@@ -202,7 +202,7 @@ std::string describe_graph_node_types();
 /// Returns the keys any node may take (grid_m, lod, detail_m, far, depth_m), a line each.
 std::string graph_node_type_notes();
 /// Returns every node type as JSON (`graph types --json`): {"node_types": [{name, formula,
-/// outputs, inputs: [{name, kind, required, unit, default, min, max, min_open, max_open}]}],
+/// outputs, inputs: [{name, doc, kind, required, unit, default, min, max, min_open, max_open}]}],
 /// "keys_any_node_takes": the notes}; a null default or bound: none.
 std::string describe_graph_node_types_json();
 

@@ -150,4 +150,10 @@ TEST(GraphCli, types_json_gives_each_inputs_kind_default_range_unit_and_the_outp
     EXPECT_EQ(type("add").at("outputs"), nlohmann::json::array());
     EXPECT_EQ(type("smooth_subtract").at("formula"), "-smooth_min(-a, b, k): a with b cut away, rounded over k metres");
     EXPECT_NE(table.at("keys_any_node_takes").get<std::string>().find("may also take depth_m = H"), std::string::npos);
+    // Every input says what it does, a type's own reading before the name's.
+    for (const auto& t : types)
+        for (const auto& i : t.at("inputs")) EXPECT_FALSE(i.at("doc").get<std::string>().empty()) << t.at("name") << "." << i.at("name");
+    EXPECT_EQ(input("drainage", "cell_m").at("doc"), "level 0's cell; level k's is cell_m / 2^k");
+    EXPECT_EQ(input("cellular", "cell_m").at("doc"), "the cells' size: one jittered point per square of this side");
+    EXPECT_EQ(input("fbm2", "gain").at("doc"), "each octave's amplitude over the one before");
 }

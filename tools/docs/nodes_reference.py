@@ -21,9 +21,9 @@ def value_range(i):
 
 
 def input_rows(inputs):
-    rows = ["| input | takes | required | default | range | unit |", "|---|---|---|---|---|---|"]
+    rows = ["| input | what | takes | required | default | range | unit |", "|---|---|---|---|---|---|---|"]
     for i in inputs:
-        rows.append(f"| `{i['name']}` | {escape(i['kind'])} | {'yes' if i['required'] else 'no'} | "
+        rows.append(f"| `{i['name']}` | {escape(i['doc'])} | {escape(i['kind'])} | {'yes' if i['required'] else 'no'} | "
                     f"{number(i['default'])} | {value_range(i)} | {i['unit']} |")
     return "\n".join(rows) + "\n"
 
@@ -45,7 +45,8 @@ def main():
     lines += [escape(line) + "\n" for line in table["keys_any_node_takes"].splitlines() if line.strip()]
     for t in table["node_types"]:
         lines.append(f"## {t['name']}\n")
-        formula = t["formula"][:1].upper() + t["formula"][1:]
+        first = t["formula"].split(" ")[0]
+        formula = t["formula"] if first.lower() != first else t["formula"][:1].upper() + t["formula"][1:]  # fBm stays
         lines.append(escape(formula) + ("\n" if formula.endswith(".") else ".\n"))
         if t["outputs"]:
             outs = ", ".join(f"`ID.{o}`" for o in t["outputs"])

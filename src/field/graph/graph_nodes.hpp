@@ -53,5 +53,7 @@ std::vector<std::string> port_names(const NodeType& type);
 const std::vector<NodeType>& node_types();
 /// The type called `name`, or null.
 const NodeType* find_node_type(const std::string& name);
+/// One line on input `input` of type `type` (graph_input_docs.cpp); "" for one not described.
+std::string input_doc(const std::string& type, const std::string& input);
 
 }  // namespace isoterra::graph

@@ -41,10 +41,11 @@ bool has_number_range(graph::InputKind kind) {
 // A bound as JSON: a number, or null for an infinite one.
 nlohmann::ordered_json bound(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
 
-nlohmann::ordered_json input_json(const graph::InputSpec& s) {
+nlohmann::ordered_json input_json(const graph::NodeType& type, const graph::InputSpec& s) {
     nlohmann::ordered_json in;
     const std::string name = s.name;
     in["name"] = name;
+    in["doc"] = graph::input_doc(type.name, name);
     in["kind"] = kind_text(s.kind);
     in["required"] = s.required;
     // Metres by the project's naming rule: a key ending in _m is a length.
@@ -77,7 +78,7 @@ std::string describe_graph_node_types_json() {
             if (!port.empty()) outputs.push_back(port);
         type["outputs"] = outputs;
         nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
-        for (const graph::InputSpec& s : t.inputs) inputs.push_back(input_json(s));
+        for (const graph::InputSpec& s : t.inputs) inputs.push_back(input_json(t, s));
         type["inputs"] = inputs;
         types.push_back(type);
     }
