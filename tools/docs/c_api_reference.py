@@ -126,7 +126,8 @@ def main():
         items, intro = entries(xml_dir)
         marks = sections(source_dir)
         lines = ["# C API reference\n", generated_note("include/isoterra/isoterra.h (Doxygen XML)"),
-                 "`#include <isoterra/isoterra.h>`, link `libisoterra_c` (CMake: `isoterra::isoterra_c`). "
+                 "`#include <isoterra/isoterra.h>` and link `libisoterra_c.so` (`-lisoterra_c`; the target `isoterra_c` "
+                 "in this project's CMake build). "
                  "The guide: [C and C#](../guides/c-and-csharp.md).\n", intro + "\n"]
         current = None
         for line, kind, name, decl, doc, refid in items:
