@@ -6,6 +6,7 @@
 #        bash scripts/docs-reference.sh --check BUILD_DIR     regenerate into a temporary
 #             folder and fail, naming the file and its first differing line, when a
 #             checked-in page is stale (the docs tests)
+# `cmake --build build --target docs_reference` builds what it needs and writes the pages.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 check=0
