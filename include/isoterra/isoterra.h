@@ -4,11 +4,19 @@
  *
  * Conventions:
  * - Handles are opaque and owned by the caller, who frees each with its _free function
- *   (freeing NULL does nothing). A handle may be used from several threads at once except
- *   where a function says otherwise.
+ *   (freeing NULL does nothing) once no other call on it is running.
+ * - Threads: any function may be called from any thread, on one handle from several at
+ *   once. Fields and meshes never change once made: calls on them run side by side. An
+ *   editor's and a World's calls take the handle's lock and run one at a time, in some
+ *   order (isoterra_world_settled alone does not wait). A call on a World from inside its
+ *   own deliver callback fails (-1) rather than wait for itself.
  * - Functions that can fail return 0 on success and -1 on failure, or NULL for a handle;
  *   isoterra_last_error() then gives a one-line message (the program's) for the calling
  *   thread. Bad input and failures never abort the process.
+ * - Text: strings in are NUL-terminated bytes (paths as the file system takes them, names
+ *   and TOML as UTF-8). A message quoting a user's text (a path, a name) shows it as the
+ *   program does: control characters and bytes that are not UTF-8 escaped ("\n", "\xff"),
+ *   a long one cut in its middle; a message is one line of at most 700 bytes.
  * - Buffers the library hands out belong to the handle they come from and live as long as
  *   it; isoterra_bytes are freed with isoterra_bytes_free.
  * - Metres, Y up; the field is negative in rock and positive in air. */
@@ -33,8 +41,9 @@ extern "C" {
 #define ISOTERRA_ABI_VERSION 1
 ISOTERRA_API int isoterra_abi_version(void);
 
-/* The last error of the calling thread, one line; "" when the last call succeeded. The
- * pointer stays valid until the thread's next call into the library. */
+/* The last error of the calling thread, one line; "" when the thread's last call into the
+ * library (any function but this one) succeeded. The pointer stays valid until the
+ * thread's next call into the library. */
 ISOTERRA_API const char* isoterra_last_error(void);
 
 /* ---- fields ----------------------------------------------------------------------------- */
@@ -138,10 +147,11 @@ typedef void (*isoterra_chunk_callback)(const isoterra_chunk_update* update, voi
 ISOTERRA_API isoterra_world* isoterra_world_new(const isoterra_field* field, const isoterra_world_settings* settings);
 /* Stops the workers and frees the World. */
 ISOTERRA_API void isoterra_world_free(isoterra_world* world);
-/* Moves the focus; call from one thread (the owner's), as deliver. */
+/* Moves the focus. */
 ISOTERRA_API int isoterra_world_set_focus(isoterra_world* world, double x, double y, double z);
-/* Hands finished chunks to `callback` for up to `budget_ms` milliseconds; returns how many
- * updates it handed, or -1. */
+/* Hands finished chunks to `callback` for up to `budget_ms` milliseconds, holding the
+ * World's lock (the callback may not call into the same World); returns how many updates it
+ * handed, or -1. */
 ISOTERRA_API int isoterra_world_deliver(isoterra_world* world, double budget_ms, isoterra_chunk_callback callback, void* user);
 /* 1 when everything around the focus is built and handed over, else 0. */
 ISOTERRA_API int isoterra_world_settled(const isoterra_world* world);
@@ -159,7 +169,7 @@ ISOTERRA_API void isoterra_editor_free(isoterra_editor* editor);
  * it), to sample, mesh or stream. Free it with isoterra_field_free. */
 ISOTERRA_API isoterra_field* isoterra_editor_field(const isoterra_editor* editor);
 /* Applies a brush ("sphere", "smooth", "flatten"; mode "carve" or "add", sphere only) and
- * saves it to the file. strength_m <= 0: no cap. Not thread-safe for one editor. */
+ * saves it to the file. strength_m <= 0: no cap. */
 ISOTERRA_API int isoterra_editor_apply(isoterra_editor* editor, const char* brush, const char* mode, double x, double y, double z,
                                        double radius_m, double strength_m);
 /* Takes back the last edit / applies the next undone one, and saves: 1 when there was one,
