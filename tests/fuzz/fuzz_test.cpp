@@ -27,76 +27,17 @@
 #include "isoterra/graph.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/store.hpp"
+#include "fuzz_support.hpp"
 #include "mutator.hpp"
 #include "temp_files.hpp"
 
 using namespace isoterra;
+using isoterra::fuzz::base_seed;
+using isoterra::fuzz::corpus;
+using isoterra::fuzz::expect_clean_message;
+using isoterra::fuzz::run_target;
 
 namespace {
-
-double seconds_per_target() {
-    const char* s = std::getenv("ISOTERRA_FUZZ_SECONDS");
-    return s ? std::atof(s) : 10.0;
-}
-
-std::uint64_t base_seed() {
-    const char* s = std::getenv("ISOTERRA_FUZZ_SEED");
-    return s ? std::strtoull(s, nullptr, 10) : 20261130;
-}
-
-std::vector<std::string> read_folder(const std::string& dir, const std::string& suffix = "") {
-    std::vector<std::string> names;
-    if (DIR* d = ::opendir(dir.c_str())) {
-        while (const dirent* e = ::readdir(d)) {
-            const std::string name = e->d_name;
-            if (name[0] != '.' && name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-                names.push_back(name);
-        }
-        ::closedir(d);
-    }
-    std::sort(names.begin(), names.end());  // the same order everywhere: runs reproduce
-    std::vector<std::string> contents;
-    for (const auto& n : names) contents.push_back(test::read_bytes(dir + "/" + n));
-    return contents;
-}
-
-std::vector<std::string> corpus(const std::string& target) {
-    auto inputs = read_folder(std::string(ISOTERRA_SOURCE_DIR) + "/tests/fuzz/corpus/" + target);
-    EXPECT_FALSE(inputs.empty()) << target;
-    return inputs;
-}
-
-// A one-line message a terminal can show as it is: no control bytes, bounded.
-void expect_clean_message(const std::string& what, std::size_t max_bytes, const std::string& input) {
-    EXPECT_LE(what.size(), max_bytes) << what.substr(0, 200);
-    for (const char c : what)
-        if (static_cast<unsigned char>(c) < 0x20) {
-            ADD_FAILURE() << "control byte " << int(c) << " in: " << text_excerpt(what, 300) << "\ninput: " << text_excerpt(input, 300);
-            break;
-        }
-}
-
-// Runs `target` on the corpus, then on mutations until the time is up; returns the count.
-std::size_t run_target(const std::string& name, const std::vector<std::string>& inputs, const std::vector<std::string>& words,
-                       const std::function<void(const std::string&)>& target) {
-    for (const auto& input : inputs) target(input);
-    fuzz::Mutator mutator(base_seed() ^ std::hash<std::string>{}(name), words);
-    const auto start = std::chrono::steady_clock::now();
-    const double budget = seconds_per_target();
-    std::size_t i = 0;
-    for (; std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < budget; ++i) {
-        const std::string input = mutator.mutate(inputs[i % inputs.size()], inputs[(i * 7 + 3) % inputs.size()]);
-        target(input);
-        if (::testing::Test::HasFailure()) {
-            const std::string path = test::fresh_path("fuzz_" + name + "_failure.bin");
-            std::ofstream(path, std::ios::binary) << input;
-            ADD_FAILURE() << name << ": iteration " << i << " failed; its input is in " << path;
-            break;
-        }
-    }
-    std::printf("%s: %zu mutated inputs in %.0f s\n", name.c_str(), i, budget);
-    return i;
-}
 
 // Reads the PNG and the sidecar in `dir` through a heightmap node: refused with RasterError
 // in one clean line, or accepted with finite heights within the proven range, near and far,
