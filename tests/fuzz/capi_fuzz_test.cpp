@@ -99,11 +99,11 @@ void exercise_field(const isoterra_field* f, const std::string& input) {
     expect_last_error(ray_rc >= 0, input);
 }
 
-// A string from an input: mostly one of `good`, else a hostile word or a slice of the
-// input, NULs and all.
-std::string some_text(const std::string& input, std::size_t k, const std::vector<std::string>& good) {
+// A string from an input (and `salt`, the iteration: an input repeated picks others):
+// mostly one of `good`, else a hostile word or a slice of the input, NULs and all.
+std::string some_text(const std::string& input, std::size_t k, const std::vector<std::string>& good, std::size_t salt) {
     static const char* const hostile[] = {"", "\x1b[2J", "./missing.toml", "/", "sphere\n", "carve ", "\xff\xfe"};
-    const std::size_t pick = input.empty() ? k : static_cast<unsigned char>(input[(k * 13) % input.size()]) + k;
+    const std::size_t pick = (input.empty() ? k : static_cast<unsigned char>(input[(k * 13) % input.size()]) + k) + salt * 7;
     if (pick % 4 != 0) return good[pick % good.size()];
     if (pick % 8 == 0) return hostile[pick / 8 % (sizeof(hostile) / sizeof(hostile[0]))];
     return input.substr(pick % (input.size() + 1), pick % 300);
@@ -167,8 +167,8 @@ TEST(Fuzz, c_api_editor_and_names) {
                    expect_last_error(e != nullptr, bytes);
                    HostileNumbers h(bytes);
                    for (std::size_t k = 0; e && k < 2; ++k) {
-                       const std::string brush = some_text(bytes, 2 * k, {"sphere", "smooth", "flatten"}),
-                                         mode = some_text(bytes, 2 * k + 1, {"carve", "add"});
+                       const std::string brush = some_text(bytes, 2 * k, {"sphere", "smooth", "flatten"}, i),
+                                         mode = some_text(bytes, 2 * k + 1, {"carve", "add"}, i);
                        double p[3] = {h.next(), h.next(), h.next()};
                        const double radius = k % 2 ? h.next() : std::fmod(std::fabs(h.next()), 6.0) + 0.5;
                        const int rc = isoterra_editor_apply(e, brush.c_str(), k == 1 && mode.empty() ? nullptr : mode.c_str(), p[0], p[1],
@@ -191,12 +191,12 @@ TEST(Fuzz, c_api_editor_and_names) {
                        ++refused;
                    }
                    // Names: a preset's or a file's, and a mesher's for one small chunk.
-                   const std::string name = some_text(bytes, 9, {"tutorial", "alpine"});
+                   const std::string name = some_text(bytes, 9, {"tutorial", "alpine"}, i);
                    isoterra_field* named = isoterra_field_new(name.c_str(), -1);
                    expect_last_error(named != nullptr, bytes);
                    isoterra_field_free(named);
                    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-                   const std::string mesher = some_text(bytes, 10, {"marching-cubes", "surface-nets", "blocks"});
+                   const std::string mesher = some_text(bytes, 10, {"marching-cubes", "surface-nets", "blocks"}, i);
                    isoterra_mesh* m = isoterra_mesh_region(tutorial, lo, hi, mesher.c_str(), small_int(h.next(), 12), 1);
                    expect_last_error(m != nullptr, bytes);
                    isoterra_mesh_free(m);
