@@ -14,6 +14,7 @@
 
 #include "isoterra/io.hpp"
 #include "isoterra/landform.hpp"
+#include "landform_rivers.hpp"
 #include "region.hpp"
 
 namespace isoterra::app {
@@ -21,8 +22,8 @@ namespace {
 
 struct LandformCommand {
     FieldOptions field;
-    std::string raster, from = "-15000,-15000", to = "15000,15000", flow;
-    double step = 75.0;
+    std::string raster, from = "-15000,-15000", to = "15000,15000", flow, rivers;
+    double step = 75.0, river_area_km2 = 1.0;
     std::optional<double> sea_level;
     bool json = false, quiet = false, force = false;
     CLI::Option *raster_flag = nullptr, *from_flag = nullptr, *to_flag = nullptr;
@@ -38,7 +39,9 @@ struct Source {
 };
 
 // The ground of the field over the --from/--to/--step grid, a row per job on every core.
-HeightGrid sample_ground(const LandformCommand& opt, Source& source) {
+// With --rivers, through the field's lattice (whole multiples of the step), which gives
+// the water surface too.
+HeightGrid sample_ground(const LandformCommand& opt, Source& source, std::vector<double>& water) {
     const TerrainSource terrain = opt.field.load();
     source.kind = terrain.is_graph() ? "graph" : "preset";
     source.name = opt.field.config_path.empty() ? opt.field.preset_name : opt.field.config_path;
@@ -50,6 +53,15 @@ HeightGrid sample_ground(const LandformCommand& opt, Source& source) {
     if (!field->has_ground()) throw UsageError("landform: this field graph has no ground output ([output] ground = \"ID\")");
     const double sea = opt.sea_level ? *opt.sea_level : terrain.sea_level_m();
     if (sea > -1e9) source.sea_level_m = sea;
+    if (!opt.rivers.empty()) {
+        try {
+            FieldGround ground = sample_field_ground(*field, g.from, g.to, opt.step, default_threads());
+            water = std::move(ground.water);
+            return std::move(ground.grid);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format("--from/--to/--step: {}", e.what()));
+        }
+    }
     HeightGrid grid;
     grid.width = g.width, grid.height = g.height;
     grid.dx_m = grid.dz_m = opt.step;
@@ -208,6 +220,11 @@ void register_landform(CLI::App& app) {
     cmd->add_option("--sea-level", opt.sea_level, "Ground below this is sea, left out (default: the preset's; none for rasters)")
         ->check(finite_range(-1e9, 1e9));
     cmd->add_option("--flow", opt.flow, "Write the flow accumulation map: a 16-bit PNG (log-scaled) and a JSON sidecar");
+    cmd->add_option("--rivers", opt.rivers,
+                    "Write the river network: GeoJSON LineStrings [x, z, water level], one a reach between junctions, with "
+                    "`order` (Strahler) and `width_m`; the report says how much they wander");
+    cmd->add_option("--river-area", opt.river_area_km2, "With --rivers: the drainage area where a channel starts, km2 (default 1)")
+        ->check(finite_range(1e-6, 1e6));
     cmd->add_flag("--json", opt.json, "Print one JSON object");
     cmd->add_flag("--force", opt.force, "Allow grids over 8192 cells a side");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
@@ -218,10 +235,12 @@ void register_landform(CLI::App& app) {
             throw UsageError("landform: give --preset NAME, --config FILE or --raster FILE");
         if (opt.from_flag->count() != opt.to_flag->count()) throw UsageError("--from/--to: give both or neither");
         if (!opt.flow.empty()) require_extension(opt.flow, ".png", "--flow");
+        if (!opt.rivers.empty()) require_extension(opt.rivers, ".geojson", "--rivers");
 
         Source source;
         const auto start = std::chrono::steady_clock::now();
-        const HeightGrid grid = opt.raster_flag->count() ? read_raster(opt, source) : sample_ground(opt, source);
+        std::vector<double> water;
+        const HeightGrid grid = opt.raster_flag->count() ? read_raster(opt, source) : sample_ground(opt, source, water);
         const auto sampled = std::chrono::steady_clock::now();
         LandformOptions options;
         options.sea_level_m = source.sea_level_m ? *source.sea_level_m : -INFINITY;
@@ -235,12 +254,25 @@ void register_landform(CLI::App& app) {
         }
         const auto measured = std::chrono::steady_clock::now();
         if (!opt.flow.empty()) write_flow_map(opt.flow, grid, flow, kinds, source);
+        std::vector<RiverReach> reaches;
+        RiverWander wander;
+        if (!opt.rivers.empty()) {
+            RiverOptions ro;
+            ro.sea_level_m = options.sea_level_m;
+            ro.min_area_m2 = opt.river_area_km2 * 1e6;
+            reaches = river_network(grid, ro, water.empty() ? nullptr : &water);
+            write_rivers(opt.rivers, reaches, ro, source.name);
+            wander = measure_wander(reaches);
+        }
         if (opt.json) {
-            fmt::print("{}\n", report_json(source, grid, report, options.channels).dump(2));
+            auto out = report_json(source, grid, report, options.channels);
+            if (!opt.rivers.empty()) out["rivers"] = wander_json(wander, reaches.size());
+            fmt::print("{}\n", out.dump(2));
             return;
         }
         const auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
         print_text(source, grid, report, seconds(start, sampled), seconds(sampled, measured));
+        if (!opt.rivers.empty()) fmt::print("{}", wander_text(wander, reaches.size()));
     });
 }
 

@@ -11,8 +11,11 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 namespace isoterra {
+
+class Field;
 
 /// Ground heights on a regular grid: `width` columns along x, `height` rows along z, x
 /// fastest. Columns are `dx_m` apart and rows `dz_m` (they may differ, as a geographic
@@ -155,5 +158,80 @@ struct FlowMap {
 /// Returns the map of `flow` over the land cells, normalised from the smallest to the
 /// largest land drainage area. Thread-safe.
 FlowMap flow_map(const FlowAccumulation& flow, const std::vector<CellKind>& kinds);
+
+// ---- River networks (river_network.cpp, river_wander.cpp) --------------------------------
+
+/// What river_network() takes.
+struct RiverOptions {
+    double sea_level_m = -INFINITY;  // ground below it is sea: where rivers end
+    double min_area_m2 = 1.0e6;      // a cell is a channel where its drainage area reaches this
+    double smooth_cells = 2.0;       // the Gaussian's sigma, in cells, that takes D8's stairs out of a line (0: none)
+};
+
+/// One reach: a channel from a source or a junction down to the next junction, the sea or
+/// the grid's edge, upstream first.
+struct RiverReach {
+    std::vector<glm::dvec3> points;  // (x, z, water level) in metres
+    int order = 1;                   // Strahler: 1 for a reach with nothing upstream
+    double area_m2 = 0.0;            // the drainage area at its last land cell
+    double width_m = 0.0;
+};
+
+/// Returns a river's width from its drainage area: hydraulic geometry (Leopold and Maddock
+/// 1953), w = 4 Q^0.5 m with a mean discharge Q of 0.02 m3/s per km2. Thread-safe.
+double river_width_m(double area_m2);
+
+/// The river network of `grid`: depressions filled, D8, drainage area as measure_landform()
+/// has them; channels where the area reaches options.min_area_m2; Strahler orders; one
+/// reach per stretch between junctions, in the order of their first cells (row by row).
+/// Each point's level is the highest of the ground, `water` at that cell (when given: one
+/// value per cell, NaN for none) and, in the sea, the sea level, then held to the lowest
+/// upstream along the channels, so that water never rises downstream. `width_m` per reach from
+/// `widths` at its last land cell when given (NaN or not positive: none), else
+/// river_width_m(). Throws std::invalid_argument as measure_landform() does, and for
+/// `water` or `widths` not matching the grid or a threshold that is not positive.
+/// Deterministic; thread-safe.
+std::vector<RiverReach> river_network(const HeightGrid& grid, const RiverOptions& options = {}, const std::vector<double>* water = nullptr,
+                                      const std::vector<double>* widths = nullptr);
+
+/// How much rivers wander: over the reaches of order >= min_order whose ends lie at least
+/// min_chord_m apart, the median sinuosity (length / distance between the ends) and the
+/// share of their length on straight pieces (piece_m along the river within tolerance_m of
+/// the chord between the piece's ends).
+struct RiverWander {
+    int min_order = 2;
+    double min_chord_m = 1000.0, piece_m = 200.0, tolerance_m = 2.0;
+    std::size_t reaches = 0;  // measured
+    double length_m = 0.0;    // their total length
+    double median_sinuosity = NAN;
+    double straight_share = NAN;
+};
+
+/// Measures `reaches` with the settings in `wander` (its figures are filled in). Lengths in
+/// x and z only. Thread-safe.
+RiverWander measure_wander(const std::vector<RiverReach>& reaches, RiverWander wander = {});
+
+/// A field's ground and water on a grid whose columns are the whole multiples of `step_m`
+/// from `lo` to `hi` (x, z), as its lattice has them: the heights, and per cell the water
+/// surface (ColumnLooks::water; NaN where the field draws none).
+struct FieldGround {
+    HeightGrid grid;
+    std::vector<double> water;
+};
+
+/// Samples `field` so, one row per job on `threads` threads (< 1: one). Throws
+/// std::invalid_argument for a field without a ground, a step that is not positive and
+/// finite, or fewer than 3 columns a side. Thread-safe.
+FieldGround sample_field_ground(const Field& field, const glm::dvec2& lo, const glm::dvec2& hi, double step_m, int threads);
+
+/// The river network of `field` from `lo` to `hi` every `step_m`: sample_field_ground(),
+/// then river_network() with the field's water and, unless `options` has one, its sea
+/// level. Thread-safe.
+std::vector<RiverReach> field_rivers(const Field& field, const glm::dvec2& lo, const glm::dvec2& hi, double step_m, RiverOptions options,
+                                     int threads);
+
+/// Checks a grid for the measures: throws std::invalid_argument under 3 x 3 cells, 2^31
+/// cells or more, spacings that are not positive and finite, heights not matching the size.
+void check_height_grid(const HeightGrid& grid);
 
 }  // namespace isoterra

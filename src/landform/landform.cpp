@@ -18,8 +18,7 @@ std::vector<CellKind> classify_cells(const HeightGrid& grid, double sea_level_m)
     return kinds;
 }
 
-LandformReport measure_landform(const HeightGrid& grid, const LandformOptions& options, std::vector<CellKind>* kinds_out,
-                                FlowAccumulation* flow_out) {
+void check_height_grid(const HeightGrid& grid) {
     if (grid.width < 3 || grid.height < 3)
         throw std::invalid_argument("landform: the grid has " + std::to_string(grid.width) + "x" + std::to_string(grid.height) +
                                     " cells; at least 3x3 are needed");
@@ -28,6 +27,11 @@ LandformReport measure_landform(const HeightGrid& grid, const LandformOptions& o
     if (!(std::isfinite(grid.dx_m) && std::isfinite(grid.dz_m) && grid.dx_m > 0.0 && grid.dz_m > 0.0))
         throw std::invalid_argument("landform: the cell spacing must be positive and finite");
     if (grid.heights.size() != grid.count()) throw std::invalid_argument("landform: the heights do not match the grid's size");
+}
+
+LandformReport measure_landform(const HeightGrid& grid, const LandformOptions& options, std::vector<CellKind>* kinds_out,
+                                FlowAccumulation* flow_out) {
+    check_height_grid(grid);
 
     LandformReport report;
     std::vector<CellKind> kinds = classify_cells(grid, options.sea_level_m);
