@@ -184,6 +184,30 @@ ISOTERRA_API size_t isoterra_editor_edit_count(const isoterra_editor* editor);
 ISOTERRA_API int isoterra_field_raycast(const isoterra_field* field, const double origin[3], const double direction[3],
                                         double max_distance_m, double hit[3]);
 
+/* ---- rivers ----------------------------------------------------------------------------- */
+
+typedef struct isoterra_rivers isoterra_rivers;
+
+/* The river network of the field's ground from lo = (x0, z0) to hi = (x1, z1), read every
+ * `step` metres on its whole multiples: what `isoterra landform --rivers` writes. A channel
+ * wherever the drainage area reaches `min_area_km2` (<= 0: 1 km2); one reach per stretch
+ * between junctions, upstream first. At most 65536 samples a side. NULL on failure. */
+ISOTERRA_API isoterra_rivers* isoterra_field_rivers(const isoterra_field* field, const double lo[2], const double hi[2], double step,
+                                                    double min_area_km2, int threads);
+ISOTERRA_API void isoterra_rivers_free(isoterra_rivers* rivers);
+/* The reaches, and the points of all of them together. */
+ISOTERRA_API size_t isoterra_rivers_count(const isoterra_rivers* rivers);
+ISOTERRA_API size_t isoterra_rivers_point_count(const isoterra_rivers* rivers);
+/* 3 doubles a point: x, z and the water level, in metres; the reaches one after another. */
+ISOTERRA_API const double* isoterra_rivers_points(const isoterra_rivers* rivers);
+/* count + 1 entries: reach i's points are [offsets[i], offsets[i + 1]). */
+ISOTERRA_API const size_t* isoterra_rivers_offsets(const isoterra_rivers* rivers);
+/* Per reach: the Strahler order (1: nothing upstream), the width in metres, the drainage
+ * area at its end in km2. */
+ISOTERRA_API const int32_t* isoterra_rivers_orders(const isoterra_rivers* rivers);
+ISOTERRA_API const double* isoterra_rivers_widths(const isoterra_rivers* rivers);
+ISOTERRA_API const double* isoterra_rivers_areas(const isoterra_rivers* rivers);
+
 #ifdef __cplusplus
 }
 #endif

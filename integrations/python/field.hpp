@@ -101,6 +101,8 @@ public:
         return values;
     }
 
+    // The river network from lo = (x0, z0) to hi = (x1, z1) (rivers.cpp).
+    py::list rivers(const std::vector<double>& lo, const std::vector<double>& hi, double step, double min_area_km2, int threads) const;
     py::array_t<double> ground(const Rows& xz) const {
         return per_row(xz, 2, "ground: points must have shape (N, 2): x, z", isoterra_field_ground);
     }

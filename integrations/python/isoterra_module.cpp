@@ -116,6 +116,12 @@ PYBIND11_MODULE(isoterra, m) {
         .def("ground", &Field::ground, py::arg("xz"), "Ground heights at an (N, 2) array of (x, z) as float64 (N,).")
         .def("heightmap", &Field::heightmap, py::arg("lo"), py::arg("hi"), py::arg("step"),
              "Ground heights from lo = (x0, z0) to hi = (x1, z1) every `step` metres: float64 (rows along z, columns along x).")
+        .def("rivers", &Field::rivers, py::arg("lo"), py::arg("hi"), py::arg("step") = 10.0, py::arg("min_area_km2") = 1.0,
+             py::arg("threads") = 0,
+             "The river network from lo = (x0, z0) to hi = (x1, z1), the ground read every `step` metres on its whole "
+             "multiples: what `isoterra landform --rivers` writes. A list of dicts, one a reach between junctions, "
+             "upstream first: 'points' float64 (N, 3) of x, z and the water level, 'order' (Strahler, 1 for the "
+             "smallest), 'width_m', 'area_km2'. A channel wherever the drainage area reaches min_area_km2.")
         .def("raycast", &Field::raycast, py::arg("origin"), py::arg("direction"), py::arg("max_distance") = 1000.0,
              "The first point (x, y, z) where the ray enters rock within max_distance metres, or None.");
 

@@ -108,6 +108,30 @@ int main(int argc, char** argv) {
         isoterra_mesh_free(m);
     }
 
+    /* The tutorial's rivers over 2 km: reaches of 2 points or more, offsets that partition
+     * the points, orders from 1, positive widths; and bad arguments refused. */
+    {
+        const double rlo[2] = {-1000, -1000}, rhi[2] = {1000, 1000};
+        isoterra_rivers* r = isoterra_field_rivers(f, rlo, rhi, 20.0, 0.05, 2);
+        CHECK(r != NULL);
+        if (r) {
+            const size_t n = isoterra_rivers_count(r);
+            const size_t* off = isoterra_rivers_offsets(r);
+            int ok = n > 0 && off[0] == 0 && off[n] == isoterra_rivers_point_count(r), order_one = 0;
+            for (size_t i = 0; i < n; ++i) {
+                if (off[i + 1] < off[i] + 2 || isoterra_rivers_orders(r)[i] < 1 || !(isoterra_rivers_widths(r)[i] > 0)) ok = 0;
+                order_one |= isoterra_rivers_orders(r)[i] == 1;
+            }
+            const double* pt = isoterra_rivers_points(r);
+            for (size_t i = 0; i < isoterra_rivers_point_count(r); ++i)
+                if (fabs(pt[3 * i]) > 1000 || fabs(pt[3 * i + 1]) > 1000 || !isfinite(pt[3 * i + 2])) ok = 0;
+            CHECK(ok && order_one);
+            isoterra_rivers_free(r);
+        }
+        CHECK(isoterra_field_rivers(f, rlo, NULL, 20.0, 1.0, 1) == NULL && strstr(isoterra_last_error(), "NULL") != NULL);
+        CHECK(isoterra_field_rivers(f, rlo, rhi, -1.0, 1.0, 1) == NULL && strstr(isoterra_last_error(), "step") != NULL);
+    }
+
     /* Bad input: NULL or -1 with a one-line message; nothing aborts. */
     CHECK(isoterra_field_new("no-such-preset", -1) == NULL && strstr(isoterra_last_error(), "no-such-preset") != NULL);
     CHECK(isoterra_field_new("./missing.toml", -1) == NULL && strlen(isoterra_last_error()) > 0);

@@ -129,6 +129,10 @@ SIGNATURES = {
     "isoterra_editor_open": (V, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64]), "isoterra_editor_free": (None, [V]),
     "isoterra_editor_field": (V, [V]), "isoterra_editor_apply": (I, [V, ctypes.c_char_p, ctypes.c_char_p, D, D, D, D, D]),
     "isoterra_editor_undo": (I, [V]), "isoterra_editor_redo": (I, [V]), "isoterra_editor_edit_count": (S, [V]),
+    "isoterra_field_rivers": (V, [V, P(D), P(D), D, D, I]), "isoterra_rivers_free": (None, [V]),
+    "isoterra_rivers_count": (S, [V]), "isoterra_rivers_point_count": (S, [V]), "isoterra_rivers_points": (V, [V]),
+    "isoterra_rivers_offsets": (V, [V]), "isoterra_rivers_orders": (V, [V]), "isoterra_rivers_widths": (V, [V]),
+    "isoterra_rivers_areas": (V, [V]),
 }
 
 
@@ -198,11 +202,18 @@ def test_last_error_is_empty_after_every_entry_point_that_succeeds():
         "isoterra_editor_redo": lambda: lib.isoterra_editor_redo(editor()),
         "isoterra_editor_edit_count": lambda: lib.isoterra_editor_edit_count(editor()),
     }
+    rivers = lambda: lib.isoterra_field_rivers(field(), (D * 2)(-500, -500), (D * 2)(500, 500), 25.0, 0.05, 1)  # noqa: E731
+    calls["isoterra_field_rivers"] = rivers
+    calls["isoterra_rivers_free"] = lambda: lib.isoterra_rivers_free(rivers())
+    for name in ("isoterra_rivers_count", "isoterra_rivers_point_count", "isoterra_rivers_points", "isoterra_rivers_offsets",
+                 "isoterra_rivers_orders", "isoterra_rivers_widths", "isoterra_rivers_areas"):
+        calls[name] = lambda name=name: getattr(lib, name)(rivers())
     for name in ("isoterra_mesh_vertex_count", "isoterra_mesh_triangle_count", "isoterra_mesh_positions", "isoterra_mesh_normals",
                  "isoterra_mesh_indices", "isoterra_mesh_materials", "isoterra_mesh_colours"):
         calls[name] = lambda name=name: getattr(lib, name)(mesh())
     assert set(calls) == declared - {"isoterra_last_error"}
-    pointers = re.compile(r".*_(new|from_text|region|open|field|positions|normals|indices|materials|colours|name|label)$")
+    pointers = re.compile(r".*_(new|from_text|region|open|field|positions|normals|indices|materials|colours|name|label|rivers|points|"
+                          r"offsets|orders|widths|areas)$")
     for name, call in sorted(calls.items()):
         assert not lib.isoterra_field_new(b"no-such-preset", -1) and lib.isoterra_last_error()  # a failure first
         result = call()
