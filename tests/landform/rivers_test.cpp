@@ -9,6 +9,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <glm/geometric.hpp>
 
 #include <fstream>
@@ -34,31 +35,37 @@ double to_segment(const glm::dvec2& p, const glm::dvec2& a, const glm::dvec2& b)
 
 glm::dvec2 xz(const glm::dvec3& p) { return {p.x, p.y}; }
 
-// A valley along the unit direction (cos 20, sin 20) through the origin, falling 2 % along
+// A valley along the unit direction (cos a, sin a) through the origin, falling 2 % along
 // it, its sides rising 20 %; the water 1 m above the ground.
-const char* kValley = R"(format = 1
+std::string valley_graph(double degrees) {
+    const double c = std::cos(degrees * std::numbers::pi / 180.0), s = std::sin(degrees * std::numbers::pi / 180.0);
+    return fmt::format(R"(format = 1
 name = "valley"
 [node]
-px = { type = "x" }
-pz = { type = "z" }
-across = { type = "remap", in = "pz", from = [0.0, 1.0], to = [0.0, 0.9396926207859084] }
-across_x = { type = "mul", a = "px", b = -0.3420201433256687 }
-n = { type = "add", a = "across", b = "across_x" }
-side = { type = "abs", in = "n" }
-along_z = { type = "mul", a = "pz", b = 0.3420201433256687 }
-along_x = { type = "mul", a = "px", b = 0.9396926207859084 }
-along = { type = "add", a = "along_x", b = "along_z" }
-fall = { type = "mul", a = "along", b = 0.02 }
-sides = { type = "mul", a = "side", b = 0.2 }
-rise = { type = "add", a = "fall", b = "sides" }
-ground = { type = "add", a = "rise", b = 100.0 }
-water = { type = "add", a = "ground", b = 1.0 }
-land = { type = "plane", height = "ground" }
+px = {{ type = "x" }}
+pz = {{ type = "z" }}
+nz = {{ type = "mul", a = "pz", b = {0:.17g} }}
+nx = {{ type = "mul", a = "px", b = {1:.17g} }}
+n = {{ type = "add", a = "nz", b = "nx" }}
+side = {{ type = "abs", in = "n" }}
+az = {{ type = "mul", a = "pz", b = {2:.17g} }}
+ax = {{ type = "mul", a = "px", b = {0:.17g} }}
+along = {{ type = "add", a = "ax", b = "az" }}
+fall = {{ type = "mul", a = "along", b = 0.02 }}
+sides = {{ type = "mul", a = "side", b = 0.2 }}
+rise = {{ type = "add", a = "fall", b = "sides" }}
+ground = {{ type = "add", a = "rise", b = 100.0 }}
+water = {{ type = "add", a = "ground", b = 1.0 }}
+land = {{ type = "plane", height = "ground" }}
 [output]
 sdf = "land"
 ground = "ground"
 water = "water"
-)";
+)",
+                       c, -s, s);
+}
+
+const std::string kValley = valley_graph(20.0);
 
 std::string file_text(const std::string& path) {
     std::ifstream in(path);
@@ -95,6 +102,19 @@ TEST(Rivers, a_straight_valley_gives_one_reach_of_order_1_on_its_line_at_the_gra
     EXPECT_EQ(w.reaches, 1u);
     EXPECT_NEAR(w.median_sinuosity, 1.0, 0.01);
     EXPECT_GT(w.straight_share, 0.95);
+}
+
+TEST(Rivers, straight_valleys_at_any_angle_read_straight_at_10_m_the_grids_stairs_smoothed_out) {
+    for (const double degrees : {8.0, 33.0}) {
+        const auto field = parse_terrain_source(valley_graph(degrees), "valley.toml").make_field();
+        RiverOptions options;
+        options.min_area_m2 = 1.0e5;
+        const auto reaches = field_rivers(*field, {-2000.0, -2000.0}, {2000.0, 2000.0}, 10.0, options, 2);
+        ASSERT_EQ(reaches.size(), 1u) << degrees;
+        const RiverWander w = measure_wander(reaches, RiverWander{.min_order = 1});
+        EXPECT_LT(w.median_sinuosity, 1.002) << degrees;
+        EXPECT_GT(w.straight_share, 0.99) << degrees;
+    }
 }
 
 // Three valleys: tributaries from (-600, 1400) and (600, 1400) to (0, 800), the trunk from
