@@ -177,6 +177,11 @@ struct RiverReach {
     double width_m = 0.0;
 };
 
+/// The bytes a river network reckons with per grid cell (the heights and water, the fill,
+/// routing, areas, orders and levels); checked against the memory budget before anything
+/// is allocated.
+inline constexpr double kRiverBytesPerCell = 128.0;
+
 /// Returns a river's width from its drainage area: hydraulic geometry (Leopold and Maddock
 /// 1953), w = 4 Q^0.5 m with a mean discharge Q of 0.02 m3/s per km2. Thread-safe.
 double river_width_m(double area_m2);
@@ -188,7 +193,8 @@ double river_width_m(double area_m2);
 /// value per cell, NaN for none) and, in the sea, the sea level, then held to the lowest
 /// upstream along the channels, so that water never rises downstream. `width_m` per reach from
 /// `widths` at its last land cell when given (NaN or not positive: none), else
-/// river_width_m(). Throws std::invalid_argument as measure_landform() does, and for
+/// river_width_m(). Throws MemoryBudgetError for a grid over the memory budget,
+/// std::invalid_argument as measure_landform() does, and for
 /// `water` or `widths` not matching the grid or a threshold that is not positive.
 /// Deterministic; thread-safe.
 std::vector<RiverReach> river_network(const HeightGrid& grid, const RiverOptions& options = {}, const std::vector<double>* water = nullptr,
@@ -220,6 +226,7 @@ struct FieldGround {
 };
 
 /// Samples `field` so, one row per job on `threads` threads (< 1: one). Throws
+/// MemoryBudgetError when the grid's river network would not fit the memory budget,
 /// std::invalid_argument for a field without a ground, a step that is not positive and
 /// finite, or fewer than 3 columns a side. Thread-safe.
 FieldGround sample_field_ground(const Field& field, const glm::dvec2& lo, const glm::dvec2& hi, double step_m, int threads);

@@ -32,6 +32,8 @@ FieldGround sample_field_ground(const Field& field, const glm::dvec2& lo, const 
     std::int64_t x0 = 0, z0 = 0;
     multiples(lo.x, hi.x, step_m, x0, out.grid.width);
     multiples(lo.y, hi.y, step_m, z0, out.grid.height);
+    check_memory_budget(kRiverBytesPerCell * out.grid.width * static_cast<double>(out.grid.height),
+                        "a river network of " + std::to_string(out.grid.width) + "x" + std::to_string(out.grid.height) + " cells");
     out.grid.dx_m = out.grid.dz_m = step_m;
     out.grid.origin = glm::dvec2(static_cast<double>(x0), static_cast<double>(z0)) * step_m;
     out.grid.heights.assign(out.grid.count(), NAN);

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
+#include "isoterra/base.hpp"
 #include "isoterra/landform.hpp"
 
 namespace isoterra {
@@ -73,6 +75,8 @@ double river_width_m(double area_m2) { return 4.0 * std::sqrt(0.02 * std::max(ar
 std::vector<RiverReach> river_network(const HeightGrid& grid, const RiverOptions& options, const std::vector<double>* water,
                                       const std::vector<double>* widths) {
     check_height_grid(grid);
+    check_memory_budget(kRiverBytesPerCell * static_cast<double>(grid.count()),
+                        "a river network of " + std::to_string(grid.width) + "x" + std::to_string(grid.height) + " cells");
     if (water && water->size() != grid.count()) throw std::invalid_argument("rivers: the water levels do not match the grid's size");
     if (widths && widths->size() != grid.count()) throw std::invalid_argument("rivers: the river widths do not match the grid's size");
     if (!(options.min_area_m2 > 0.0) || !std::isfinite(options.min_area_m2))

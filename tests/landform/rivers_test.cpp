@@ -271,6 +271,10 @@ TEST(RiversCli, bad_rivers_flags_and_a_missing_folder_get_one_line_and_exit_2_wi
     r = run_cli("landform --preset rivers --from 10,10 --to 110,110 --step 50 --rivers r.geojson --quiet");
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err, "isoterra: --from/--to/--step: rivers: the region holds fewer than 3 samples a side at this step\n");
+    // A network over the memory budget is refused before it is sampled.
+    r = run_cli("landform --preset rivers --from 0,0 --to 4000,4000 --step 5 --rivers r.geojson --quiet", "", "ISOTERRA_MEMORY_BUDGET=16M");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err.rfind("isoterra: a river network of 801x801 cells needs about 78.", 0), 0u) << r.err;
     const std::string dir = test::fresh_path("no_such_dir");
     r = run_cli("landform --preset rivers --from 0,0 --to 1000,1000 --step 50 --rivers " + dir + "/r.geojson --quiet");
     EXPECT_EQ(r.code, 2);
