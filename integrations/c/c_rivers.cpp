@@ -6,6 +6,7 @@
 #include "isoterra/base.hpp"
 #include "isoterra/landform.hpp"
 
+using isoterra::c_api::clear_error;
 using isoterra::c_api::guarded;
 using isoterra::c_api::require;
 
@@ -39,13 +40,38 @@ isoterra_rivers* isoterra_field_rivers(const isoterra_field* field, const double
     });
 }
 
-void isoterra_rivers_free(isoterra_rivers* rivers) { delete rivers; }
-size_t isoterra_rivers_count(const isoterra_rivers* rivers) { return rivers ? rivers->orders.size() : 0; }
-size_t isoterra_rivers_point_count(const isoterra_rivers* rivers) { return rivers ? rivers->points.size() / 3 : 0; }
-const double* isoterra_rivers_points(const isoterra_rivers* rivers) { return rivers ? rivers->points.data() : nullptr; }
-const size_t* isoterra_rivers_offsets(const isoterra_rivers* rivers) { return rivers ? rivers->offsets.data() : nullptr; }
-const int32_t* isoterra_rivers_orders(const isoterra_rivers* rivers) { return rivers ? rivers->orders.data() : nullptr; }
-const double* isoterra_rivers_widths(const isoterra_rivers* rivers) { return rivers ? rivers->widths.data() : nullptr; }
-const double* isoterra_rivers_areas(const isoterra_rivers* rivers) { return rivers ? rivers->areas.data() : nullptr; }
+// The rest of the handle's functions cannot fail; each empties the thread's last error.
+void isoterra_rivers_free(isoterra_rivers* rivers) {
+    clear_error();
+    delete rivers;
+}
+size_t isoterra_rivers_count(const isoterra_rivers* rivers) {
+    clear_error();
+    return rivers ? rivers->orders.size() : 0;
+}
+size_t isoterra_rivers_point_count(const isoterra_rivers* rivers) {
+    clear_error();
+    return rivers ? rivers->points.size() / 3 : 0;
+}
+const double* isoterra_rivers_points(const isoterra_rivers* rivers) {
+    clear_error();
+    return rivers ? rivers->points.data() : nullptr;
+}
+const size_t* isoterra_rivers_offsets(const isoterra_rivers* rivers) {
+    clear_error();
+    return rivers ? rivers->offsets.data() : nullptr;
+}
+const int32_t* isoterra_rivers_orders(const isoterra_rivers* rivers) {
+    clear_error();
+    return rivers ? rivers->orders.data() : nullptr;
+}
+const double* isoterra_rivers_widths(const isoterra_rivers* rivers) {
+    clear_error();
+    return rivers ? rivers->widths.data() : nullptr;
+}
+const double* isoterra_rivers_areas(const isoterra_rivers* rivers) {
+    clear_error();
+    return rivers ? rivers->areas.data() : nullptr;
+}
 
 }  // extern "C"

@@ -156,67 +156,88 @@ def test_the_c_apis_errors_are_one_bounded_line_with_the_users_text_escaped():
     assert b"\\x1b]0;title\\x07" in lib.isoterra_last_error()
 
 
+class AfterAFailure:
+    """The library's functions, each called right after a call that fails (its arguments,
+    handles made by other calls, are made before that failure)."""
+
+    def __init__(self, lib):
+        self.lib, self.calls = lib, 0
+
+    def __getattr__(self, name):
+        def call(*args):
+            assert not self.lib.isoterra_field_new(b"no-such-preset", -1) and self.lib.isoterra_last_error()
+            self.calls += 1
+            return getattr(self.lib, name)(*args)
+        return call
+
+
 def test_last_error_is_empty_after_every_entry_point_that_succeeds():
     declared = set(re.findall(r"ISOTERRA_API[^;(]*?\b(isoterra_\w+)\s*\(", HEADER.read_text()))
     assert declared == set(SIGNATURES), declared ^ set(SIGNATURES)  # a new entry point needs a case here
     lib = c_library()
+    at = AfterAFailure(lib)
     field = lambda: lib.isoterra_field_new(b"tutorial", -1)  # noqa: E731
-    mesh = lambda: lib.isoterra_mesh_region(field(), D3(0, -32, 0), D3(32, 32, 32), None, 0, 1)  # noqa: E731
+    lo3, hi3 = D3(0, -32, 0), D3(32, 32, 32)
+    mesh = lambda: lib.isoterra_mesh_region(field(), lo3, hi3, None, 0, 1)  # noqa: E731
     editor = lambda: lib.isoterra_editor_open(None, b"tutorial", -1)  # noqa: E731
+    settings = ctypes.byref(Settings(400.0, 2, 1, None, 0))
     worlds = []  # freed at the end: their workers must not outlive the test
 
-    def world(keep=True):
-        w = lib.isoterra_world_new(field(), ctypes.byref(Settings(400.0, 2, 1, None, 0)))
-        if keep:
-            worlds.append(w)
-        return w
+    def world(api=lib):
+        worlds.append(api.isoterra_world_new(field(), settings))
+        return worlds[-1]
+
+    lo2, hi2 = (D * 2)(-500, -500), (D * 2)(500, 500)
+    rivers = lambda: lib.isoterra_field_rivers(field(), lo2, hi2, 25.0, 0.05, 1)  # noqa: E731
     glb = Bytes()
     graph = subprocess.run([BIN, "graph", "export", "tutorial"], capture_output=True, check=True).stdout
     on_chunk = CALLBACK(lambda update, user: None)
     point, out, hit = D3(0, 0, 40), D3(), D3()
     calls = {
-        "isoterra_abi_version": lambda: lib.isoterra_abi_version(),
-        "isoterra_field_new": field,
-        "isoterra_field_from_text": lambda: lib.isoterra_field_from_text(graph, None, -1),
-        "isoterra_field_free": lambda: lib.isoterra_field_free(field()),
-        "isoterra_field_name": lambda: lib.isoterra_field_name(field()),
-        "isoterra_field_seed": lambda: lib.isoterra_field_seed(field()),
-        "isoterra_field_sample": lambda: lib.isoterra_field_sample(field(), point, 1, out),
-        "isoterra_field_ground": lambda: lib.isoterra_field_ground(field(), point, 1, out),
-        "isoterra_field_lattice": lambda: lib.isoterra_field_lattice(field(), D3(0, 0, 0), (ctypes.c_int32 * 3)(1, 1, 1), 1.0,
-                                                                     (ctypes.c_float * 1)()),
-        "isoterra_field_raycast": lambda: lib.isoterra_field_raycast(field(), D3(0, 500, 40), D3(0, -1, 0), 1000.0, hit),
-        "isoterra_mesh_region": mesh, "isoterra_mesh_free": lambda: lib.isoterra_mesh_free(mesh()),
-        "isoterra_mesh_glb": lambda: lib.isoterra_mesh_glb(mesh(), 0, ctypes.byref(glb)),
-        "isoterra_bytes_free": lambda: lib.isoterra_bytes_free(ctypes.byref(glb)),
-        "isoterra_material_name": lambda: lib.isoterra_material_name(0),
-        "isoterra_mesher_name": lambda: lib.isoterra_mesher_name(0), "isoterra_mesher_label": lambda: lib.isoterra_mesher_label(0),
-        "isoterra_world_new": world, "isoterra_world_free": lambda: lib.isoterra_world_free(world(keep=False)),
-        "isoterra_world_set_focus": lambda: lib.isoterra_world_set_focus(world(), 0, 30, 40),
-        "isoterra_world_deliver": lambda: lib.isoterra_world_deliver(world(), 1.0, on_chunk, None),
-        "isoterra_world_settled": lambda: lib.isoterra_world_settled(world()),
-        "isoterra_editor_open": editor, "isoterra_editor_free": lambda: lib.isoterra_editor_free(editor()),
-        "isoterra_editor_field": lambda: lib.isoterra_editor_field(editor()),
-        "isoterra_editor_apply": lambda: lib.isoterra_editor_apply(editor(), b"sphere", b"carve", 0, 0, 40, 3, 0),
-        "isoterra_editor_undo": lambda: lib.isoterra_editor_undo(editor()),
-        "isoterra_editor_redo": lambda: lib.isoterra_editor_redo(editor()),
-        "isoterra_editor_edit_count": lambda: lib.isoterra_editor_edit_count(editor()),
+        "isoterra_abi_version": lambda: at.isoterra_abi_version(),
+        "isoterra_field_new": lambda: at.isoterra_field_new(b"tutorial", -1),
+        "isoterra_field_from_text": lambda: at.isoterra_field_from_text(graph, None, -1),
+        "isoterra_field_free": lambda: at.isoterra_field_free(field()),
+        "isoterra_field_name": lambda: at.isoterra_field_name(field()),
+        "isoterra_field_seed": lambda: at.isoterra_field_seed(field()),
+        "isoterra_field_sample": lambda: at.isoterra_field_sample(field(), point, 1, out),
+        "isoterra_field_ground": lambda: at.isoterra_field_ground(field(), point, 1, out),
+        "isoterra_field_lattice": lambda: at.isoterra_field_lattice(field(), D3(0, 0, 0), (ctypes.c_int32 * 3)(1, 1, 1), 1.0,
+                                                                    (ctypes.c_float * 1)()),
+        "isoterra_field_raycast": lambda: at.isoterra_field_raycast(field(), D3(0, 500, 40), D3(0, -1, 0), 1000.0, hit),
+        "isoterra_mesh_region": lambda: at.isoterra_mesh_region(field(), lo3, hi3, None, 0, 1),
+        "isoterra_mesh_free": lambda: at.isoterra_mesh_free(mesh()),
+        "isoterra_mesh_glb": lambda: at.isoterra_mesh_glb(mesh(), 0, ctypes.byref(glb)),
+        "isoterra_bytes_free": lambda: at.isoterra_bytes_free(ctypes.byref(glb)),
+        "isoterra_material_name": lambda: at.isoterra_material_name(0),
+        "isoterra_mesher_name": lambda: at.isoterra_mesher_name(0), "isoterra_mesher_label": lambda: at.isoterra_mesher_label(0),
+        "isoterra_world_new": lambda: world(at), "isoterra_world_free": lambda: at.isoterra_world_free(worlds.pop() if world() else None),
+        "isoterra_world_set_focus": lambda: at.isoterra_world_set_focus(world(), 0, 30, 40),
+        "isoterra_world_deliver": lambda: at.isoterra_world_deliver(world(), 1.0, on_chunk, None),
+        "isoterra_world_settled": lambda: at.isoterra_world_settled(world()),
+        "isoterra_editor_open": lambda: at.isoterra_editor_open(None, b"tutorial", -1),
+        "isoterra_editor_free": lambda: at.isoterra_editor_free(editor()),
+        "isoterra_editor_field": lambda: at.isoterra_editor_field(editor()),
+        "isoterra_editor_apply": lambda: at.isoterra_editor_apply(editor(), b"sphere", b"carve", 0, 0, 40, 3, 0),
+        "isoterra_editor_undo": lambda: at.isoterra_editor_undo(editor()),
+        "isoterra_editor_redo": lambda: at.isoterra_editor_redo(editor()),
+        "isoterra_editor_edit_count": lambda: at.isoterra_editor_edit_count(editor()),
+        "isoterra_field_rivers": lambda: at.isoterra_field_rivers(field(), lo2, hi2, 25.0, 0.05, 1),
+        "isoterra_rivers_free": lambda: at.isoterra_rivers_free(rivers()),
     }
-    rivers = lambda: lib.isoterra_field_rivers(field(), (D * 2)(-500, -500), (D * 2)(500, 500), 25.0, 0.05, 1)  # noqa: E731
-    calls["isoterra_field_rivers"] = rivers
-    calls["isoterra_rivers_free"] = lambda: lib.isoterra_rivers_free(rivers())
     for name in ("isoterra_rivers_count", "isoterra_rivers_point_count", "isoterra_rivers_points", "isoterra_rivers_offsets",
                  "isoterra_rivers_orders", "isoterra_rivers_widths", "isoterra_rivers_areas"):
-        calls[name] = lambda name=name: getattr(lib, name)(rivers())
+        calls[name] = lambda name=name: getattr(at, name)(rivers())
     for name in ("isoterra_mesh_vertex_count", "isoterra_mesh_triangle_count", "isoterra_mesh_positions", "isoterra_mesh_normals",
                  "isoterra_mesh_indices", "isoterra_mesh_materials", "isoterra_mesh_colours"):
-        calls[name] = lambda name=name: getattr(lib, name)(mesh())
+        calls[name] = lambda name=name: getattr(at, name)(mesh())
     assert set(calls) == declared - {"isoterra_last_error"}
     pointers = re.compile(r".*_(new|from_text|region|open|field|positions|normals|indices|materials|colours|name|label|rivers|points|"
                           r"offsets|orders|widths|areas)$")
     for name, call in sorted(calls.items()):
-        assert not lib.isoterra_field_new(b"no-such-preset", -1) and lib.isoterra_last_error()  # a failure first
+        before = at.calls
         result = call()
+        assert at.calls == before + 1, name  # the call under test came right after a failure
         assert result != -1 and (result or not pointers.match(name)), name  # it succeeded
         assert lib.isoterra_last_error() == b"", (name, lib.isoterra_last_error())
     for w in worlds:
