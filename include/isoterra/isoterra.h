@@ -6,10 +6,10 @@
  * - Handles are opaque and owned by the caller, who frees each with its _free function
  *   (freeing NULL does nothing) once no other call on it is running.
  * - Threads: any function may be called from any thread, on one handle from several at
- *   once. Fields and meshes never change once made: calls on them run side by side. An
- *   editor's and a World's calls take the handle's lock and run one at a time, in some
- *   order (isoterra_world_settled alone does not wait). A call on a World from inside its
- *   own deliver callback fails (-1) rather than wait for itself.
+ *   once. Fields, meshes and river networks never change once made: calls on them run
+ *   side by side. An editor's and a World's calls take the handle's lock and run one at a
+ *   time, in some order (isoterra_world_settled alone does not wait). A call on a World
+ *   from inside its own deliver callback fails (-1) rather than wait for itself.
  * - Functions that can fail return 0 on success and -1 on failure, or NULL for a handle;
  *   isoterra_last_error() then gives a one-line message (the program's) for the calling
  *   thread. Bad input and failures never abort the process.
