@@ -73,6 +73,39 @@ std::string byte_count_text(double bytes);
 /// Returns the number of hardware threads (at least 1).
 int default_threads();
 
+/// A user's file that cannot be read as asked: missing, not a regular file, too large, or an
+/// I/O error while reading (base/file_read.cpp). what() is one line: "PATH: cannot read the
+/// WHAT file (Input/output error)" and the like.
+class FileReadError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+/// Throws FileReadError unless `path` is a regular file of at most `max_bytes`, without
+/// opening it: for files another library reads. `what` names the file ("preset", "points").
+void check_regular_file(const std::string& path, const std::string& what, std::size_t max_bytes);
+/// Returns the bytes of the regular file `path`, at most `max_bytes` of them (checked before
+/// and while reading). Throws FileReadError; a failed read is an error, never a short file.
+/// Thread-safe.
+std::string read_regular_file(const std::string& path, const std::string& what, std::size_t max_bytes);
+/// A regular file open for reading in pieces (a file of points may be larger than memory
+/// would like at once). Not thread-safe; one reader at a time.
+class InputFile {
+public:
+    /// Opens `path` after check_regular_file (a folder, FIFO or device is never opened, so
+    /// nothing waits); throws FileReadError.
+    InputFile(const std::string& path, const std::string& what, std::size_t max_bytes = ~std::size_t{0});
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+    /// Reads up to `n` bytes into `out`; returns how many, 0 only at the end. Throws
+    /// FileReadError "PATH: cannot read the WHAT file (reason)" when the read fails.
+    std::size_t read(char* out, std::size_t n);
+
+private:
+    int fd_ = -1;
+    std::string path_, what_;
+};
+
 /// How urgent a task is: a pool runs every waiting task of a more urgent priority (a lower
 /// value) before any of a less urgent one; tasks of one priority run in the order submitted.
 enum class TaskPriority : int { urgent = 0, normal = 1, background = 2 };

@@ -2,8 +2,6 @@
 // (every file's size and SHA-256), all atomically, so a job is complete exactly when its
 // manifest exists. The digest is the SHA-256 of one line per file, in the jobs' order.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 
 #include <fmt/format.h>
@@ -20,18 +18,19 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // Reads dir's file at `path`; `found` false when there is none. Anything else at that name
-// (a folder, a FIFO that would never end, a device) is refused before it is opened.
+// (a folder, a FIFO that would never end, a device) is refused before it is opened, and a
+// read that fails is an error rather than a file that differs.
 std::string read_file(const std::string& path, bool& found) {
     found = false;
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) return {};
-    if (!S_ISREG(st.st_mode)) throw BakeError(fmt::format("{}: not a regular file; a bake keeps a file there", path));
-    std::ifstream in(path, std::ios::binary);
-    found = static_cast<bool>(in);
-    if (!found) return {};
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        std::string bytes = read_regular_file(path, "bake", std::size_t{1} << 32);
+        found = true;
+        return bytes;
+    } catch (const FileReadError& e) {
+        throw BakeError(e.what());
+    }
 }
 
 // Writes `bytes` to dir/relative (folders made as needed), atomically.

@@ -1,18 +1,13 @@
 // Preset files: TOML with one flat table of named knobs, units in the names. Every key is
 // checked for its type and range; the first problem is reported as "file:line: key ...".
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include "isoterra/base.hpp"
 #include "isoterra/field.hpp"
@@ -302,22 +297,19 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
 }
 
 void check_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0)
-        throw PresetError(fmt::format("{}: cannot open the {} file ({})", path, what, std::strerror(errno)));
-    if (!S_ISREG(st.st_mode)) throw PresetError(fmt::format("{}: not a {} file (not a regular file)", path, what));
-    if (static_cast<std::size_t>(st.st_size) > max_bytes)
-        throw PresetError(fmt::format("{}: {} bytes, more than the {} a {} file may have", path, st.st_size, max_bytes, what));
+    try {
+        check_regular_file(path, what, max_bytes);
+    } catch (const FileReadError& e) {
+        throw PresetError(e.what());
+    }
 }
 
 std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
-    check_small_file(path, what, max_bytes);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw PresetError(fmt::format("{}: cannot open the {} file", path, what));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw PresetError(fmt::format("{}: cannot read the {} file", path, what));
-    return text.str();
+    try {
+        return read_regular_file(path, what, max_bytes);  // a failed read is an error, never an empty file
+    } catch (const FileReadError& e) {
+        throw PresetError(e.what());
+    }
 }
 
 std::string folder_of(const std::string& path) {

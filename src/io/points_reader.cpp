@@ -4,12 +4,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <sys/stat.h>
+#include <istream>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "isoterra/base.hpp"
 #include "isoterra/grid.hpp"
 #include "isoterra/io.hpp"
 
@@ -18,20 +18,38 @@ namespace {
 
 constexpr std::size_t kMaxLineBytes = 4096;
 
+// Bytes from a stream (stdin) one at a time; EOF at the end.
+struct StreamBytes {
+    std::streambuf* buf;
+    int next() { return buf->sbumpc(); }
+};
+
+// Bytes from a regular file in blocks; a failed read throws (FileReadError), never ends it.
+struct FileBytes {
+    InputFile& file;
+    std::vector<char> block = std::vector<char>(65536);
+    std::size_t at = 0, size = 0;
+    int next() {
+        if (at == size) {
+            size = file.read(block.data(), block.size());
+            at = 0;
+            if (size == 0) return std::char_traits<char>::eof();
+        }
+        return static_cast<unsigned char>(block[at++]);
+    }
+};
+
 // Reads one line (without its '\n') into `line`, at most kMaxLineBytes of it; returns false
 // at the end of the input. `too_long` tells that the line goes on past the bound: reading
 // stops there, so an endless stream without a newline ends in an error, not a hang.
-bool next_line(std::istream& in, std::string& line, bool& too_long) {
+template <class Bytes>
+bool next_line(Bytes& in, std::string& line, bool& too_long) {
     line.clear();
     too_long = false;
-    std::streambuf* buf = in.rdbuf();
     bool any = false;
     for (;;) {
-        const int c = buf->sbumpc();
-        if (c == std::char_traits<char>::eof()) {
-            in.setstate(std::ios::eofbit);
-            return any;
-        }
+        const int c = in.next();
+        if (c == std::char_traits<char>::eof()) return any;
         any = true;
         if (c == '\n') return true;
         if (line.size() == kMaxLineBytes) {
@@ -42,9 +60,8 @@ bool next_line(std::istream& in, std::string& line, bool& too_long) {
     }
 }
 
-}  // namespace
-
-std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source) {
+template <class Bytes>
+std::vector<glm::dvec3> parse_points(Bytes& in, const std::string& source) {
     std::vector<glm::dvec3> points;
     std::string line;
     bool too_long = false;
@@ -74,19 +91,31 @@ std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source)
             throw PointsError(fmt::format("{}:{}: more than {} points; give them in parts", source, number, kMaxPoints));
         points.emplace_back(v[0], v[1], v[2]);
     }
+    return points;
+}
+
+}  // namespace
+
+std::vector<glm::dvec3> read_points(std::istream& in, const std::string& source) {
+    StreamBytes bytes{in.rdbuf()};
+    std::vector<glm::dvec3> points;
+    try {
+        points = parse_points(bytes, source);
+    } catch (const std::ios_base::failure& e) {  // a file stream's buffer reports a failed read so
+        throw PointsError(fmt::format("{}: read error ({})", source, e.code().message()));
+    }
     if (in.bad()) throw PointsError(fmt::format("{}: read error", source));
     return points;
 }
 
 std::vector<glm::dvec3> read_points_file(const std::string& path) {
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0)
-        throw PointsError(fmt::format("{}: cannot open ({})", text_excerpt(path, 200), std::strerror(errno)));
-    if (!S_ISREG(st.st_mode))
-        throw PointsError(fmt::format("{}: not a regular file (a stream of points goes on stdin)", text_excerpt(path, 200)));
-    std::ifstream in(path);
-    if (!in) throw PointsError(fmt::format("{}: cannot open ({})", text_excerpt(path, 200), std::strerror(errno)));
-    return read_points(in, path);
+    try {
+        InputFile file(path, "points");
+        FileBytes bytes{file};
+        return parse_points(bytes, path);
+    } catch (const FileReadError& e) {
+        throw PointsError(e.what());
+    }
 }
 
 }  // namespace isoterra

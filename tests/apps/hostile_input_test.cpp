@@ -198,7 +198,7 @@ TEST(HostileInput, bad_flag_values_name_the_flag) {
     expect_one_line(run_cli("slice --at 0 --range inf --from 0,0 --to 10,10 -o " + dir + "/s.png"), 2, "--range");
     expect_one_line(run_cli("stats --from -1e6,-1e6,-1e6 --to 1e6,1e6,1e6 --force"), 2, "too many even with --force");
     expect_one_line(run_cli("stats --from 0,0,0 --to 1e7,1e3,1e7 --force"), 2, "too many even with --force");
-    expect_one_line(run_cli("sample --points " + dir, ""), 2, "--points: " + dir + ": not a regular file");
+    expect_one_line(run_cli("sample --points " + dir, ""), 2, "--points: " + dir + ": not a points file (not a regular file)");
     expect_one_line(run_cli("fly --path " + dir + " --seconds 1"), 2, "--path");
     // Numbers are decimal and whole: no hex (strtod's "0x10"), no trailing junk.
     expect_one_line(run_cli("fly --view-distance 0x10 --seconds 0"), 2, "--view-distance");
@@ -389,9 +389,9 @@ TEST(HostileInput, endless_inputs_end_in_one_line) {
     const auto fifo = fresh_path("points.fifo");
     std::remove(fifo.c_str());
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    expect_one_line(run_cli("sample --points " + fifo), 2, "--points: " + fifo + ": not a regular file");
-    expect_one_line(run_cli("fly --seconds 1 --path " + fifo), 2, fifo + ": not a regular file");
-    expect_one_line(run_cli("sample --points /dev/zero"), 2, "--points: /dev/zero: not a regular file");
+    expect_one_line(run_cli("sample --points " + fifo), 2, "--points: " + fifo + ": not a points file (not a regular file)");
+    expect_one_line(run_cli("fly --seconds 1 --path " + fifo), 2, fifo + ": not a points file (not a regular file)");
+    expect_one_line(run_cli("sample --points /dev/zero"), 2, "--points: /dev/zero: not a points file (not a regular file)");
     std::remove(fifo.c_str());
 }
 
