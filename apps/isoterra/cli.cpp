@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -17,7 +18,8 @@ void FieldOptions::add_to(CLI::App& cmd) {
     preset_flag = cmd.add_option("--preset", preset_name, "Built-in preset (see `isoterra presets`)");
     config_flag = cmd.add_option("--config", config_path, "Preset or field graph file (TOML) instead of a built-in");
     preset_flag->excludes(config_flag);
-    seed_flag = cmd.add_option("--seed", seed, "World seed (default: the preset's)");
+    seed_flag =
+        cmd.add_option("--seed", seed, "World seed (default: the preset's)")->transform(decimal_integer(-2147483648LL, 4294967295LL));
 }
 
 bool FieldOptions::given() const {
@@ -43,20 +45,20 @@ std::shared_ptr<const Field> FieldOptions::build() const { return load().make_fi
 
 void WorldOptions::add_to(CLI::App& cmd, int max_radius, bool live_view) {
     live = live_view;
-    cmd.add_option("--radius", radius, "Chunks per ring of each level of detail (default 8)")->check(CLI::Range(1, max_radius));
+    cmd.add_option("--radius", radius, "Chunks per ring of each level of detail (default 8)")->transform(decimal_integer(1, max_radius));
     cmd.add_option("--view-distance", view_distance_m,
                    "Metres the world reaches, in levels of detail twice as coarse ring after ring (default 8000)")
         ->check(finite_range(16.0, 200000.0));
-    cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->check(CLI::Range(0, 256));
+    cmd.add_option("--threads", threads, "Worker threads (default: cores - 1, at least 1)")->transform(decimal_integer(0, 256));
     cmd.add_option("--mesher", mesher_name, mesher_names(" | "));
     cmd.add_option("--chunk-triangles", chunk_triangles,
                    "Simplify marching cubes' chunks of level 1 and coarser towards N triangles, by at most about half their spacing "
                    "(default 0: none)")
-        ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
+        ->transform(decimal_integer(0, std::int64_t{1} << 24));
     cmd.add_option("--triangle-budget", triangle_budget,
                    "Triangles the whole view may show: the rings narrow below --radius until the view is estimated within it, "
                    "from the columns around the camera (default 6000000; 0: no limit)")
-        ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 32));
+        ->transform(decimal_integer(0, std::int64_t{1} << 32));
     // What is shown only once settled (render, mesh --around) needs no stand-ins.
     if (live)
         cmd.add_flag("--no-coarse-first", no_coarse_first,
@@ -98,6 +100,22 @@ CLI::Validator finite_range(double lo, double hi) {
             return {};
         },
         fmt::format("NUMBER in [{} - {}]", lo, hi));
+}
+
+CLI::Validator decimal_integer(std::int64_t lo, std::int64_t hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            const std::size_t sign = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+            const std::string number = text.substr(text[0] == '+' ? 1 : 0);  // from_chars takes '-' only
+            std::int64_t v = 0;
+            const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), v);  // base 10 only
+            if (text.size() == sign || text.find_first_not_of("0123456789", sign) != std::string::npos || error != std::errc() ||
+                end != number.data() + number.size() || v < lo || v > hi)
+                return fmt::format("expected a decimal whole number from {} to {}, got '{}'", lo, hi, text_excerpt(text));
+            text = std::to_string(v);
+            return {};
+        },
+        fmt::format("DECIMAL in [{} - {}]", lo, hi));
 }
 
 Mesher mesher_flag(const std::string& name) {

@@ -72,6 +72,11 @@ struct WorldOptions {
 bool parse_decimal(const std::string& text, double& out);
 /// A CLI11 check that a number lies in [lo, hi]; unlike CLI::Range it refuses nan.
 CLI::Validator finite_range(double lo, double hi);
+/// The check every integer flag takes: decimal digits with an optional minus sign, a value in
+/// [lo, hi]. CLI11 alone reads "010" as octal 8 and "0x10" as hex; here 010 is ten (leading
+/// zeros are decimal, as in coordinates; a sign may lead) and hex, binary, exponents, blanks
+/// and separators are refused. The text is handed on to CLI11 without its leading zeros.
+CLI::Validator decimal_integer(std::int64_t lo, std::int64_t hi);
 
 /// Returns the mesher a --mesher value names; throws UsageError for an unknown one.
 Mesher mesher_flag(const std::string& name);

@@ -310,8 +310,8 @@ void register_bake(CLI::App& app) {
     cmd->add_option("--from", opt.from, "Region corner X,Z (metres; widened to whole root tiles)");
     cmd->add_option("--to", opt.to, "Opposite corner X,Z");
     cmd->add_option("--levels", opt.levels, "Levels of detail (default 5: root tiles of 512 m, leaves of 32 m at 1 m)")
-        ->check(CLI::Range(1, 12));
-    cmd->add_option("--job-levels", opt.job_levels, "Levels of tiles one job bakes (default 3)")->check(CLI::Range(1, 6));
+        ->transform(decimal_integer(1, 12));
+    cmd->add_option("--job-levels", opt.job_levels, "Levels of tiles one job bakes (default 3)")->transform(decimal_integer(1, 6));
     cmd->add_option("--mesher", opt.mesher_name, mesher_names(" | "));
     cmd->add_flag("--heightmaps", opt.heightmaps, "Also write 16-bit PNG height tiles (height/, shared edges)");
     cmd->add_flag("--compress", opt.compress,
@@ -321,7 +321,7 @@ void register_bake(CLI::App& app) {
     cmd->add_option("--shard", opt.shard, "I/N: bake every N-th job from the I-th (N processes or machines, one folder)");
     cmd->add_flag("--resume", opt.resume, "Skip the jobs already complete in --out");
     cmd->add_flag("--verify", opt.verify, "Check every job's files in --out against its manifest; print the digest last");
-    cmd->add_option("--threads", opt.threads, "Worker threads per process (default: all cores)")->check(CLI::Range(0, 256));
+    cmd->add_option("--threads", opt.threads, "Worker threads per process (default: all cores)")->transform(decimal_integer(0, 256));
     cmd->add_flag("--force", opt.force, "Allow regions of more than 200000 tiles");
     cmd->add_flag("--quiet", opt.quiet, "No progress or summary line");
     cmd->callback([] {

@@ -247,7 +247,7 @@ void register_bench(CLI::App& app) {
         "bits on each); ISOTERRA_NOISE_PATH=avx2 or baseline in the environment caps it, here and in every command.\n\n" +
         app.get_footer());
     cmd->add_flag("--json", opt.json, "Print one JSON object instead of text");
-    cmd->add_option("--repeats", opt.repeats, "Timed runs per figure (the median is reported)")->check(CLI::Range(1, 1000));
+    cmd->add_option("--repeats", opt.repeats, "Timed runs per figure (the median is reported)")->transform(decimal_integer(1, 1000));
     field_opt.add_to(*cmd);
     cmd->callback([] { bench(opt, field_opt); });
 }

@@ -50,7 +50,7 @@ void add_brush(CLI::App& edit, EditOptions& opt, BrushKind kind, const std::stri
 void add_walk(CLI::App& app, LogOptions& opt, const char* name, const char* help, bool forward) {
     auto* cmd = app.add_subcommand(name, help);
     opt.world.add_to(*cmd, true, false);
-    cmd->add_option("--steps", opt.steps, "How many operations (default 1)")->check(CLI::Range(1, 1000000));
+    cmd->add_option("--steps", opt.steps, "How many operations (default 1)")->transform(decimal_integer(1, 1000000));
     cmd->callback([&opt, forward, name] {
         EditSession session(opt.field, opt.world.path, false);
         int done = 0;

@@ -44,13 +44,20 @@ void register_heightmap(CLI::App& app) {
             for (int c = 0; c < width; ++c)
                 heights[r * width + c] = terrain->ground_height(a.x + c * opt.step, a.y + static_cast<double>(r) * opt.step);
         });
-        // A PNG's heights are min + pixel * (max - min): every one must be a number.
-        for (std::size_t i = 0; i < heights.size(); ++i)
+        // A PNG's heights are min + pixel * (max - min): every one must be a number, and within
+        // what the heightmap node reads back.
+        const auto where = [&](std::size_t i) {
+            return fmt::format("{:g},{:g}", a.x + static_cast<double>(i % width) * opt.step,
+                               a.y + static_cast<double>(i / width) * opt.step);
+        };
+        for (std::size_t i = 0; i < heights.size(); ++i) {
             if (!std::isfinite(heights[i]))
-                throw UsageError(fmt::format("heightmap: the ground is {} at {:g},{:g}; a heightmap needs a finite height everywhere",
-                                             std::isnan(heights[i]) ? "NaN" : fmt::format("{}", heights[i]),
-                                             a.x + static_cast<double>(i % width) * opt.step,
-                                             a.y + static_cast<double>(i / width) * opt.step));
+                throw UsageError(fmt::format("heightmap: the ground is {} at {}; a heightmap needs a finite height everywhere",
+                                             std::isnan(heights[i]) ? "NaN" : fmt::format("{}", heights[i]), where(i)));
+            if (std::fabs(heights[i]) > kRasterHeightLimit_m)
+                throw UsageError(
+                    fmt::format("heightmap: the ground is {:g} m at {}; a heightmap holds heights within +-1e7 m", heights[i], where(i)));
+        }
         const auto [lo_it, hi_it] = std::minmax_element(heights.begin(), heights.end());
         const double lo = *lo_it, hi = *hi_it;
         std::vector<std::uint16_t> pixels(heights.size());

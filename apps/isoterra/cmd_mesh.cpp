@@ -77,17 +77,17 @@ void register_mesh(CLI::App& app) {
     around->excludes(from)->excludes(to);
     cmd->add_option("--view-distance", opt.view_distance_m, "With --around: metres the world reaches (default 8000)")
         ->check(finite_range(16.0, 200000.0));
-    cmd->add_option("--radius", opt.radius, "With --around: chunks per ring of each level (default 8)")->check(CLI::Range(1, 64));
+    cmd->add_option("--radius", opt.radius, "With --around: chunks per ring of each level (default 8)")->transform(decimal_integer(1, 64));
     cmd->add_option("--triangle-budget", opt.triangle_budget,
                     "With --around: triangles the view may show, as the viewer's (default 6000000; 0: no limit)")
-        ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 32));
+        ->transform(decimal_integer(0, std::int64_t{1} << 32));
     cmd->add_option("--mesher", opt.mesher_name, mesher_names(" | "));
     cmd->add_flag("--per-chunk", opt.per_chunk, "One node (OBJ: one object) per chunk");
     cmd->add_flag("--compress", opt.compress,
                   "glTF quantized and meshopt-compressed (KHR_mesh_quantization, EXT_meshopt_compression): for three.js, "
                   "Babylon.js, gltf-transform; not Blender 3.4 or Godot 3");
     cmd->add_option("-o,--output", opt.output, "Output file: .glb .gltf .obj .ply")->required();
-    cmd->add_option("--threads", opt.threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 256));
+    cmd->add_option("--threads", opt.threads, "Worker threads (default: all cores)")->transform(decimal_integer(0, 256));
     cmd->add_flag("--force", opt.force, "Allow regions of more than 4096 chunks");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {

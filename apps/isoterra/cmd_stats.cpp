@@ -141,7 +141,7 @@ void register_stats(CLI::App& app) {
     cmd->add_option("--from", opt.from, "Box corner X,Y,Z (metres)")->required();
     cmd->add_option("--to", opt.to, "Opposite corner X,Y,Z")->required();
     cmd->add_option("--step", opt.step, "Metres between samples")->check(finite_range(0.001, 1e6));
-    cmd->add_option("--bins", opt.bins, "Histogram bins")->check(CLI::Range(1, 1000));
+    cmd->add_option("--bins", opt.bins, "Histogram bins")->transform(decimal_integer(1, 1000));
     cmd->add_flag("--json", opt.json, "Print one JSON object");
     cmd->add_flag("--force", opt.force, "Allow more than 16 million samples");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");

@@ -201,7 +201,8 @@ void register_view(CLI::App& app) {
     opt.field.add_to(*cmd);
     opt.world.add_to(*cmd, 32, true);
     opt.world_file.add_to(*cmd);
-    cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")->check(CLI::Range(0, 1000000));
+    cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")
+        ->transform(decimal_integer(0, 1000000));
     cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
     cmd->add_option("--path", opt.path, "With --frames: fly line, circle:R or a waypoint file instead of standing");
     cmd->add_option("--speed", opt.speed, "Metres per second (the wheel changes it)")->check(finite_range(0.1, 10000.0));

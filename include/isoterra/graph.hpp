@@ -183,6 +183,9 @@ bool is_graph_text(const std::string& text);
 /// Returns `preset` written as a graph: its terrain node for node, the same bits on the
 /// point and lattice paths, the same materials (isoterra graph export).
 std::string preset_to_graph(const Preset& preset);
+/// The heights a `heightmap` node accepts: within +-1e7 m (`isoterra heightmap` refuses to
+/// write others, so every file it writes can be read back).
+inline constexpr double kRasterHeightLimit_m = 1e7;
 /// A height raster's pixels and placement, as a `heightmap` node reads them.
 struct HeightRasterPixels {
     int width = 0, height = 0;

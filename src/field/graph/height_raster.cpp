@@ -74,8 +74,8 @@ std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, 
     raster->digest = content_digest(*raster);
     const auto [lo, hi] = std::minmax_element(raster->heights.begin(), raster->heights.end());
     raster->lowest = *lo, raster->highest = *hi;
-    if (!std::isfinite(raster->lowest) || !std::isfinite(raster->highest) || std::fabs(raster->lowest) > 1e7 ||
-        std::fabs(raster->highest) > 1e7)
+    if (!std::isfinite(raster->lowest) || !std::isfinite(raster->highest) || std::fabs(raster->lowest) > kRasterHeightLimit_m ||
+        std::fabs(raster->highest) > kRasterHeightLimit_m)
         throw RasterError(fmt::format("{}: heights must be finite and within +-1e7 m", path));
     return raster;
 }
