@@ -82,6 +82,14 @@ void throw_write_error(const IoError& e) {
     throw UsageError(e.what());
 }
 
+void require_writable(const std::string& path) {
+    try {
+        check_output_file(path);
+    } catch (const IoError& e) {
+        throw_write_error(e);
+    }
+}
+
 bool parse_decimal(const std::string& text, double& out) {
     // Digits, a point, an exponent and signs only: strtod alone would take "0x10" (hex), "inf",
     // "nan" and leading blanks.

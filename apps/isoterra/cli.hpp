@@ -67,6 +67,10 @@ struct WorldOptions {
 /// Throws a file that could not be written as the program's error: Failure (exit 1) when the
 /// machine failed it (a full disk), UsageError (exit 2) when the path is unusable.
 [[noreturn]] void throw_write_error(const IoError& e);
+/// Throws now, as throw_write_error would later, when `path` cannot be written (its folder
+/// missing or not writable, a device there): checked before a command's work and before it
+/// creates a world file, so a command that cannot finish leaves nothing behind.
+void require_writable(const std::string& path);
 /// Parses a finite decimal number ("12", "-1.5e3"): no hex, inf, nan or blanks. Returns false
 /// for anything else.
 bool parse_decimal(const std::string& text, double& out);

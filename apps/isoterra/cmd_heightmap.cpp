@@ -34,6 +34,7 @@ void register_heightmap(CLI::App& app) {
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
     cmd->callback([] {
         require_extension(opt.output, ".png", "-o");
+        require_writable(opt.output);
         const ImageGrid grid = image_grid(opt.from, opt.to, opt.step, 8192, opt.force);
         const glm::dvec2 a = grid.from;
         const int width = grid.width, height = grid.height;

@@ -59,6 +59,59 @@ ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_
     return shown;
 }
 
+void run_mesh(const MeshOptions& opt) {
+    const Mesher mesher = mesher_flag(opt.mesher_name);
+    MeshFormat format;
+    if (!mesh_format_from_path(opt.output, format))
+        throw UsageError(fmt::format("-o: '{}' does not end in .glb, .gltf, .obj or .ply", opt.output));
+    if (opt.compress && format != MeshFormat::glb && format != MeshFormat::gltf)
+        throw UsageError("--compress: only glTF (.glb, .gltf) is compressed");
+    if (opt.around.empty() && opt.from.empty())
+        throw UsageError("mesh: give a region (--from and --to) or a point to mesh the world around (--around)");
+    require_writable(opt.output);
+    // The region or point checked before the world file is opened (or made).
+    const glm::dvec3 around = opt.around.empty() ? glm::dvec3() : parse_vec3(opt.around, "--around");
+    const auto chunks = opt.around.empty() ? chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force)
+                                           : std::vector<ChunkCoord>();
+    const EditSession session(opt.field, opt.world.path);
+    const auto field = session.field();
+    const auto deltas = session.deltas();
+    const int threads = opt.threads > 0 ? opt.threads : default_threads();
+    std::vector<NamedMesh> meshes;
+    std::size_t chunk_count = 0;
+    if (!opt.around.empty()) {
+        WorldSettings settings;
+        settings.view_radius = opt.radius;
+        settings.triangle_budget = opt.triangle_budget;
+        settings.view_distance_m = opt.view_distance_m;
+        settings.threads = threads;
+        settings.mesher = mesher;
+        settings.coarse_first = false;  // only the settled view is written
+        const ShownChunks shown = world_around(field, deltas, around, settings, opt.quiet);
+        for (const std::size_t n : shown.visible_per_level()) chunk_count += n;
+        meshes = shown_meshes(shown, opt.per_chunk);
+    } else {
+        chunk_count = chunks.size();
+        // Held at once: the meshes, the merged mesh (unless per chunk), the file's bytes.
+        auto built = mesh_chunks(*field, deltas.get(), chunks, mesher, threads, progress_line("meshing chunks", opt.quiet),
+                                 opt.per_chunk ? 2.0 : 3.0);
+        if (opt.per_chunk) {
+            for (std::size_t i = 0; i < chunks.size(); ++i)
+                meshes.push_back({fmt::format("chunk_{}_{}_{}", chunks[i].x, chunks[i].y, chunks[i].z), std::move(built[i])});
+        } else {
+            meshes.push_back({"terrain", merge_meshes(built)});
+        }
+    }
+    std::size_t triangles = 0;
+    for (const auto& m : meshes) triangles += m.mesh.triangle_count();
+    try {
+        write_mesh_file(opt.output, format, meshes, opt.compress);
+    } catch (const IoError& e) {
+        throw_write_error(e);
+    }
+    if (!opt.quiet) std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", printable(opt.output).c_str(), chunk_count, triangles);
+}
+
 }  // namespace
 
 void register_mesh(CLI::App& app) {
@@ -90,55 +143,7 @@ void register_mesh(CLI::App& app) {
     cmd->add_option("--threads", opt.threads, "Worker threads (default: all cores)")->transform(decimal_integer(0, 256));
     cmd->add_flag("--force", opt.force, "Allow regions of more than 4096 chunks");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");
-    cmd->callback([] {
-        const Mesher mesher = mesher_flag(opt.mesher_name);
-        MeshFormat format;
-        if (!mesh_format_from_path(opt.output, format))
-            throw UsageError(fmt::format("-o: '{}' does not end in .glb, .gltf, .obj or .ply", opt.output));
-        if (opt.compress && format != MeshFormat::glb && format != MeshFormat::gltf)
-            throw UsageError("--compress: only glTF (.glb, .gltf) is compressed");
-        if (opt.around.empty() && opt.from.empty())
-            throw UsageError("mesh: give a region (--from and --to) or a point to mesh the world around (--around)");
-        const EditSession session(opt.field, opt.world.path);
-        const auto field = session.field();
-        const auto deltas = session.deltas();
-        const int threads = opt.threads > 0 ? opt.threads : default_threads();
-        std::vector<NamedMesh> meshes;
-        std::size_t chunk_count = 0;
-        if (!opt.around.empty()) {
-            WorldSettings settings;
-            settings.view_radius = opt.radius;
-            settings.triangle_budget = opt.triangle_budget;
-            settings.view_distance_m = opt.view_distance_m;
-            settings.threads = threads;
-            settings.mesher = mesher;
-            settings.coarse_first = false;  // only the settled view is written
-            const ShownChunks shown = world_around(field, deltas, parse_vec3(opt.around, "--around"), settings, opt.quiet);
-            for (const std::size_t n : shown.visible_per_level()) chunk_count += n;
-            meshes = shown_meshes(shown, opt.per_chunk);
-        } else {
-            const auto chunks = chunks_covering(parse_vec3(opt.from, "--from"), parse_vec3(opt.to, "--to"), 4096, opt.force);
-            chunk_count = chunks.size();
-            // Held at once: the meshes, the merged mesh (unless per chunk), the file's bytes.
-            auto built = mesh_chunks(*field, deltas.get(), chunks, mesher, threads, progress_line("meshing chunks", opt.quiet),
-                                     opt.per_chunk ? 2.0 : 3.0);
-            if (opt.per_chunk) {
-                for (std::size_t i = 0; i < chunks.size(); ++i)
-                    meshes.push_back({fmt::format("chunk_{}_{}_{}", chunks[i].x, chunks[i].y, chunks[i].z), std::move(built[i])});
-            } else {
-                meshes.push_back({"terrain", merge_meshes(built)});
-            }
-        }
-        std::size_t triangles = 0;
-        for (const auto& m : meshes) triangles += m.mesh.triangle_count();
-        try {
-            write_mesh_file(opt.output, format, meshes, opt.compress);
-        } catch (const IoError& e) {
-            throw_write_error(e);
-        }
-        if (!opt.quiet)
-            std::fprintf(stderr, "wrote %s: %zu chunks, %zu triangles\n", printable(opt.output).c_str(), chunk_count, triangles);
-    });
+    cmd->callback([] { run_mesh(opt); });
 }
 
 ISOTERRA_SUBCOMMAND(40, register_mesh);

@@ -53,14 +53,15 @@ void register_render(CLI::App& app) {
             height < 16 || width > 8192 || height > 8192)
             throw UsageError(fmt::format("--size: expected WxH from 16x16 to 8192x8192, got '{}'", text_excerpt(opt.size)));
         require_extension(opt.output, ".png", "-o");
+        require_writable(opt.output);
         const WorldSettings settings = opt.world.settings();
         // Held at once: the world's queue, the renderer's meshes and the driver's copies.
         check_memory_budget(3.0 * expected_view_bytes(settings),
                             fmt::format("render with {} levels of {} chunks per ring", settings.levels_used(), settings.ring()));
+        HeadlessGl gl(width, height);  // before the world file: a machine without EGL leaves none
         const EditSession session(opt.field, opt.world_file.path);
         const std::shared_ptr<const Field> field = session.field();
 
-        HeadlessGl gl(width, height);
         TerrainRenderer renderer;
         World world(field, settings, session.deltas());
         const auto start = std::chrono::steady_clock::now();

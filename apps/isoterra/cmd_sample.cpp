@@ -26,9 +26,8 @@ void register_sample(CLI::App& app) {
     opt.world.add_to(*cmd);
     cmd->add_option("--points", opt.points_path, "File of 'x y z' lines (default: standard input)");
     cmd->callback([] {
-        const EditSession session(opt.field, opt.world.path);
-        const auto field = session.field();
-        // Every point is read first, so a bad line stops the command before anything is printed.
+        // Every point is read first, so a bad line stops the command before anything is printed
+        // and before a world file is made.
         std::vector<glm::dvec3> points;
         try {
             if (opt.points_path.empty()) {
@@ -39,6 +38,8 @@ void register_sample(CLI::App& app) {
         } catch (const PointsError& e) {
             throw UsageError(opt.points_path.empty() ? e.what() : fmt::format("--points: {}", e.what()));
         }
+        const EditSession session(opt.field, opt.world.path);
+        const auto field = session.field();
         std::vector<double> values(points.size());
         // Edits add their deltas, trilinear between the 1 m samples they are stored at.
         sample_edited(*field, session.history().deltas(), points.data(), points.size(), values.data());

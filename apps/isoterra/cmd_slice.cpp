@@ -43,6 +43,7 @@ void register_slice(CLI::App& app) {
     cmd->add_flag("--materials", opt.materials, "Colour solid pixels by their material (grass, soil, rock, snow)");
     cmd->callback([] {
         require_extension(opt.output, ".png", "-o");
+        require_writable(opt.output);
         const ImageGrid grid = image_grid(opt.from, opt.to, opt.step, 4096, opt.force);
         const glm::dvec2 a = grid.from, b = grid.to;
         const int width = grid.width, height = grid.height;

@@ -210,12 +210,16 @@ void register_view(CLI::App& app) {
         ->check(finite_range(0.0, 1e6));
     cmd->add_flag("--level-colours", opt.level_colours, "Start with chunks tinted by their level of detail (C toggles)");
     cmd->callback([] {
-        if (!opt.screenshot.empty()) require_extension(opt.screenshot, ".png", "--screenshot");
+        if (!opt.screenshot.empty()) {
+            require_extension(opt.screenshot, ".png", "--screenshot");
+            require_writable(opt.screenshot);
+        }
+        const WorldSettings settings = opt.world.settings();
+        ViewWindow window(1280, 720);  // before the world file: without a display none is made
         EditSession edits(opt.field, opt.world_file.path);
         const std::string status = edits.has_file() ? "edits go to " + edits.path() : "edits are not saved (no --world)";
-        ViewWindow window(1280, 720);
         Session& session = edits.session();
-        session.start(opt.world.settings());
+        session.start(settings);
         run_viewer(opt, window, session, status);
     });
 }

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "isoterra/store.hpp"
+
 namespace isoterra::app {
 
 void WorldFileOption::add_to(CLI::App& cmd, bool required, bool creates) {
@@ -38,7 +40,13 @@ Session make_session(const FieldOptions& field, const std::string& world_path, b
 }  // namespace
 
 EditSession::EditSession(const FieldOptions& field, const std::string& world_path, bool create)
-    : path_(world_path), session_(make_session(field, world_path, create)) {}
+    : path_(world_path), made_{world_path}, session_(make_session(field, world_path, create)) {
+    made_.created = session_.file() && session_.file()->created();
+}
+
+EditSession::RemoveIfFailed::~RemoveIfFailed() {
+    if (created && std::uncaught_exceptions() > exceptions) remove_world_file(path);
+}
 
 Box EditSession::apply(const EditOp& op) {
     if (const std::string bad = validate_edit(op); !bad.empty()) throw UsageError(bad);

@@ -2,6 +2,7 @@
 // Edits made here go to the world file, one transaction each.
 #pragma once
 
+#include <exception>
 #include <memory>
 #include <string>
 
@@ -23,7 +24,9 @@ public:
     /// Without `world_path`: the preset of `field` and no edits. With it: opens the world
     /// file, creating it from `field`'s preset when `create` is true and the file is
     /// missing; an existing file keeps its own preset (a note says so when `field` named
-    /// another). Throws UsageError for a bad file.
+    /// another). Throws UsageError for a bad file. A file made here is removed again when
+    /// the command fails (an exception leaves the scope of this object): a failed command
+    /// leaves no new world file behind.
     EditSession(const FieldOptions& field, const std::string& world_path, bool create = true);
 
     /// The preset or graph, with its seed.
@@ -48,7 +51,16 @@ public:
     bool redo(Box& changed);
 
 private:
+    // Removes the world file a failing command made; a member before session_, so it runs
+    // after the session has closed the file.
+    struct RemoveIfFailed {
+        std::string path;
+        bool created = false;
+        int exceptions = std::uncaught_exceptions();
+        ~RemoveIfFailed();
+    };
     std::string path_;
+    RemoveIfFailed made_;
     Session session_;
 };
 

@@ -30,6 +30,10 @@ private:
     int error_;
 };
 
+/// Throws the IoError a write to `path` would meet before any byte: its folder missing, not a
+/// folder or not writable, or `path` something other than a regular file. Commands call it
+/// before their work (and before they create a world file), every write calls it first.
+void check_output_file(const std::string& path);
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename). Throws IoError.
 void write_file_atomically(const std::string& path, const std::string& bytes);
 /// Writes `bytes` to `path` whole (written and flushed, then named) unless `path` exists;

@@ -71,10 +71,7 @@ struct Pending {
 }
 
 Pending write_pending(const std::string& path, const std::string& bytes) {
-    // Only a regular file (or nothing) is replaced: a device, a pipe or a folder stays.
-    struct stat st;
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw IoError(fmt::format("{}: exists and is not a regular file; not replacing it", path), EEXIST);
+    check_output_file(path);
     Pending p;
     p.path = path;
     p.fd = ::open(folder_of(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
@@ -129,6 +126,19 @@ void put_in_place(Pending& p) {
 }
 
 }  // namespace
+
+void check_output_file(const std::string& path) {
+    // Only a regular file (or nothing) is replaced: a device, a pipe or a folder stays.
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw IoError(fmt::format("{}: exists and is not a regular file; not replacing it", path), EEXIST);
+    const std::string folder = folder_of(path);
+    int err = 0;
+    if (::stat(folder.c_str(), &st) != 0) err = errno;
+    else if (!S_ISDIR(st.st_mode)) err = ENOTDIR;
+    else if (::access(folder.c_str(), W_OK | X_OK) != 0) err = errno;
+    if (err != 0) throw IoError(fmt::format("{}: cannot create a file there ({})", path, std::strerror(err)), err);
+}
 
 bool IoError::failed() const {
     // The disk, the quota or the memory gave out: the same command may work another time.
