@@ -194,6 +194,9 @@ LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec
     }
     out.gradient = out.best ? out.best_valley.gradient : glm::dvec2(0.0);
     if (k > 0.0 && std::isfinite(ground)) {
+        // Summed in the channels' fixed order, not the group's (its bounds sort the candidates,
+        // and a group depends on the lane's neighbours in the batch): the same bits in any batch.
+        std::sort(near_valleys.begin(), near_valleys.end(), [](const auto& a, const auto& b) { return earlier(*a.first, *b.first); });
         const auto weight = [&](double g) {
             const double x = (g - ground) / k;
             return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
