@@ -29,9 +29,10 @@ struct LogOptions {
 void add_brush(CLI::App& edit, EditOptions& opt, BrushKind kind, const std::string& help) {
     auto* cmd = edit.add_subcommand(brush_name(kind), help);
     cmd->add_option("--at", opt.at, "Brush centre X,Y,Z (metres)")->required();
-    cmd->add_option("--radius", opt.radius, "Brush radius in metres, (0, 64]");
+    cmd->add_option("--radius", opt.radius, "Brush radius in metres, (0, 64]")->check(finite_range(0.0, 64.0));  // 0: validate_edit
     if (kind == BrushKind::sphere) cmd->add_option("--mode", opt.mode, "carve (make air) | add (make rock)");
-    cmd->add_option("--strength", opt.strength, "Most any value moves in this edit, metres (default: no cap)");
+    cmd->add_option("--strength", opt.strength, "Most any value moves in this edit, metres (default: no cap)")
+        ->check(finite_range(0.0, 1e9));
     cmd->callback([&opt, kind] {
         EditOp op;
         op.kind = kind;

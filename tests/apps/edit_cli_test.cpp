@@ -67,7 +67,8 @@ TEST(EditCli, bad_edits_and_bad_world_files_get_one_line_and_exit_2) {
     expect(run_cli("edit --world " + w + " sphere --at 1,2 --radius 3"), "--at: expected 3 finite numbers");
     expect(run_cli("edit --world " + w + " sphere --at 1,2,3 --radius 0"), "sphere: radius 0 must be in (0, 64] m");
     expect(run_cli("edit --world " + w + " sphere --at 1,2,3 --mode dig"), "--mode: expected carve or add, got 'dig'");
-    expect(run_cli("edit --world " + w + " flatten --at 1,2,3 --strength -2"), "flatten: strength -2 must be > 0 m");
+    expect(run_cli("edit --world " + w + " flatten --at 1,2,3 --strength -2"),
+           "--strength: expected a number from 0 to 1000000000, got '-2'");
     EXPECT_TRUE(read_bytes(w).empty());  // nothing created for a refused edit
     expect(run_cli("undo --world " + w), "no such world file");
     const std::string text = fresh_world("text.db");

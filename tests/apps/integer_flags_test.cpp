@@ -42,13 +42,14 @@ void expect_refused_as_not_decimal(const CliResult& r, const std::string& flag, 
 
 }  // namespace
 
-// Every option CLI11 types as an integer (INT, UINT in --help) carries the decimal check,
-// in every subcommand at every depth: a flag added later without it fails here.
+// Every option CLI11 types as an integer (INT, UINT in --help) carries the decimal check, and
+// every FLOAT one the finite decimal range (CLI11 alone took `edit --radius 0x4`), in every
+// subcommand at every depth: a flag added later without them fails here.
 TEST(IntegerFlags, every_integer_flag_of_every_subcommand_takes_the_decimal_check) {
     std::vector<std::string> todo = subcommands_of(""), seen;
     ASSERT_GT(todo.size(), 10u);
-    int integer_flags = 0;
-    const std::regex typed("^ +(-[^ ]*)[^:]* (U?INT)\\b.*$");
+    int integer_flags = 0, float_flags = 0;
+    const std::regex typed("^ +(-[^ ]*)[^:]* (U?INT|FLOAT)\\b.*$");
     while (!todo.empty()) {
         const std::string path = todo.back();
         todo.pop_back();
@@ -58,12 +59,14 @@ TEST(IntegerFlags, every_integer_flag_of_every_subcommand_takes_the_decimal_chec
         std::smatch m;
         for (std::string line; std::getline(lines, line);)
             if (std::regex_match(line, m, typed)) {
-                ++integer_flags;
-                EXPECT_NE(line.find("DECIMAL in ["), std::string::npos) << path << ": " << line;
+                const bool integer = m[2].str() != "FLOAT";
+                ++(integer ? integer_flags : float_flags);
+                EXPECT_NE(line.find(integer ? "DECIMAL in [" : "NUMBER in ["), std::string::npos) << path << ": " << line;
             }
     }
     EXPECT_GE(seen.size(), 20u);
     EXPECT_GE(integer_flags, 20);  // --seed, --threads, --radius, --steps ... in every command that has them
+    EXPECT_GE(float_flags, 20);    // --step, --view-distance, --fog, --speed, edit's --radius ...
 }
 
 TEST(IntegerFlags, leading_zeros_are_decimal_and_hex_binary_and_blanks_are_refused) {
@@ -82,6 +85,11 @@ TEST(IntegerFlags, leading_zeros_are_decimal_and_hex_binary_and_blanks_are_refus
     expect_refused_as_not_decimal(run_cli("stats --from 0,0,0 --to 4,4,4 --bins 1_0"), "--bins", "1_0");
     expect_refused_as_not_decimal(run_cli("stats --from 0,0,0 --to 4,4,4 --bins \"' 10'\""), "--bins", " 10");
     expect_refused_as_not_decimal(run_cli("stats --from 0,0,0 --to 4,4,4 --bins 0"), "--bins", "0");
+    const std::string world = fresh_path("hex_radius.db");
+    const CliResult hex = run_cli("edit --world " + world + " sphere --at 0,10,0 --radius 0x4");
+    EXPECT_EQ(hex.code, 2) << hex.err;
+    EXPECT_NE(hex.err.find("--radius: expected a number from 0 to 64, got '0x4'"), std::string::npos) << hex.err;
+    EXPECT_FALSE(std::filesystem::exists(world));
 }
 
 TEST(IntegerFlags, undo_steps_010_takes_back_ten_edits_not_eight) {
