@@ -137,14 +137,6 @@ void require_extension(const std::string& path, const std::string& extension, co
         throw UsageError(fmt::format("{}: '{}' does not end in {}", flag, path, extension));
 }
 
-glm::dvec3 starting_eye(const Field& field) {
-    double ground = field.ground_height(0.0, 40.0);
-    // A field without a ground height: the highest solid sample of the column, 8 m apart.
-    for (double y = 4096.0; std::isnan(ground) && y >= -4096.0; y -= 8.0)
-        if (field.value({0.0, y, 40.0}) < 0.0) ground = y;
-    return {0.0, (std::isnan(ground) ? 0.0 : ground) + 40.0, 40.0};
-}
-
 namespace {
 
 std::vector<double> parse_list(const std::string& text, const std::string& flag, std::size_t count) {

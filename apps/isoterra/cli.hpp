@@ -86,8 +86,6 @@ CLI::Validator decimal_integer(std::int64_t lo, std::int64_t hi);
 Mesher mesher_flag(const std::string& name);
 /// Throws UsageError unless `path` ends in `extension` (".png"), naming `flag`.
 void require_extension(const std::string& path, const std::string& extension, const std::string& flag);
-/// Where the camera starts, as in the tutorial: 40 m above the ground at (0, 40), looking north.
-glm::dvec3 starting_eye(const Field& field);
 
 /// Parses "X,Y,Z" for flag `flag`; throws UsageError naming the flag.
 glm::dvec3 parse_vec3(const std::string& text, const std::string& flag);

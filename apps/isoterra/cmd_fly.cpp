@@ -147,7 +147,7 @@ void run_fly(const FlyOptions& opt) {
     const WorldSettings settings = opt.world.settings();
     EditSession edits(opt.field, opt.world_file.path);
     Session& session = edits.session();
-    const glm::dvec3 start = starting_eye(*session.field());
+    const glm::dvec3 start = starting_view(*session.field()).eye;
     const Path path = make_path(opt.path, start);
     session.start(settings);
     const FlightLog log = fly(opt, session, path, start);

@@ -34,8 +34,8 @@ void register_render(CLI::App& app) {
     auto* cmd = app.add_subcommand("render", "Render one picture with no display (EGL, software) and write a PNG");
     opt.field.add_to(*cmd);
     opt.world_file.add_to(*cmd);
-    cmd->add_option("--eye", opt.eye, "Camera position X,Y,Z (metres)")->required();
-    cmd->add_option("--target", opt.target, "Point the camera looks at X,Y,Z")->required();
+    cmd->add_option("--eye", opt.eye, "Camera position X,Y,Z (metres; default: where the viewer starts, 40 m above the ground)");
+    cmd->add_option("--target", opt.target, "Point the camera looks at X,Y,Z (with --eye)");
     cmd->add_option("--size", opt.size, "Image size WxH");
     opt.world.add_to(*cmd, 32);
     cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
@@ -43,8 +43,12 @@ void register_render(CLI::App& app) {
     cmd->add_flag("--level-colours", opt.level_colours, "Tint each chunk by its level of detail");
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->callback([] {
-        const glm::dvec3 eye = parse_vec3(opt.eye, "--eye"), target = parse_vec3(opt.target, "--target");
-        if (eye == target) throw UsageError("--eye/--target: the camera needs a direction; they are the same point");
+        if (opt.eye.empty() != opt.target.empty()) throw UsageError("--eye/--target: give both, or neither for the viewer's start");
+        glm::dvec3 eye{0.0}, target{0.0};
+        if (!opt.eye.empty()) {
+            eye = parse_vec3(opt.eye, "--eye"), target = parse_vec3(opt.target, "--target");
+            if (eye == target) throw UsageError("--eye/--target: the camera needs a direction; they are the same point");
+        }
         int width = 0, height = 0;
         char x = 0;
         int used = 0;  // the whole text, not a prefix ("16x16junk")
@@ -61,6 +65,11 @@ void register_render(CLI::App& app) {
         HeadlessGl gl(width, height);  // before the world file: a machine without EGL leaves none
         const EditSession session(opt.field, opt.world_file.path);
         const std::shared_ptr<const Field> field = session.field();
+        if (opt.eye.empty()) {
+            const StartingView start = starting_view(*field);
+            eye = start.eye, target = start.target;
+            std::fprintf(stderr, "render: from %.0f,%.0f,%.0f to %.0f,%.0f,%.0f\n", eye.x, eye.y, eye.z, target.x, target.y, target.z);
+        }
 
         TerrainRenderer renderer;
         World world(field, settings, session.deltas());

@@ -93,7 +93,8 @@ public:
     FrameLoop(const ViewOptions& opt, ViewWindow& window, Session& session, std::string status)
         : opt_(opt), window_(window), session_(session), status_(std::move(status)), renderer_(std::make_unique<TerrainRenderer>()),
           drawn_world_(session.restarts()), panel_(session), t0_(Clock::now()), previous_(t0_) {
-        camera_.position = starting_eye(*session.field());
+        camera_ = starting_view(*session.field()).camera();
+        placed_for_ = session.field();
         if (!opt.path.empty()) path_ = make_path(opt.path, camera_.position);
         input_.speed = opt.speed;
         panel_.level_colours = opt.level_colours;
@@ -132,6 +133,11 @@ private:
         if (session_.restarts() != drawn_world_) {
             renderer_ = std::make_unique<TerrainRenderer>();
             drawn_world_ = session_.restarts();
+            // Another terrain (the panel's): start above its ground, as at the start.
+            if (session_.field() != placed_for_) {
+                camera_ = starting_view(*session_.field()).camera();
+                placed_for_ = session_.field();
+            }
         }
         session_.world()->set_focus(camera_.position);
         const bool settled = session_.world()->settled();
@@ -177,6 +183,7 @@ private:
     std::string status_;
     std::unique_ptr<TerrainRenderer> renderer_;
     unsigned drawn_world_;
+    std::shared_ptr<const Field> placed_for_;  // the terrain the camera was placed over
     SceneFramebuffer scene_;
     FlyCamera camera_;
     Path path_;

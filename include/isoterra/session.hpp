@@ -30,6 +30,17 @@ struct FlyCamera {
     glm::dvec3 ray_through(double nx, double ny, double fov_deg, double aspect) const;
 };
 
+/// Where a front end starts when it is given no eye (the viewer, `fly`, `render`, the page):
+/// 40 m above the ground (or the sea) at (0, 40), looking down onto the ground 420 m out (over
+/// the sea, the first land beyond): north, unless another way shows clearly more dry land in
+/// sight (none with a slope rising steeply near the eye).
+struct StartingView {
+    glm::dvec3 eye{0.0}, target{0.0};
+    /// A flying camera at the eye, turned toward the target.
+    FlyCamera camera() const;
+};
+StartingView starting_view(const Field& field);
+
 /// Seconds from a World's start until the whole view is shown at some level (the first
 /// picture) and at its own levels (the first view); negative until then.
 struct SessionTimes {

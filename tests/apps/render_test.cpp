@@ -72,6 +72,17 @@ TEST(Render, draws_sky_and_varied_terrain_with_no_display_and_repeats_exactly) {
     check_sky_and_terrain(read_png(dir + "/render_a.png"), 320, 180);
 }
 
+// With no eye, where the viewer starts: above alpine's mountain (a fixed eye at 120 m was
+// inside it), with sky and its terrain in view.
+TEST(Render, with_no_eye_starts_above_the_ground_where_the_viewer_does) {
+    const std::string dir = ::testing::TempDir();
+    unsetenv("DISPLAY");
+    const auto r = run_cli("render --preset alpine --radius 4 --view-distance 1500 --size 320x180 -o " + dir + "/start.png");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("render: from 0,"), std::string::npos) << r.err;
+    check_sky_and_terrain(read_png(dir + "/start.png"), 320, 180);
+}
+
 // Straight down, the view runs along the sky's up: north is up in the picture instead, and
 // the picture shows shaded ground, not one colour.
 TEST(Render, looking_straight_down_shows_the_ground_from_above) {
@@ -101,6 +112,8 @@ TEST(Render, refuses_bad_sizes_and_a_camera_without_direction) {
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size ' 64x64' -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 --size 64x+64 -o " + dir + "/x.png").code, 2);
     EXPECT_EQ(run_cli("render --eye 0,60,0 --target 0,0,-9 -o " + dir + "/x.jpg").code, 2);
+    EXPECT_EQ(run_cli("render --eye 0,60,0 -o " + dir + "/x.png").code, 2);
+    EXPECT_EQ(run_cli("render --target 0,60,0 -o " + dir + "/x.png").code, 2);
 }
 
 TEST(View, a_window_under_xvfb_shows_sky_and_terrain_after_its_first_frames) {

@@ -165,7 +165,8 @@ std::string mesher_list() {
 
 /// Opens the world file at `path` (MEMFS), creating it from `terrain_text` when it does not
 /// exist and the text is given. Returns {"terrain", "name", "seed", "sea_level", "ops",
-/// "applied"} or {"error"}. On an error the world open before stays open.
+/// "applied", "start": {"eye", "target"}} (where the viewer starts: starting_view) or
+/// {"error"}. On an error the world open before stays open.
 std::string open_world(const std::string& terrain_text, const std::string& path) {
     try {
         std::unique_ptr<TerrainSource> wanted;
@@ -177,13 +178,16 @@ std::string open_world(const std::string& terrain_text, const std::string& path)
         const TerrainSource& terrain = page.session->terrain();
         nlohmann::json ops = nlohmann::json::array();
         for (const EditOp& op : page.session->history().ops()) ops.push_back(op_json(op));
+        const StartingView start = starting_view(*page.session->field());
+        const auto xyz = [](const glm::dvec3& p) { return nlohmann::json::array({p.x, p.y, p.z}); };
         return nlohmann::json{{"terrain", terrain.to_text()},
                               {"name", terrain.name},
                               {"seed", terrain.seed},
                               {"graph", terrain.is_graph()},
                               {"sea_level", terrain.sea_level_m()},
                               {"ops", ops},
-                              {"applied", page.session->history().applied()}}
+                              {"applied", page.session->history().applied()},
+                              {"start", {{"eye", xyz(start.eye)}, {"target", xyz(start.target)}}}}
             .dump();
     } catch (const std::exception& e) {
         return error_json(e.what());

@@ -45,7 +45,7 @@ async function main() {
   } catch { /* there already */ }
 
   const state = {
-    key: '', name: '', seed: params.seed ?? kDefaults.seed, terrain: null,
+    key: '', name: '', seed: params.seed ?? kDefaults.seed, terrain: null, seaLevel: -1e9,
     view: params.view ?? kDefaults.view, mesher: params.mesher ?? meshers[0].name,
     firstPictureMs: null, firstViewMs: null, frameMs: 0,
   };
@@ -98,7 +98,13 @@ async function main() {
     state.key = key;
     state.name = opened.name;
     state.seed = opened.seed;
+    state.seaLevel = opened.sea_level;
     view.setSea(opened.sea_level);  // a graph's `sea_level` too
+    // The URL's eye for the first world, else where the viewer starts: above this terrain's ground.
+    const { eye, target } = firstLook ?? opened.start;
+    firstLook = null;
+    view.look(eye, target);
+    flight.syncAngles();
     streamer.open(opened.terrain, opened.ops, opened.applied);
     restartWorld();
     await persist();
@@ -286,6 +292,7 @@ async function main() {
   });
 
   // ---- the first world: the URL's, else what was open last, else the default -----------
+  let firstLook = params.eye && { eye: params.eye, target: params.target ?? [params.eye[0] + 300, params.eye[1] - 60, params.eye[2] - 300] };
   const last = await loadLast();
   try {
     if (params.preset || params.seed !== undefined || !last) {
@@ -299,10 +306,6 @@ async function main() {
     showError(e.message);
     await openBuiltin(kDefaults.preset, kDefaults.seed);
   }
-  const eye = params.eye ?? [0, 120, 0];
-  const target = params.target ?? [eye[0] + 300, eye[1] - 60, eye[2] - 300];
-  view.look(eye, target);
-  flight.syncAngles();
 
   // ---- every frame ------------------------------------------------------------------------
   // The picture is drawn again only when something changed, once the GPU has finished the
@@ -385,6 +388,7 @@ async function main() {
       job_ms: streamer.medianJobMs(),   // a worker's median job (surveys and chunks)
       workers,
       world: `${state.name}@${state.seed}`,
+      sea_level: state.seaLevel,        // metres; very low (-1e9) for none
       load_ms: loadMs,
     };
   }
