@@ -70,11 +70,20 @@ def run_script(group, scratch, env):
     else:
         command = ["/usr/bin/python3", script.name]
     script.write_text(text)
+    # A block that builds (scripts/build.sh, cmake) would reconfigure the very tree under test.
+    cache = scratch / "build" / "CMakeCache.txt"
+    configured = cache.read_bytes() if cache.exists() else None
     try:
         done = subprocess.run(command, cwd=scratch, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return f"{group.page}:{group.running()[0].line}: still running after {TIMEOUT_S} s"
+    finally:
+        changed = configured is not None and cache.read_bytes() != configured
+        if changed:
+            cache.write_bytes(configured)
+    if changed:
+        return f"{group.page}:{group.running()[0].line}: a block reconfigured the build tree under test (put back); skip what builds"
     if done.returncode == 0:
         return None
     out = done.stdout.replace(str(script), group.page).replace(f'"{script.name}"', f'"{group.page}"')
@@ -98,7 +107,10 @@ def failed_line(group, out):
 
 def report(group, error, seconds):
     """The result's lines: SKIP for each skipped block with its reason, then PASS or FAIL."""
-    lines = [f"SKIP  {b.page}:{b.line} [{b.lang}]: {b.skip}" for b in group.skipped()]
+    reasons = {}  # the skipped blocks' lines by reason, in order
+    for b in group.skipped():
+        reasons.setdefault(b.skip, []).append(str(b.line))
+    lines = [f"SKIP  {group.page}:{','.join(at)} [{group.lang}]: {reason}" for reason, at in reasons.items()]
     running = len(group.running())
     if running == 0:
         return lines, "skip"

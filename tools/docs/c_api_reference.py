@@ -136,7 +136,7 @@ def main():
                 lines.append(f"## {group[0].upper() + group[1:]}\n")
                 current = group
             lines.append(f"### {name}\n")
-            lines.append(fence(decl, "c"))
+            lines.append(fence(decl, "c", skip="a declaration of isoterra.h, not a program"))
             if doc:
                 lines.append(doc + "\n")
             if kind == "struct":

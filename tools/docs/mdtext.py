@@ -15,12 +15,15 @@ def escape(text):
     return "`".join(p if i % 2 else _SPECIAL.sub(r"\\\1", p) for i, p in enumerate(parts))
 
 
-def fence(body, lang="text"):
-    """A fenced block holding `body` verbatim (a longer fence when the body has one)."""
+def fence(body, lang="text", skip=None):
+    """A fenced block holding `body` verbatim (a longer fence when the body has one); with
+    `skip`, the snippet runner's marker before it (a c, cpp or python block that is no
+    program: tests/docs/run_snippets.py runs every other)."""
     ticks = "```"
     while ticks in body:
         ticks += "`"
-    return f"{ticks}{lang}\n{body.rstrip()}\n{ticks}\n"
+    marker = f"<!-- snippet: skip ({skip}) -->\n" if skip else ""
+    return f"{marker}{ticks}{lang}\n{body.rstrip()}\n{ticks}\n"
 
 
 def generated_note(source):

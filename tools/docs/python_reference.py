@@ -35,7 +35,7 @@ def member_lines(cls_name, name, member):
         signature = signature.replace(f"self: isoterra.{cls_name}, ", "").replace(f"self: isoterra.{cls_name}", "")
         if name == "__init__":
             signature = signature.replace("__init__(", f"isoterra.{cls_name}(").replace(" -> None", "")
-        lines.append(fence(signature, "python"))
+        lines.append(fence(signature, "python", skip="a signature from the module, not a program"))
     if prose:
         lines.append(escape(prose) + "\n")
     return lines
@@ -63,7 +63,7 @@ def main():
     for name, fn in functions:
         signature, prose = split_doc(fn)
         lines.append(f"## isoterra.{name}\n")
-        lines.append(fence(signature or name, "python"))
+        lines.append(fence(signature or name, "python", skip="a signature from the module, not a program"))
         lines.append(escape(prose) + "\n")
     for name, cls in classes:
         lines.append(f"## isoterra.{name}\n")
