@@ -50,6 +50,9 @@ void register_graph(CLI::App& app) {
         fmt::print("{}: graph '{}', {} nodes, seed {}, ground output: {}\n", printable(path), printable(g->name(), 100), g->node_count(),
                    g->file_seed(), g->has_ground() ? "yes" : "no");
         for (const GraphRaster& raster : g->rasters()) fmt::print("reads {} (digest {})\n", printable(raster.path), raster.digest);
+        const GraphCost cost = g->sample_cost();
+        fmt::print("one sample costs {} node runs (sdf){} from a cold start; a graph may cost {:.0e}\n", graph_cost_text(cost.sdf),
+                   g->has_ground() ? fmt::format(", {} (ground)", graph_cost_text(cost.ground)) : "", kGraphCostLimit);
         const ValueRange r = g->bounds(box);
         fmt::print("sdf over {},{},{} to {},{},{}: [{}, {}]{}\n", box.lo.x, box.lo.y, box.lo.z, box.hi.x, box.hi.y, box.hi.z, r.lo, r.hi,
                    r.may_cross_zero() ? "" : (r.lo > 0.0 ? " (all air)" : " (all solid)"));

@@ -53,6 +53,22 @@ namespace graph {
 struct Program;
 }
 
+/// The most node runs one sample of a graph's output may cost, from a cold start
+/// (graph_cost.cpp): a node that reads an input at k other points (curvature 4, drainage a
+/// few thousand from a cold network cache) runs that input's nodes k times more, and a node
+/// on a grid four times, so chains and nests multiply. The presets cost at most about
+/// 1e6 (`isoterra graph check` prints it); a graph past this bound is refused when compiled.
+inline constexpr double kGraphCostLimit = 1e8;
+
+/// Returns a cost in node runs for messages: "1234" under a million, "3.5e+13" above.
+std::string graph_cost_text(double runs);
+
+/// What one sample of a graph's outputs costs in node runs, from a cold start.
+struct GraphCost {
+    double sdf = 0.0;
+    double ground = 0.0;  // 0: no ground output
+};
+
 /// What the lattice path skipped: of the samples of 3D noises (simplex3 of the position),
 /// those a min, max or CSG node proved unneeded; of the column nodes a mask multiplies
 /// (one per node and column), those where the mask was 0.
@@ -97,6 +113,8 @@ public:
     std::uint32_t file_seed() const;
     /// Nodes after compilation (constants folded), outputs included.
     std::size_t node_count() const;
+    /// What one sample of the sdf and of the ground costs (at most kGraphCostLimit each).
+    GraphCost sample_cost() const;
     bool has_ground() const override;
     /// The file's `sea_level` (the sea renderers draw); very low (-1e9) when it has none.
     double sea_level_m() const override;

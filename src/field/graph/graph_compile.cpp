@@ -242,6 +242,7 @@ Program compile_graph(const std::string& text, const std::string& file, const st
     check_grids(program);
     check_depths(program);
     fold_constants(program);
+    check_cost(program);
     find_gates(program);
     find_column_masks(program);
     find_ports_read(program);

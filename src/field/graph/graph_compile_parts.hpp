@@ -73,7 +73,7 @@ private:
 // (graph_compile_passes.cpp): what each node depends on; the column outputs, the inputs read
 // at other points and the nodes on a grid checked to be functions of x and z; `depth_m` only
 // where a ground, a y and a per-sample node give it a meaning; constant nodes folded; the
-// outputs each node has read.
+// outputs each node has read. Then what a sample costs, bounded (graph_cost.cpp).
 void find_axes(Program& program);
 void check_column_outputs(const Program& program);
 void check_field_inputs(const Program& program);
@@ -81,5 +81,6 @@ void check_grids(const Program& program);
 void check_depths(const Program& program);
 void fold_constants(Program& program);
 void find_ports_read(Program& program);
+void check_cost(Program& program);
 
 }  // namespace isoterra::graph::compiler

@@ -125,6 +125,8 @@ std::size_t GraphField::node_count() const {
     return n;
 }
 
+GraphCost GraphField::sample_cost() const { return {program_->output_cost[0], program_->output_cost[1]}; }
+
 GraphSkipCount GraphField::count_skipped(const Lattice& lattice) const {
     std::vector<float> values(lattice.count());
     graph::LatticeStats stats;

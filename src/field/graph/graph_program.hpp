@@ -125,6 +125,9 @@ struct Program {
     std::string directory;  // where heightmap files are found ("": the working directory)
     std::uint32_t seed = 20261114;
     MaterialRules materials;
+    /// Node runs one sample of each output costs from a cold start: sdf, ground, water,
+    /// snow_line, scree (graph_cost.cpp; 0: a constant or none).
+    std::array<double, 5> output_cost{};
 };
 
 /// Parses and compiles graph TOML, reading `heightmap` files relative to `directory`;

@@ -64,5 +64,8 @@ std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseS
 /// The drainage node's cache of network tiles (made once per compiled node).
 std::shared_ptr<NodeCache> make_drainage_cache();
 NodeRanges drainage_ranges(const Node& node, const RangeContext& c);
+/// The most points at which one sample of drainage node `node` reads its control and relief
+/// from a cold cache (every tile it needs built): what graph_cost.cpp counts.
+double drainage_reads_per_sample(const Node& node);
 
 }  // namespace isoterra::graph

@@ -27,6 +27,8 @@
 
 namespace isoterra::graph::drainage {
 
+constexpr int kRing = 2;  // a trunk tile reads this many cells beyond its own, for its edge's links
+
 struct TileKey {
     std::uint32_t seed;
     int level;
@@ -123,7 +125,7 @@ void Network::read(std::size_t slot, const std::vector<glm::dvec2>& at, std::vec
 // Level 0: each land point links to the lowest of its eight neighbours under the control,
 // when that one is lower. A point no neighbour drains into is a river's head.
 Tile Network::trunks(std::int64_t tx, std::int64_t tz) const {
-    constexpr int kRing = 2, kSide = kTile + 2 * kRing;
+    constexpr int kSide = kTile + 2 * kRing;
     const std::int64_t i0 = tx * kTile - kRing, j0 = tz * kTile - kRing;
     std::vector<glm::dvec2> pts(kSide * kSide);
     for (int b = 0; b < kSide; ++b)
@@ -223,6 +225,16 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
 namespace isoterra::graph {
 
 std::shared_ptr<NodeCache> make_drainage_cache() { return std::make_shared<drainage::DrainageCache>(); }
+
+double drainage_reads_per_sample(const Node& node) {
+    using namespace drainage;
+    // A sample sees kWindow cells around its own at each level, and a finer tile's points
+    // see as far at every coarser level: all within 3 x 3 tiles of each level. A trunk tile
+    // reads the control at its cells and its ring's, a finer tile control and relief at its
+    // cells.
+    const double trunk = (kTile + 2 * kRing) * (kTile + 2 * kRing), finer = 2.0 * kTile * kTile;
+    return 9.0 * (trunk + (Params(node).levels - 1) * finer);
+}
 
 std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseSet& noise, const Node& node, const glm::dvec2& lo,
                                             const glm::dvec2& hi) {
