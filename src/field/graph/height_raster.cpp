@@ -64,19 +64,19 @@ std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, 
     if (placement.from) raster->from = *placement.from;
     if (placement.to) raster->to = *placement.to;
     if (raster->width < 1 || raster->height < 1 || raster->heights.size() != static_cast<std::size_t>(raster->width) * raster->height)
-        throw RasterError(fmt::format("{}: the raster has no pixels", path));
+        throw RasterError(fmt::format("{}: the raster has no pixels", shown(path)));
     if (!(std::isfinite(raster->from.x) && std::isfinite(raster->from.y) && std::isfinite(raster->to.x) && std::isfinite(raster->to.y)) ||
         std::fabs(raster->from.x) > 1e9 || std::fabs(raster->from.y) > 1e9 || std::fabs(raster->to.x) > 1e9 ||
         std::fabs(raster->to.y) > 1e9)
-        throw RasterError(fmt::format("{}: its extent is not within +-1e9 m", path));
+        throw RasterError(fmt::format("{}: its extent is not within +-1e9 m", shown(path)));
     if ((raster->width > 1 && raster->from.x == raster->to.x) || (raster->height > 1 && raster->from.y == raster->to.y))
-        throw RasterError(fmt::format("{}: its extent has no width or no depth", path));
+        throw RasterError(fmt::format("{}: its extent has no width or no depth", shown(path)));
     raster->digest = content_digest(*raster);
     const auto [lo, hi] = std::minmax_element(raster->heights.begin(), raster->heights.end());
     raster->lowest = *lo, raster->highest = *hi;
     if (!std::isfinite(raster->lowest) || !std::isfinite(raster->highest) || std::fabs(raster->lowest) > kRasterHeightLimit_m ||
         std::fabs(raster->highest) > kRasterHeightLimit_m)
-        throw RasterError(fmt::format("{}: heights must be finite and within +-1e7 m", path));
+        throw RasterError(fmt::format("{}: heights must be finite and within +-1e7 m", shown(path)));
     return raster;
 }
 
@@ -119,8 +119,8 @@ std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, 
     static std::map<std::string, std::weak_ptr<const HeightRaster>> held;
     const auto pair = [](const std::optional<glm::dvec2>& v) { return v ? fmt::format("{},{}", v->x, v->y) : std::string("-"); };
     const std::string sidecar = ends_with(path, ".png") ? identity(path.substr(0, path.size() - 4) + ".json") : "";
-    const std::string key =
-        fmt::format("{}|{}|{}|{}|{}|{}", path, identity(path), sidecar, pair(placement.from), pair(placement.to), pair(placement.heights));
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", shown(path), identity(path), sidecar, pair(placement.from), pair(placement.to),
+                                        pair(placement.heights));
     {
         std::lock_guard<std::mutex> lock(mutex);
         if (const auto it = held.find(key); it != held.end())

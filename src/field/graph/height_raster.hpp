@@ -10,6 +10,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "isoterra/base.hpp"
 #include "isoterra/graph.hpp"
 
 namespace isoterra::graph {
@@ -55,6 +56,10 @@ struct QuietGdal {
     QuietGdal(const QuietGdal&) = delete;
     QuietGdal& operator=(const QuietGdal&) = delete;
 };
+
+/// A path as raster messages show it: escaped and, when long, its start and end (printable()),
+/// so that a long `file` value cannot make a message of kilobytes.
+inline std::string shown(const std::string& path) { return printable(path, 200); }
 
 /// The most pixels a raster may have (a 16384 x 16384 one: 1 GiB of heights).
 constexpr std::size_t kMaxRasterPixels = std::size_t{1} << 28;

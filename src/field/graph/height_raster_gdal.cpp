@@ -37,24 +37,25 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
     gdal().CPLErrorReset();
     check_gdal_raster_files(path);
     GDALDatasetH dataset = gdal().GDALOpen(path.c_str(), GA_ReadOnly);
-    if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster ({})", path, last_gdal_error()));
+    if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster ({})", shown(path), last_gdal_error()));
     struct Close {
         GDALDatasetH d;
         ~Close() { gdal().GDALClose(d); }
     } close{dataset};
     const int width = gdal().GDALGetRasterXSize(dataset), height = gdal().GDALGetRasterYSize(dataset);
     if (gdal().GDALGetRasterCount(dataset) < 1 || width < 1 || height < 1)
-        throw RasterError(fmt::format("{}: the raster has no band", path));
+        throw RasterError(fmt::format("{}: the raster has no band", shown(path)));
     if (static_cast<std::size_t>(width) * static_cast<std::size_t>(height) > kMaxRasterPixels)
-        throw RasterError(fmt::format("{}: {}x{} pixels, more than the {} a raster may have", path, width, height, kMaxRasterPixels));
-    if (placement.heights) throw RasterError(fmt::format("{}: input 'heights' is for PNG files; GDAL's rasters hold metres", path));
+        throw RasterError(
+            fmt::format("{}: {}x{} pixels, more than the {} a raster may have", shown(path), width, height, kMaxRasterPixels));
+    if (placement.heights) throw RasterError(fmt::format("{}: input 'heights' is for PNG files; GDAL's rasters hold metres", shown(path)));
     // Held at once: the band as doubles, the heights as floats.
     check_memory_budget(static_cast<double>(width) * height * (sizeof(double) + sizeof(float)),
-                        fmt::format("{}: reading {}x{} pixels", path, width, height));
+                        fmt::format("{}: reading {}x{} pixels", shown(path), width, height));
     GDALRasterBandH band = gdal().GDALGetRasterBand(dataset, 1);
     std::vector<double> values(static_cast<std::size_t>(width) * height);
     if (gdal().GDALRasterIO(band, GF_Read, 0, 0, width, height, values.data(), width, height, GDT_Float64, 0, 0) != CE_None)
-        throw RasterError(fmt::format("{}: cannot read band 1 ({})", path, last_gdal_error()));
+        throw RasterError(fmt::format("{}: cannot read band 1 ({})", shown(path), last_gdal_error()));
     int has = 0;
     const double scale = gdal().GDALGetRasterScale(band, &has);
     const double applied_scale = has ? scale : 1.0;
@@ -71,15 +72,15 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
         v = applied_offset + v * applied_scale;
         lowest = std::min(lowest, v);
     }
-    if (!std::isfinite(lowest)) throw RasterError(fmt::format("{}: every pixel is no-data", path));
+    if (!std::isfinite(lowest)) throw RasterError(fmt::format("{}: every pixel is no-data", shown(path)));
     raster.width = width, raster.height = height;
     raster.heights.resize(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) raster.heights[i] = static_cast<float>(std::isnan(values[i]) ? lowest : values[i]);
     if (placement.from && placement.to) return;
     double gt[6];
     if (gdal().GDALGetGeoTransform(dataset, gt) != CE_None)
-        throw RasterError(fmt::format("{}: not georeferenced; give the node 'from' and 'to' (metres)", path));
-    if (gt[2] != 0.0 || gt[4] != 0.0) throw RasterError(fmt::format("{}: a rotated geotransform is not supported", path));
+        throw RasterError(fmt::format("{}: not georeferenced; give the node 'from' and 'to' (metres)", shown(path)));
+    if (gt[2] != 0.0 || gt[4] != 0.0) throw RasterError(fmt::format("{}: a rotated geotransform is not supported", shown(path)));
     // Pixel centres: half a pixel in from the corner the geotransform names.
     raster.from = {gt[0] + 0.5 * gt[1], -(gt[3] + 0.5 * gt[5])};
     raster.to = {gt[0] + (width - 0.5) * gt[1], -(gt[3] + (height - 0.5) * gt[5])};
@@ -88,7 +89,7 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
 #else
 
 void read_gdal_raster(const std::string& path, const RasterPlacement&, HeightRaster&) {
-    throw RasterError(fmt::format("{}: this isoterra was built without GDAL and reads PNG heightmaps only", path));
+    throw RasterError(fmt::format("{}: this isoterra was built without GDAL and reads PNG heightmaps only", shown(path)));
 }
 
 #endif

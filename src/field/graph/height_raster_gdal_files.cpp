@@ -46,7 +46,8 @@ void check_siblings(const std::string& raster, const std::string& path) {
         std::error_code type_ec;
         const auto status = it->status(type_ec);
         if (!type_ec && (fs::is_regular_file(status) || fs::is_directory(status))) continue;
-        throw RasterError(fmt::format("{}: {} lies beside it and is not a regular file (GDAL may read it)", raster, it->path().string()));
+        throw RasterError(
+            fmt::format("{}: {} lies beside it and is not a regular file (GDAL may read it)", shown(raster), shown(it->path().string())));
     }
 }
 
@@ -70,17 +71,17 @@ public:
     explicit FileCheck(const std::string& raster) : raster_(raster) {}
 
     void file(const std::string& path, int depth) {
-        if (!is_regular(path)) throw RasterError(fmt::format("{}: reads {}, which is not a regular file", raster_, path));
+        if (!is_regular(path)) throw RasterError(fmt::format("{}: reads {}, which is not a regular file", shown(raster_), shown(path)));
         check_siblings(raster_, path);
         if (looks_like_vrt(path)) vrt(path, depth);
     }
 
 private:
     void vrt(const std::string& path, int depth) {
-        if (depth >= kMaxVrtDepth) throw RasterError(fmt::format("{}: VRTs nested more than {} deep", raster_, kMaxVrtDepth));
+        if (depth >= kMaxVrtDepth) throw RasterError(fmt::format("{}: VRTs nested more than {} deep", shown(raster_), kMaxVrtDepth));
         struct stat st;
         if (::stat(path.c_str(), &st) != 0 || static_cast<std::size_t>(st.st_size) > kMaxVrtBytes)
-            throw RasterError(fmt::format("{}: {} is a VRT of more than {} bytes", raster_, path, kMaxVrtBytes));
+            throw RasterError(fmt::format("{}: {} is a VRT of more than {} bytes", shown(raster_), shown(path), kMaxVrtBytes));
         const std::string text = read_head(path, static_cast<std::size_t>(st.st_size));
         CPLXMLNode* root = gdal().CPLParseXMLString(text.c_str());
         if (!root) return;  // not XML after all: GDAL says what it is
@@ -96,14 +97,15 @@ private:
             stack.pop_back();
             if (n->eType != CXT_Element) continue;
             if (const char* sub = gdal().CPLGetXMLValue(n, "subClass", nullptr); sub && std::strcmp(sub, "VRTRawRasterBand") == 0)
-                throw RasterError(fmt::format("{}: {} has a raw band (VRTRawRasterBand), which isoterra does not read", raster_, path));
+                throw RasterError(
+                    fmt::format("{}: {} has a raw band (VRTRawRasterBand), which isoterra does not read", shown(raster_), shown(path)));
             if (std::strcmp(n->pszValue, "SourceFilename") == 0 || std::strcmp(n->pszValue, "SourceDataset") == 0) {
-                if (++sources_ > kMaxSources) throw RasterError(fmt::format("{}: more than {} VRT sources", raster_, kMaxSources));
+                if (++sources_ > kMaxSources) throw RasterError(fmt::format("{}: more than {} VRT sources", shown(raster_), kMaxSources));
                 const std::string name = gdal().CPLGetXMLValue(n, nullptr, "");
                 const char* relative = gdal().CPLGetXMLValue(n, "relativeToVRT", "0");
                 if (name.rfind("/vsi", 0) == 0 || name.find("://") != std::string::npos || name.find(':') == 0)
-                    throw RasterError(
-                        fmt::format("{}: {} names a source that is not a plain file: {}", raster_, path, text_excerpt(name, 100)));
+                    throw RasterError(fmt::format("{}: {} names a source that is not a plain file: {}", shown(raster_), shown(path),
+                                                  text_excerpt(name, 100)));
                 const bool joined = std::strcmp(relative, "1") == 0 && !fs::path(name).is_absolute();
                 file(joined ? (fs::path(folder) / name).string() : name, depth + 1);
             }

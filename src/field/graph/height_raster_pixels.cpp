@@ -27,7 +27,7 @@ bool is_png(const std::string& path) {
 void apply_gdal_mask(const std::string& path, HeightRasterPixels& out) {
     const graph::QuietGdal quiet;
     GDALDatasetH dataset = graph::gdal().GDALOpen(path.c_str(), GA_ReadOnly);
-    if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster", path));
+    if (!dataset) throw RasterError(fmt::format("{}: GDAL cannot read it as a raster", graph::shown(path)));
     struct Close {
         GDALDatasetH d;
         ~Close() { graph::gdal().GDALClose(d); }
@@ -38,7 +38,7 @@ void apply_gdal_mask(const std::string& path, HeightRasterPixels& out) {
     std::vector<unsigned char> valid(out.heights.size());
     if (!mask || graph::gdal().GDALRasterIO(mask, GF_Read, 0, 0, out.width, out.height, valid.data(), out.width, out.height, GDT_Byte, 0,
                                             0) != CE_None)
-        throw RasterError(fmt::format("{}: cannot read the no-data mask of band 1", path));
+        throw RasterError(fmt::format("{}: cannot read the no-data mask of band 1", graph::shown(path)));
     for (std::size_t i = 0; i < valid.size(); ++i)
         if (!valid[i]) out.heights[i] = NAN;
 }
