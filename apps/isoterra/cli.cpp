@@ -150,8 +150,7 @@ std::vector<double> parse_list(const std::string& text, const std::string& flag,
         double v = 0.0;
         if (!parse_decimal(number, v))
             throw UsageError(fmt::format("{}: expected {} finite numbers separated by commas, got '{}'", flag, count, text_excerpt(text)));
-        if (std::fabs(v) > kCoordinateLimit_m)
-            throw UsageError(fmt::format("{}: coordinates must lie within +-1e8 m, got '{}'", flag, text_excerpt(text)));
+        if (const char* why = coordinate_problem(v); *why) throw UsageError(fmt::format("{}: {}, got '{}'", flag, why, text_excerpt(text)));
         values.push_back(v);
     }
     if (values.size() != count)

@@ -49,6 +49,8 @@ HeightGrid sample_ground(const LandformCommand& opt, Source& source, std::vector
     const ImageGrid g = image_grid(opt.from, opt.to, opt.step, kSideLimit, opt.force);
     if (g.width < 3 || g.height < 3)
         throw UsageError(fmt::format("--from/--to/--step: the region holds {}x{} samples; landform needs at least 3x3", g.width, g.height));
+    check_memory_budget(static_cast<double>(g.width) * g.height * kLandformBytesPerCell,
+                        fmt::format("landform of {}x{} cells", g.width, g.height));
     const auto field = terrain.make_field();
     if (!field->has_ground()) throw UsageError("landform: this field graph has no ground output ([output] ground = \"ID\")");
     const double sea = opt.sea_level ? *opt.sea_level : terrain.sea_level_m();
@@ -90,6 +92,8 @@ HeightGrid read_raster(const LandformCommand& opt, Source& source) {
             fmt::format("--raster: {} has {}x{} pixels, more than {} a side; add --force", opt.raster, px.width, px.height, kSideLimit));
     if (px.width < 3 || px.height < 3)
         throw UsageError(fmt::format("--raster: {} has {}x{} pixels; landform needs at least 3x3", opt.raster, px.width, px.height));
+    check_memory_budget(static_cast<double>(px.width) * px.height * kLandformBytesPerCell,
+                        fmt::format("landform of {}x{} cells", px.width, px.height));
     HeightGrid grid;
     grid.width = px.width, grid.height = px.height;
     grid.dx_m = std::fabs(px.to.x - px.from.x) / (px.width - 1);

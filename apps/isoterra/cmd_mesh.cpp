@@ -35,7 +35,7 @@ ShownChunks world_around(const std::shared_ptr<const Field>& field, std::shared_
     // world's queue, the shown meshes, the drawn copies, the file's bytes); then counted.
     constexpr double kCopies = 4.0;
     const std::string what = fmt::format("mesh --around with {} levels of {} chunks per ring", settings.levels_used(), settings.ring());
-    check_memory_budget(kCopies * expected_view_bytes(settings), what);
+    check_view_plan(settings, kCopies, "mesh --around");
     const double budget = memory_budget().bytes;
     World world(field, settings, std::move(deltas));
     ShownChunks shown(true);

@@ -60,8 +60,7 @@ void register_render(CLI::App& app) {
         require_writable(opt.output);
         const WorldSettings settings = opt.world.settings();
         // Held at once: the world's queue, the renderer's meshes and the driver's copies.
-        check_memory_budget(3.0 * expected_view_bytes(settings),
-                            fmt::format("render with {} levels of {} chunks per ring", settings.levels_used(), settings.ring()));
+        check_view_plan(settings, 3.0, "render");
         HeadlessGl gl(width, height);  // before the world file: a machine without EGL leaves none
         const EditSession session(opt.field, opt.world_file.path);
         const std::shared_ptr<const Field> field = session.field();

@@ -52,6 +52,9 @@ int main(int argc, char** argv) {
     } catch (const isoterra::MemoryBudgetError& e) {  // the plan asked for, not the machine, is at fault
         std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         return 2;
+    } catch (const isoterra::LimitError& e) {  // the library's limits, shared with the C API
+        std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
+        return 2;
     } catch (const Failure& e) {
         std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         return 1;

@@ -57,6 +57,46 @@ struct Lattice {
     Box bounds() const { return {position(0, 0, 0), position(size.x - 1, size.y - 1, size.z - 1)}; }
 };
 
+// ---------------------------------------------------------------------------------------
+// The limits every door shares (field/limits.cpp): the program's flags and files, the C API
+// and the Python module all call these, so each refuses the same inputs with the same words.
+
+/// The largest |coordinate| in metres the library and the program take from a user: chunk
+/// indices stay far inside int range at every level, and doubles keep 1e-8 m of precision.
+inline constexpr double kCoordinateLimit_m = 1e8;
+/// The most samples one lattice may have.
+inline constexpr double kMaxLatticeSamples = 1e9;
+/// The bytes sampling a lattice may hold per sample, its values' 4 included: a graph keeps
+/// its column nodes per column and a block's lanes per thread (tests/field/limits_test.cpp
+/// measures the peak of the presets against it).
+inline constexpr double kLatticeBytesPerSample = 128.0;
+
+/// A value past the limits: not finite, past kCoordinateLimit_m, a lattice too large or
+/// reaching past the world's end. what() is one line naming the argument.
+class LimitError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Returns "" when `v` may be a coordinate (finite, within kCoordinateLimit_m), else why not:
+/// "a coordinate is not finite" or "coordinates must lie within +-1e8 m".
+const char* coordinate_problem(double v);
+/// Throws LimitError "WHAT: coordinates must lie within +-1e8 m, got 2e+08" unless `v` may be
+/// a coordinate.
+void check_coordinate(double v, const std::string& what);
+/// The same for each of a point's coordinates.
+void check_point(const glm::dvec3& p, const std::string& what);
+/// Throws LimitError unless `lattice` has a finite positive spacing, every size at least 1,
+/// at most kMaxLatticeSamples samples and its first and last samples within
+/// kCoordinateLimit_m; MemoryBudgetError when sampling it (kLatticeBytesPerSample a sample)
+/// would not fit the memory budget.
+void check_lattice(const Lattice& lattice, const std::string& what);
+/// Returns the lattice of `size` samples `spacing_m` apart whose first sample lies at
+/// `origin_m` (a whole multiple of the spacing), checked by check_lattice; throws LimitError
+/// for an origin that is not such a multiple or lies past the world's end, before any
+/// conversion that could wrap.
+Lattice lattice_at(const glm::dvec3& origin_m, const glm::ivec3& size, double spacing_m, const std::string& what);
+
 /// What a lattice's values are for. `values`: every value. `surface`: what a mesher reads.
 /// A sample whose lattice neighbours within four steps (its own too) are all provably air
 /// may then hold any positive value instead of its own: no mesher reads it (vertices lie on

@@ -12,9 +12,6 @@
 namespace isoterra {
 
 inline constexpr int kChunkSize = 32;
-/// The largest |coordinate| in metres the library and the program take from a user: chunk
-/// indices stay far inside int range at every level, and doubles keep 1e-8 m of precision.
-inline constexpr double kCoordinateLimit_m = 1e8;
 
 /// Returns a / b rounded towards minus infinity (b > 0): the chunk index of sample a when
 /// b = kChunkSize.

@@ -30,6 +30,12 @@ struct HeightGrid {
     std::size_t index(int column, int row) const { return static_cast<std::size_t>(row) * width + column; }
 };
 
+/// The most bytes measure_landform and a flow map hold per cell of a grid (heights, kinds,
+/// the filled surface, receivers, the flood's queue, drainage area and length, the fits'
+/// samples): what a command plans against the memory budget before it makes a grid
+/// (tests/landform/landform_test.cpp measures the peak against it).
+inline constexpr double kLandformBytesPerCell = 160.0;
+
 /// What a cell is to the measures: land is measured; sea and cells without data are left
 /// out of every figure and drain what flows into them, as the grid's edge does.
 enum class CellKind : std::uint8_t { land, sea, no_data };

@@ -348,6 +348,12 @@ inline constexpr double kSurfaceBytesPerColumn = 128.0 * 1024.0;
 /// copies they hold.
 double expected_view_bytes(const WorldSettings& settings);
 
+/// Throws MemoryBudgetError ("WHAT with N levels of R chunks per ring needs about ...")
+/// unless `copies` times expected_view_bytes(settings) fits the memory budget: the plan every
+/// view is checked against before its World starts. A World checks one copy (its own
+/// meshes); callers that hold more say how many (the C API 2, `render` 3, `mesh --around` 4).
+void check_view_plan(const WorldSettings& settings, double copies, const std::string& what);
+
 /// Returns the bytes the meshes of `chunks` are expected to hold: each chunk's record and one
 /// surface per column of chunks (kSurfaceBytesPerColumn).
 double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks);

@@ -27,6 +27,8 @@ isoterra_world* isoterra_world_new(const isoterra_field* field, const isoterra_w
                 "isoterra_world_new: view_distance_m must be from 16 to 200000");
         require(s.view_radius >= 1 && s.view_radius <= 64, "isoterra_world_new: radius must be from 1 to 64");
         require(s.threads >= 0 && s.threads <= 256, "isoterra_world_new: threads must be from 0 to 256");
+        // The World's meshes and this handle's copy of each (drawn again as neighbours change).
+        isoterra::check_view_plan(s, 2.0, "isoterra_world_new");
         auto w = std::make_unique<isoterra_world>();
         w->world = std::make_unique<isoterra::World>(field->field, s, field->deltas);
         return w.release();

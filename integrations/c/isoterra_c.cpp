@@ -82,9 +82,7 @@ int isoterra_field_sample(const isoterra_field* field, const double* xyz, size_t
         std::vector<glm::dvec3> points(n);
         for (size_t i = 0; i < n; ++i) {
             points[i] = {xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]};
-            for (int a = 0; a < 3; ++a)
-                if (!(std::fabs(points[i][a]) <= isoterra::kCoordinateLimit_m))
-                    throw CallError("isoterra_field_sample: point " + std::to_string(i) + " is not finite or lies past +-1e8 m");
+            isoterra::check_point(points[i], "isoterra_field_sample: point " + std::to_string(i));
         }
         isoterra::sample_edited(*field->field, *field->deltas, points.data(), n, out);
         return 0;
@@ -94,21 +92,8 @@ int isoterra_field_sample(const isoterra_field* field, const double* xyz, size_t
 int isoterra_field_lattice(const isoterra_field* field, const double origin[3], const int32_t size[3], double step, float* out) {
     return guarded(-1, [&] {
         require(field && origin && size && out, "isoterra_field_lattice: a NULL argument");
-        require(std::isfinite(step) && step > 0.0, "isoterra_field_lattice: step must be a positive number of metres");
-        isoterra::Lattice lattice;
-        lattice.spacing_m = step;
-        for (int a = 0; a < 3; ++a) {
-            require(size[a] > 0, "isoterra_field_lattice: every size must be at least 1");
-            const double cells = origin[a] / step;
-            require(std::isfinite(cells) && cells == std::floor(cells),
-                    "isoterra_field_lattice: the origin must be a whole multiple of step");
-            require(std::fabs(origin[a]) <= isoterra::kCoordinateLimit_m &&
-                        std::fabs(origin[a] + (size[a] - 1) * step) <= isoterra::kCoordinateLimit_m,
-                    "isoterra_field_lattice: the lattice reaches past +-1e8 m");
-            lattice.origin[a] = static_cast<std::int64_t>(cells);
-            lattice.size[a] = size[a];
-        }
-        require(static_cast<double>(size[0]) * size[1] * size[2] <= 1e9, "isoterra_field_lattice: more than 1e9 samples");
+        const isoterra::Lattice lattice =
+            isoterra::lattice_at({origin[0], origin[1], origin[2]}, {size[0], size[1], size[2]}, step, "isoterra_field_lattice");
         field->field->sample_lattice(lattice, out);
         if (!field->deltas->empty()) field->deltas->add_to(lattice, out);
         return 0;
@@ -120,7 +105,10 @@ int isoterra_field_ground(const isoterra_field* field, const double* xz, size_t 
         require(field && (n == 0 || (xz && out)), "isoterra_field_ground: a NULL argument");
         if (!field->field->has_ground())
             throw CallError("isoterra_field_ground: this terrain has no ground height (a graph without [output] ground)");
-        for (size_t i = 0; i < n; ++i) out[i] = field->field->ground_height(xz[2 * i], xz[2 * i + 1]);
+        for (size_t i = 0; i < n; ++i) {
+            isoterra::check_point({xz[2 * i], 0.0, xz[2 * i + 1]}, "isoterra_field_ground: point " + std::to_string(i));
+            out[i] = field->field->ground_height(xz[2 * i], xz[2 * i + 1]);
+        }
         return 0;
     });
 }
@@ -217,7 +205,8 @@ int isoterra_field_raycast(const isoterra_field* field, const double origin[3], 
         require(field && origin && direction && hit, "isoterra_field_raycast: a NULL argument");
         const glm::dvec3 o(origin[0], origin[1], origin[2]), d(direction[0], direction[1], direction[2]);
         const double length = glm::length(d);
-        require(std::isfinite(length) && length > 0.0 && std::isfinite(o.x + o.y + o.z), "isoterra_field_raycast: a bad ray");
+        isoterra::check_point(o, "isoterra_field_raycast: origin");
+        require(std::isfinite(length) && length > 0.0, "isoterra_field_raycast: a bad ray");
         require(std::isfinite(max_distance_m) && max_distance_m > 0.0 && max_distance_m <= 1e5,
                 "isoterra_field_raycast: max_distance_m must be in (0, 100000]");
         glm::dvec3 at;

@@ -81,7 +81,7 @@ std::vector<glm::dvec3> parse_points(Bytes& in, const std::string& source) {
             errno = 0;
             c = std::strtod(s, &end);
             if (end == s || errno == ERANGE || !std::isfinite(c)) bad("expected three finite numbers 'x y z'");
-            if (std::fabs(c) > kCoordinateLimit_m) bad("coordinates must lie within +-1e8 m");
+            if (const char* why = coordinate_problem(c); *why) bad(why);
             s = end;
             while (*s == ' ' || *s == '\t' || *s == ',') ++s;
         }

@@ -3,12 +3,20 @@
 #include <cmath>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
+#include "isoterra/base.hpp"
 #include "isoterra/world.hpp"
 
 namespace isoterra {
 
 double expected_view_bytes(const WorldSettings& settings) {
     return settings.levels_used() * std::pow(2.0 * settings.ring() + 2.0, 2.0) * kSurfaceBytesPerColumn;
+}
+
+void check_view_plan(const WorldSettings& settings, double copies, const std::string& what) {
+    check_memory_budget(copies * expected_view_bytes(settings),
+                        fmt::format("{} with {} levels of {} chunks per ring", what, settings.levels_used(), settings.ring()));
 }
 
 double expected_mesh_bytes(const std::vector<ChunkCoord>& chunks) {

@@ -23,7 +23,7 @@ std::vector<ChunkCoord> chunks_covering(const glm::dvec3& from, const glm::dvec3
             throw RegionError(fmt::format("{} must grow from the first corner to the second, got {} to {}", kAxes[a], from[a], to[a]));
         lo[a] = std::floor(from[a] / size);
         hi[a] = std::ceil(to[a] / size) - 1;
-        if (!(std::fabs(lo[a]) <= kCoordinateLimit_m / size && std::fabs(hi[a]) <= kCoordinateLimit_m / size))
+        if (coordinate_problem(from[a])[0] || coordinate_problem(to[a])[0])
             throw RegionError("the region reaches past +-1e8 m, where the world ends");
         count *= hi[a] - lo[a] + 1;
     }

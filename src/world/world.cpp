@@ -46,6 +46,7 @@ const WorldSettings& World::settings() const { return state_->settings_; }
 
 World::State::State(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
     : field_(std::move(field)), deltas_(std::move(deltas)), settings_(settings), mesher_(settings.mesher) {
+    check_view_plan(settings_, 1.0, "a World");
     int n = settings_.threads;
     if (n == 0) n = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     settings_.threads = n;
