@@ -83,7 +83,7 @@ HeightGrid read_raster(const LandformCommand& opt, Source& source) {
     if (opt.sea_level) source.sea_level_m = *opt.sea_level;
     HeightRasterPixels px;
     try {
-        px = read_height_raster(opt.raster);
+        px = read_height_raster(opt.raster, kLandformBytesPerCell);
     } catch (const PresetError& e) {
         throw UsageError(fmt::format("--raster: {}", e.what()));
     }
@@ -92,8 +92,6 @@ HeightGrid read_raster(const LandformCommand& opt, Source& source) {
             fmt::format("--raster: {} has {}x{} pixels, more than {} a side; add --force", opt.raster, px.width, px.height, kSideLimit));
     if (px.width < 3 || px.height < 3)
         throw UsageError(fmt::format("--raster: {} has {}x{} pixels; landform needs at least 3x3", opt.raster, px.width, px.height));
-    check_memory_budget(static_cast<double>(px.width) * px.height * kLandformBytesPerCell,
-                        fmt::format("landform of {}x{} cells", px.width, px.height));
     HeightGrid grid;
     grid.width = px.width, grid.height = px.height;
     grid.dx_m = std::fabs(px.to.x - px.from.x) / (px.width - 1);

@@ -56,8 +56,9 @@ struct Program;
 /// The most node runs one sample of a graph's output may cost, from a cold start
 /// (graph_cost.cpp): a node that reads an input at k other points (curvature 4, drainage a
 /// few thousand from a cold network cache) runs that input's nodes k times more, and a node
-/// on a grid four times, so chains and nests multiply. The presets cost at most about
-/// 1e6 (`isoterra graph check` prints it); a graph past this bound is refused when compiled.
+/// on a grid four times, so chains and nests multiply. The presets cost at most 1.13e6
+/// (alpine; `isoterra graph check` prints it); a graph past this bound, about 15 s for one
+/// sample of chained curvature nodes on 2 cores of a Xeon, is refused when compiled.
 inline constexpr double kGraphCostLimit = 1e8;
 
 /// Returns a cost in node runs for messages: "1234" under a million, "3.5e+13" above.
@@ -212,8 +213,11 @@ struct HeightRasterPixels {
 };
 /// Reads `path` as a `heightmap` node without placement does (a grey PNG with the sidecar
 /// `isoterra heightmap` writes, or any raster GDAL reads, north -z), keeping no-data pixels
-/// as NaN. Returns its pixels and placement. Throws RasterError (one line). Thread-safe.
-HeightRasterPixels read_height_raster(const std::string& path);
+/// as NaN. Returns its pixels and placement. `planned_bytes_per_pixel`: what the caller will
+/// hold per pixel after (a landform measure's arrays), planned with the reading's own arrays
+/// against the memory budget once the size is known and before any pixel is read. Throws
+/// RasterError (one line), MemoryBudgetError. Thread-safe.
+HeightRasterPixels read_height_raster(const std::string& path, double planned_bytes_per_pixel = 0.0);
 
 /// Returns the node type names, in the docs' order.
 std::vector<std::string> graph_node_types();

@@ -119,8 +119,8 @@ std::shared_ptr<const HeightRaster> load_height_raster(const std::string& path, 
     static std::map<std::string, std::weak_ptr<const HeightRaster>> held;
     const auto pair = [](const std::optional<glm::dvec2>& v) { return v ? fmt::format("{},{}", v->x, v->y) : std::string("-"); };
     const std::string sidecar = ends_with(path, ".png") ? identity(path.substr(0, path.size() - 4) + ".json") : "";
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", shown(path), identity(path), sidecar, pair(placement.from), pair(placement.to),
-                                        pair(placement.heights));
+    const std::string key =
+        fmt::format("{}|{}|{}|{}|{}|{}", path, identity(path), sidecar, pair(placement.from), pair(placement.to), pair(placement.heights));
     {
         std::lock_guard<std::mutex> lock(mutex);
         if (const auto it = held.find(key); it != held.end())

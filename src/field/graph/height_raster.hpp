@@ -33,6 +33,7 @@ struct HeightRaster {
 struct RasterPlacement {
     std::optional<glm::dvec2> from, to;  // pixel centres of the first and last pixel, metres
     std::optional<glm::dvec2> heights;   // what pixel values 0 and the largest mean (PNG only)
+    double later_bytes_per_pixel = 0.0;  // what the caller holds per pixel after reading, planned before it
 };
 
 /// Reads `path` (a 16-bit or 8-bit grey PNG with the sidecar `isoterra heightmap` writes, or

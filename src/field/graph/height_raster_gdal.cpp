@@ -49,8 +49,8 @@ void read_gdal_raster(const std::string& path, const RasterPlacement& placement,
         throw RasterError(
             fmt::format("{}: {}x{} pixels, more than the {} a raster may have", shown(path), width, height, kMaxRasterPixels));
     if (placement.heights) throw RasterError(fmt::format("{}: input 'heights' is for PNG files; GDAL's rasters hold metres", shown(path)));
-    // Held at once: the band as doubles, the heights as floats.
-    check_memory_budget(static_cast<double>(width) * height * (sizeof(double) + sizeof(float)),
+    // Held at once: the band as doubles, the heights as floats (and what the caller holds after).
+    check_memory_budget(static_cast<double>(width) * height * (sizeof(double) + sizeof(float) + placement.later_bytes_per_pixel),
                         fmt::format("{}: reading {}x{} pixels", shown(path), width, height));
     GDALRasterBandH band = gdal().GDALGetRasterBand(dataset, 1);
     std::vector<double> values(static_cast<std::size_t>(width) * height);

@@ -46,8 +46,11 @@ void apply_gdal_mask(const std::string& path, HeightRasterPixels& out) {
 
 }  // namespace
 
-HeightRasterPixels read_height_raster(const std::string& path) {
-    const auto raster = graph::load_height_raster(path, graph::RasterPlacement{});
+HeightRasterPixels read_height_raster(const std::string& path, double planned_bytes_per_pixel) {
+    graph::RasterPlacement placement;
+    // Beside the caller's: this copy of the heights and the no-data mask.
+    placement.later_bytes_per_pixel = planned_bytes_per_pixel + sizeof(float) + 1.0;
+    const auto raster = graph::load_height_raster(path, placement);
     HeightRasterPixels out;
     out.width = raster->width, out.height = raster->height;
     out.heights = raster->heights;

@@ -80,8 +80,9 @@ void read_png_raster(const std::string& path, const std::string& bytes, const Ra
     const std::size_t pixels = static_cast<std::size_t>(ihdr.width) * ihdr.height;
     const std::size_t sample_bytes = ihdr.bit_depth / 8u;
     // Held at once: the file, its decoded samples, the heights as floats.
-    check_memory_budget(static_cast<double>(bytes.size()) + static_cast<double>(pixels) * (sample_bytes + sizeof(float)),
-                        fmt::format("{}: decoding {}x{} pixels", shown(path), ihdr.width, ihdr.height));
+    check_memory_budget(
+        static_cast<double>(bytes.size()) + static_cast<double>(pixels) * (sample_bytes + sizeof(float) + placement.later_bytes_per_pixel),
+        fmt::format("{}: decoding {}x{} pixels", shown(path), ihdr.width, ihdr.height));
     std::vector<unsigned char> raw(pixels * sample_bytes);
     if (const int err = spng_decode_image(ctx, raw.data(), raw.size(), SPNG_FMT_PNG, 0))
         throw RasterError(fmt::format("{}: cannot decode the PNG ({})", shown(path), spng_strerror(err)));
