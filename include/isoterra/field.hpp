@@ -66,10 +66,12 @@ struct Lattice {
 inline constexpr double kCoordinateLimit_m = 1e8;
 /// The most samples one lattice may have.
 inline constexpr double kMaxLatticeSamples = 1e9;
-/// The bytes sampling a lattice may hold per sample, its values' 4 included: a graph keeps
-/// its column nodes per column and a block's lanes per thread (tests/field/limits_test.cpp
-/// measures the peak of the presets against it).
-inline constexpr double kLatticeBytesPerSample = 128.0;
+/// What sampling a lattice is planned to hold against the memory budget: per sample (its
+/// value's 4 bytes, the blocks' lanes) and per column of x and z (a graph keeps its column
+/// nodes' values there). Measured peaks (docs/design/reliability.md): at most 15 bytes a
+/// sample beside the values, and 440 bytes a column (alpine).
+inline constexpr double kLatticeBytesPerSample = 32.0;
+inline constexpr double kLatticeBytesPerColumn = 1024.0;
 
 /// A value past the limits: not finite, past kCoordinateLimit_m, a lattice too large or
 /// reaching past the world's end. what() is one line naming the argument.
@@ -88,8 +90,8 @@ void check_coordinate(double v, const std::string& what);
 void check_point(const glm::dvec3& p, const std::string& what);
 /// Throws LimitError unless `lattice` has a finite positive spacing, every size at least 1,
 /// at most kMaxLatticeSamples samples and its first and last samples within
-/// kCoordinateLimit_m; MemoryBudgetError when sampling it (kLatticeBytesPerSample a sample)
-/// would not fit the memory budget.
+/// kCoordinateLimit_m; MemoryBudgetError when sampling it (kLatticeBytesPerSample a sample,
+/// kLatticeBytesPerColumn a column) would not fit the memory budget.
 void check_lattice(const Lattice& lattice, const std::string& what);
 /// Returns the lattice of `size` samples `spacing_m` apart whose first sample lies at
 /// `origin_m` (a whole multiple of the spacing), checked by check_lattice; throws LimitError

@@ -39,7 +39,9 @@ void check_lattice(const Lattice& lattice, const std::string& what) {
     }
     if (count > kMaxLatticeSamples)
         throw LimitError(fmt::format("{}: {:.0f} samples, more than the {:.0e} a lattice may have", what, count, kMaxLatticeSamples));
-    check_memory_budget(count * kLatticeBytesPerSample, fmt::format("{}: sampling {:.0f} samples", what, count));
+    const double columns = static_cast<double>(lattice.size.x) * lattice.size.z;
+    check_memory_budget(count * kLatticeBytesPerSample + columns * kLatticeBytesPerColumn,
+                        fmt::format("{}: sampling {:.0f} samples", what, count));
 }
 
 Lattice lattice_at(const glm::dvec3& origin_m, const glm::ivec3& size, double spacing_m, const std::string& what) {
