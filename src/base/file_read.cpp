@@ -17,9 +17,9 @@ namespace {
 
 // Throws unless `st` is a regular file of at most `max_bytes`.
 void check_stat(const struct stat& st, const std::string& path, const std::string& what, std::size_t max_bytes) {
-    if (!S_ISREG(st.st_mode)) throw FileReadError(fmt::format("{}: not a {} file (not a regular file)", printable(path, 200), what));
+    if (!S_ISREG(st.st_mode)) throw FileReadError(fmt::format("{}: not a {} file (not a regular file)", path, what));
     if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
-        throw FileReadError(fmt::format("{}: {} bytes, more than the {} a {} file may have", printable(path, 200), st.st_size, max_bytes, what));
+        throw FileReadError(fmt::format("{}: {} bytes, more than the {} a {} file may have", path, st.st_size, max_bytes, what));
 }
 
 }  // namespace
@@ -27,14 +27,14 @@ void check_stat(const struct stat& st, const std::string& path, const std::strin
 void check_regular_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0)
-        throw FileReadError(fmt::format("{}: cannot open the {} file ({})", printable(path, 200), what, std::strerror(errno)));
+        throw FileReadError(fmt::format("{}: cannot open the {} file ({})", path, what, std::strerror(errno)));
     check_stat(st, path, what, max_bytes);
 }
 
 InputFile::InputFile(const std::string& path, const std::string& what, std::size_t max_bytes) : path_(path), what_(what) {
     check_regular_file(path, what, max_bytes);
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // swapped for a FIFO meanwhile: no wait
-    if (fd_ < 0) throw FileReadError(fmt::format("{}: cannot open the {} file ({})", printable(path, 200), what, std::strerror(errno)));
+    if (fd_ < 0) throw FileReadError(fmt::format("{}: cannot open the {} file ({})", path, what, std::strerror(errno)));
     struct stat st;
     if (::fstat(fd_, &st) != 0) st.st_mode = 0;
     try {
@@ -51,7 +51,7 @@ std::size_t InputFile::read(char* out, std::size_t n) {
     for (;;) {
         const ssize_t got = ::read(fd_, out, n);
         if (got >= 0) return static_cast<std::size_t>(got);
-        if (errno != EINTR) throw FileReadError(fmt::format("{}: cannot read the {} file ({})", printable(path_, 200), what_, std::strerror(errno)));
+        if (errno != EINTR) throw FileReadError(fmt::format("{}: cannot read the {} file ({})", path_, what_, std::strerror(errno)));
     }
 }
 
@@ -62,7 +62,7 @@ std::string read_regular_file(const std::string& path, const std::string& what, 
     // The size stat gave may be 0 (files under /proc) or change: read to the end, bounded.
     while (const std::size_t got = file.read(block, sizeof block)) {
         if (bytes.size() + got > max_bytes)
-            throw FileReadError(fmt::format("{}: more than the {} bytes a {} file may have", printable(path, 200), max_bytes, what));
+            throw FileReadError(fmt::format("{}: more than the {} bytes a {} file may have", path, max_bytes, what));
         bytes.append(block, got);
     }
     return bytes;
