@@ -107,7 +107,7 @@ TEST(GraphCost, many_cheap_resampling_nodes_over_one_wide_cone_are_refused_quick
     text += fmt::format("[output]\nground = \"s{}\"\nsdf = \"s{}\"\n", kWide - 1, kWide - 1);
     const auto start = std::chrono::steady_clock::now();
     const std::string e = cost_error_of(text);
-    EXPECT_LT(seconds_since(start), 10.0);
+    EXPECT_LT(seconds_since(start), 30.0);  // also under the sanitizers, several times slower
     EXPECT_NE(e.find(fmt::format(": node 's{}': one sample costs at least ", kWide - 1)), std::string::npos) << e;
     EXPECT_NE(e.find("(with the nodes it reads), more than the 1e+08 a graph may cost"), std::string::npos) << e;
 }
