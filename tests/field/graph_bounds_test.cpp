@@ -196,13 +196,17 @@ private:
                 const double cell = std::max(10.0, box_m_ * std::pow(10.0, uniform(std::log10(0.05), std::log10(2.0))));
                 const std::string sea = r_.next() < 0.5 ? fmt::format(", sea_level = {}", uniform(-50, 50)) : "";
                 const std::string smooth = r_.next() < 0.5 ? fmt::format(", smooth_m = {}", uniform(0.1, 30)) : "";
-                ports({"height", "dx", "dz", "distance", "water", "order"}, true);
+                // Banks every other cell size, from the numbers drawn already (the graphs drawn after
+                // stay those of the fuzz without them).
+                const std::string banks =
+                    std::fmod(std::floor(cell), 2.0) == 0.0 ? fmt::format(", floodplain = 0.05, water_reach_m = {}", 0.1 * cell) : "";
+                ports({"height", "dx", "dz", "distance", "water", "order", "river"}, true);
                 return fmt::format("{{ type = \"drainage\", control = {}, relief = {}, cell_m = {}, levels = {}, jitter = {}, slope = {}, "
                                    "slope_gain = {}, floor_m = {}, bed_width_m = {}, bed_depth_m = {}, water_levels = {}, concavity = {}, "
-                                   "junction = {}{}{} }}",
+                                   "junction = {}{}{}{} }}",
                                    control, relief, cell, 2 + r_.next_u32() % 2, r_.next(), uniform(0.01, 3), uniform(0.3, 2),
                                    r_.next() < 0.3 ? 0.0 : uniform(0, 0.3 * cell), uniform(0, 30), uniform(0, 5), r_.next_u32() % 4,
-                                   uniform(1, 5), r_.next(), sea, smooth);
+                                   uniform(1, 5), r_.next(), sea, smooth, banks);
             }
             default: return fmt::format("{{ type = \"const\", value = {} }}", uniform(-1e3, 1e3));
         }

@@ -269,3 +269,63 @@ TEST(Drainage, bad_settings_are_refused_in_one_line) {
         EXPECT_NE(std::string(e.what()).find("no drainage node 'nothing'"), std::string::npos) << e.what();
     }
 }
+
+// Issue 53: with `floodplain` a valley's floor rises from its river at that slope (the water
+// below its banks, the floor falling towards the river); without, the floor is level with the
+// water. Across the middle of each trunk of a one-level network with wide floors and no beds
+// (most samples: where another trunk's valley is lower, that one shows).
+TEST(Drainage, a_floodplain_floor_rises_from_the_river_at_its_slope) {
+    const std::string flat =
+        "cell_m = 1000.0, levels = 1, slope = 0.6, floor_m = 200.0, bed_depth_m = 0.0, water_levels = 1, "
+        "sea_level = -1000.0";
+    const auto level = parse_graph(coast_graph(flat), "flat.toml");
+    const auto rising = parse_graph(coast_graph(flat + ", floodplain = 0.05"), "rising.toml");
+    int samples = 0, level_floor = 0, rising_floor = 0;
+    for (const GraphChannel& c : level->channels("drain", {-3000.0, -3000.0}, {3000.0, 3000.0})) {
+        const glm::dvec2 along = c.to - c.from;
+        if (glm::length(along) < 400.0) continue;
+        const glm::dvec2 mid = 0.5 * (c.from + c.to), across = glm::dvec2(-along.y, along.x) / glm::length(along);
+        const double water = 0.5 * (c.water_from + c.water_to);
+        for (const double d : {-150.0, -80.0, -30.0, 30.0, 80.0, 150.0}) {
+            const glm::dvec2 p = mid + d * across;
+            ++samples;
+            level_floor += std::fabs(level->ground_height(p.x, p.y) - water) < 1e-6;
+            rising_floor += std::fabs(rising->ground_height(p.x, p.y) - (water + 0.05 * std::fabs(d))) < 1e-6;
+        }
+    }
+    ASSERT_GT(samples, 100);
+    EXPECT_GT(level_floor, samples * 7 / 10);
+    EXPECT_GT(rising_floor, samples * 7 / 10);
+}
+
+// Issue 53: the water on a 4 m grid. Without `water_reach_m` it is a river's level in its bed
+// and -10,000 beside it, so the grid's bilinear blend drops from one to the other inside a grid
+// cell: the wet edge (and the sand by it) runs along the grid's lines, a staircase. With it the
+// water sinks smoothly away from the bank and is continuous: where it lies near the ground (the
+// shore, the sand), it moves by less than a metre over a quarter of a metre.
+TEST(Drainage, with_water_reach_the_water_by_a_river_is_continuous_between_grid_nodes) {
+    const auto largest_step_at_the_shore = [](const std::string& settings) {
+        const auto ground = parse_graph(coast_graph(settings), "ground.toml");
+        const auto water = parse_graph(coast_graph(settings, "drain.water"), "water.toml");
+        double largest = 0.0;
+        int wet = 0;
+        for (const GraphChannel& c : ground->channels("drain", {-4000.0, -4000.0}, {4000.0, 4000.0})) {
+            if (c.level >= 2 || c.water_to <= 0.0 || glm::length(c.to - c.from) < 200.0) continue;
+            const glm::dvec2 along = c.to - c.from, mid = 0.5 * (c.from + c.to);
+            const glm::dvec2 across = glm::dvec2(-along.y, along.x) / glm::length(along);
+            double before = NAN;
+            for (double d = -40.0; d <= 40.0; d += 0.25) {
+                const glm::dvec2 p = mid + d * across;
+                const double w = water->ground_height(p.x, p.y), g = ground->ground_height(p.x, p.y);
+                wet += w > g;
+                if (std::isfinite(before) && (w > g - 2.0 || before > g - 2.0)) largest = std::max(largest, std::fabs(w - before));
+                before = w;
+            }
+        }
+        EXPECT_GT(wet, 200) << settings;
+        return largest;
+    };
+    const std::string grid = std::string(kSettings) + ", grid_m = 4.0";
+    EXPECT_GT(largest_step_at_the_shore(grid), 100.0);
+    EXPECT_LT(largest_step_at_the_shore(grid + ", floodplain = 0.03, water_reach_m = 30.0"), 1.0);
+}

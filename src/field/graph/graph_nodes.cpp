@@ -151,20 +151,24 @@ const std::vector<NodeType>& node_types() {
          "the distance in metres to the nearest of one jittered point per cell_m square (Worley F1); outputs "
          "'ID.distance' (also plain 'ID'), 'ID.x', 'ID.z' (the point)",
          true},
-        {"drainage", Op::drainage, 6, "height,dx,dz,distance,water,order",
+        {"drainage", Op::drainage, 7, "height,dx,dz,distance,water,order,river",
          {coordinate("x"), coordinate("z"), field("control"), field("relief", false, 0.0),
           number("cell_m", false, 6000.0, 10.0, 1e6), {"levels", InputKind::octaves, false, 4, 1, 7, false, false},
           number("jitter", false, 0.8, 0, 1), number("slope", false, 0.5, 0, 100, true), number("slope_gain", false, 1.0, 0, 10, true),
           number("floor_m", false, 0.0, 0, 1e5), number("bed_width_m", false, 12.0, 0, 1e4), number("bed_depth_m", false, 2.0, 0, 1e3),
           number("water_levels", false, 2.0, 0, 7), number("concavity", false, 2.0, 1, 8), number("junction", false, 0.5, 0, 1),
-          number("sea_level", false, -1e9, -1e9, 1e5), number("smooth_m", false, 0.0, 0, 1e4)},
+          number("sea_level", false, -1e9, -1e9, 1e5), number("smooth_m", false, 0.0, 0, 1e4), number("floodplain", false, 0.0, 0, 10),
+          number("water_reach_m", false, 0.0, 0, 1e4)},
          "a river network computed locally: level 0 of one jittered point per cell_m square linked to its lowest neighbour "
          "under `control`, each finer level's points joined to the nearest coarser channel; the ground is the lowest of "
-         "`control + relief` and each channel's valley (its water level + slope x distance, a floor, a river bed); outputs "
+         "`control + relief` and each channel's valley (its water level + slope x distance, a floor rising at `floodplain`, "
+         "a river bed); outputs "
          "'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient in the valleys, 0 where control + relief is "
-         "lower; turning smoothly over smooth_m metres across creases), 'ID.distance' (to the nearest channel), 'ID.water' (its water level where a river runs, else -10000), "
-         "'ID.order' (levels - level of the channel whose valley it is)",
-         true, "lllllm"},
+         "lower; turning smoothly over smooth_m metres across creases), 'ID.distance' (to the nearest channel), 'ID.water' (its water level where a river runs, else -10000; "
+         "with water_reach_m, the nearest rivers' level out to that far from them, sinking beyond), "
+         "'ID.order' (levels - level of the channel whose valley it is), 'ID.river' (with water_reach_m: the distance beyond "
+         "the nearest river's bank, 0 in its bed, at most twice the reach; else 1e7)",
+         true, "lllllml"},
     };
     // clang-format on
     return types;

@@ -40,8 +40,8 @@ struct NodeCache {
     virtual ~NodeCache() = default;
 };
 
-/// The most outputs a node has (warp3: x, y, z; erosion: 4; drainage: 6).
-inline constexpr int kMaxPorts = 6;
+/// The most outputs a node has (warp3: x, y, z; erosion: 4; drainage: 7).
+inline constexpr int kMaxPorts = 7;
 
 /// A proven range per output of a node (graph_intervals.hpp).
 using NodeRanges = std::array<ValueRange, kMaxPorts>;

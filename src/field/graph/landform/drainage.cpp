@@ -77,13 +77,16 @@ double held_coordinate(double v) { return std::isfinite(v) ? std::clamp(v, -1e12
 // their lowest, channels by their nearest).
 struct Group {
     std::vector<Candidate> valleys, nearest;
+    std::vector<const Channel*> rivers;  // water_reach_m: the rivers within reach of the group
 };
 
 void prepare(const Network& net, const std::vector<const Channel*>& seen, const glm::dvec2& lo, const glm::dvec2& hi, double ceiling,
-             double band, bool nearest, Group& out) {
+             double band, bool nearest, bool rivers, Group& out) {
     const Params& p = net.params();
     out.valleys.clear();
     out.nearest.clear();
+    out.rivers.clear();
+    const double river_reach = 2.0 * p.reach;
     double nearest_bound = INFINITY;
     for (const Channel* ch : seen) {
         const int k = ch->level;
@@ -95,11 +98,12 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
         const bool unlifted = window_lift(ch->ci, ch->cj, c, 1.0, lo) == 0.0 && window_lift(ch->ci, ch->cj, c, 1.0, hi) == 0.0;
         if (unlifted) {
             const double far = segment_box_farthest(ch->q, ch->r, lo, hi);
-            ceiling = std::min(ceiling, ch->zq + slope * rise(far));
+            ceiling = std::min(ceiling, ch->zq + slope * rise(far) + p.floodplain * (far - rise(far)));
             nearest_bound = std::min(nearest_bound, far);
         }
-        out.valleys.push_back({ch, ch->zr - p.bed_depth_at(k) + slope * rise(near), near, unlifted});
+        out.valleys.push_back({ch, ch->zr - p.bed_depth_at(k) + slope * rise(near) + p.floodplain * (near - rise(near)), near, unlifted});
         if (nearest) out.nearest.push_back({ch, 0.0, near, unlifted});
+        if (rivers && k < p.water_levels && near <= river_reach + p.bed_width_at(k)) out.rivers.push_back(ch);
     }
     // A little slack over the bounds' own rounding.
     const double slack = 1e-9 * (std::fabs(ceiling) + 1.0);
@@ -227,6 +231,33 @@ double nearest_distance(const Params& p, const Group& group, const glm::dvec2& a
     return distance;
 }
 
+// Bounds every channel the batch sees over the batch's rectangle and drops those whose valley
+// no lane can need: what the valleys cannot reach is out; the distance keeps every channel a
+// lane may be nearest to (all of them: the batch's nearest bound is loose), so only valleys
+// prune; the rivers' water keeps the rivers.
+void prune_for_batch(const Network& net, const Lanes& l, const glm::dvec2& lo, const glm::dvec2& hi, std::vector<const Channel*>& seen) {
+    const Params& p = net.params();
+    double ceiling = -INFINITY;
+    for (std::size_t i = 0; i < l.count; ++i) {
+        const double e = l.in[kInControl][i] + l.in[kInRelief][i];
+        ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
+    }
+    Group all;
+    prepare(net, seen, lo, hi, ceiling, p.smooth > 0.0 && (l.ports_read & 6u) ? kSoftBand * p.smooth : 0.0, false, false, all);
+    if ((l.ports_read & 8u) != 0) return;
+    if (!(p.reach > 0.0 && (l.ports_read & 80u))) {
+        seen.clear();
+        for (const Candidate& c : all.valleys) seen.push_back(c.channel);
+        return;
+    }
+    std::vector<const Channel*> valleys;
+    for (const Candidate& c : all.valleys) valleys.push_back(c.channel);
+    std::sort(valleys.begin(), valleys.end());
+    // In their order: sums over them keep theirs.
+    std::erase_if(
+        seen, [&](const Channel* ch) { return ch->level >= p.water_levels && !std::binary_search(valleys.begin(), valleys.end(), ch); });
+}
+
 // The lanes in groups of nearby ones: a grid over the lanes' rectangle lo..hi.
 std::vector<std::vector<std::size_t>> lane_groups(const std::vector<glm::dvec2>& at, const glm::dvec2& lo, const glm::dvec2& hi) {
     const std::size_t n = at.size();
@@ -273,23 +304,10 @@ void run_drainage(const Node& node, const Lanes& l) {
     }
     // Bounded over the whole batch first: most channels cannot matter to any lane, and each
     // group need not bound them again.
-    if (n > kGroupLanes) {
-        double ceiling = -INFINITY;
-        for (std::size_t i = 0; i < n; ++i) {
-            const double e = control[i] + relief[i];
-            ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
-        }
-        Group all;
-        prepare(net, seen, lo, hi, ceiling, p.smooth > 0.0 && (l.ports_read & 6u) ? kSoftBand * p.smooth : 0.0, false, all);
-        // What the valleys cannot reach is out; the distance keeps every channel a lane may be
-        // nearest to (all of them: the batch's nearest bound is loose), so only valleys prune.
-        if ((l.ports_read & 8u) == 0) {
-            seen.clear();
-            for (const Candidate& c : all.valleys) seen.push_back(c.channel);
-        }
-    }
+    if (n > kGroupLanes) prune_for_batch(net, l, lo, hi, seen);
     // What is read of it: the slope (ports 1, 2) and the distance (port 3) cost the most.
     const bool want_slope = (l.ports_read & 6u) != 0, want_distance = (l.ports_read & 8u) != 0;
+    const bool want_rivers = p.reach > 0.0 && (l.ports_read & 80u) != 0;
     const double k = want_slope ? p.smooth : 0.0;
     const double band = k > 0.0 ? kSoftBand * k : 0.0;
     Group group;
@@ -303,7 +321,7 @@ void run_drainage(const Node& node, const Lanes& l) {
             const double e = control[i] + relief[i];
             ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
         }
-        prepare(net, seen, glo, ghi, ceiling, band, want_distance, group);
+        prepare(net, seen, glo, ghi, ceiling, band, want_distance, want_rivers, group);
         for (const std::size_t i : lanes) {
             const LaneGround g = lowest_ground(net, group, at[i], control[i] + relief[i], want_slope, k, band, near_valleys);
             l.out[0][i] = g.ground;
@@ -311,8 +329,11 @@ void run_drainage(const Node& node, const Lanes& l) {
             l.out[2][i] = g.gradient.y;
             l.out[3][i] = nearest_distance(p, group, at[i]);
             const bool river = g.best && g.best->level < p.water_levels && g.best_valley.distance < p.bed_width_at(g.best->level);
-            l.out[4][i] = river ? g.best_valley.water : kDry;
+            const RiverWater rw =
+                want_rivers ? river_water(net, group.rivers, at[i], g.ground) : RiverWater{river ? g.best_valley.water : kDry, kFar};
+            l.out[4][i] = rw.water;
             l.out[5][i] = g.best ? static_cast<double>(p.levels - g.best->level) : 0.0;
+            l.out[6][i] = rw.beyond;
         }
     }
 }
@@ -347,8 +368,11 @@ NodeRanges drainage_ranges(const Node& node, const RangeContext& c) {
     out[3] = {0.0, kFar};
     // Water: dry, or a water level (a control value, or above it), which may lie below dry's
     // -10,000 where the control does.
-    out[4] = widen(std::min(kDry, control.lo), std::max(kDry, highest_water));
+    // With water_reach_m, a river's level sunk by a little beyond its bank, or under a
+    // valley cut below its bed (drainage_rivers.cpp).
+    out[4] = widen(std::min(kDry, river_water_lowest(p, std::min(control.lo, lowest))), std::max(kDry, highest_water));
     out[5] = {0.0, static_cast<double>(p.levels)};
+    out[6] = p.reach > 0.0 ? ValueRange{0.0, 2.0 * p.reach} : ValueRange{kFar, kFar};
     return out;
 }
 

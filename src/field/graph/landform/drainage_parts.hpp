@@ -33,6 +33,10 @@ struct Params {
     double cell0, jitter, slope, slope_gain, floor0, bed_width0, bed_depth0;
     int levels, water_levels;
     double concavity, junction, sea_level, smooth;
+    // Both 0 in graphs written before them (their bits kept): the floors' rise from the river
+    // (valley floors falling towards it, the water below its banks), and how far from its
+    // rivers the water output gives their level (bilinear on a grid without a staircase).
+    double floodplain = 0.0, reach = 0.0;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -43,6 +47,7 @@ struct Params {
         cell0 = p[0], jitter = p[1], slope = p[2], slope_gain = p[3], floor0 = p[4], bed_width0 = p[5], bed_depth0 = p[6];
         water_levels = static_cast<int>(p[7]);
         concavity = p[8], junction = p[9], sea_level = p[10], smooth = p[11];
+        if (p.size() > 13) floodplain = p[12], reach = p[13];
         levels = std::clamp(node.shape.octaves, 1, 8);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
@@ -165,6 +170,8 @@ public:
         const double f = lv.floor;
         const double beyond = d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f;
         double ground = water + lv.slope * beyond;
+        // The floor falls towards the river, flattening out where the sides rise.
+        if (p_.floodplain > 0.0) ground += p_.floodplain * (d - beyond);
         const double taper = c.taper ? std::min(1.0, 4.0 * t) : 1.0;
         // The bed's cross-section, (1 - (d / w)^2)^2: level with the banks at its edge.
         const double b = d < lv.bed_width ? 1.0 - (d / lv.bed_width) * (d / lv.bed_width) : 0.0;
@@ -179,6 +186,7 @@ public:
             const double dacross = d < lv.bed_width ? -4.0 * b * d / (lv.bed_width * lv.bed_width) : 0.0;
             const double dtaper = c.taper && 4.0 * t < 1.0 ? 4.0 : 0.0;
             v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dtaper * across * dt);
+            if (p_.floodplain > 0.0) v.gradient += p_.floodplain * (1.0 - drise) * dd;
             if (smooth_ends) {
                 // For the slope a later node follows: the fall along the channel eased in and
                 // out over the first and last 5 % beyond its ends, where the exact slope turns
@@ -223,5 +231,15 @@ private:
     DrainageCache* cache_;
     std::vector<std::shared_ptr<const Tile>> held_;
 };
+
+// water_reach_m (drainage_rivers.cpp): the water by the rivers near `at` (kDry where none is
+// within twice the reach) and how far beyond the nearest bank it lies (0 in a bed, at most
+// twice the reach), from the rivers that may reach it and the lane's lowest ground.
+struct RiverWater {
+    double water = kDry, beyond = 0.0;
+};
+RiverWater river_water(const Network& net, const std::vector<const Channel*>& rivers, const glm::dvec2& at, double ground);
+// The lowest the water port gives with these settings where no control nor ground is lower.
+double river_water_lowest(const Params& p, double lowest);
 
 }  // namespace isoterra::graph::drainage
