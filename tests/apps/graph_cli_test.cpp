@@ -146,7 +146,7 @@ TEST(GraphCli, types_json_gives_each_inputs_kind_default_range_unit_and_the_outp
     EXPECT_EQ(input("plane", "height").at("default"), 0.0);  // an optional node input's number
     EXPECT_TRUE(input("add", "a").at("default").is_null());
     EXPECT_FALSE(input("add", "a").contains("min"));  // a node input has no range of its own
-    EXPECT_EQ(type("drainage").at("outputs"), nlohmann::json({"height", "dx", "dz", "distance", "water", "order"}));
+    EXPECT_EQ(type("drainage").at("outputs"), nlohmann::json({"height", "dx", "dz", "distance", "water", "order", "river"}));
     EXPECT_EQ(type("add").at("outputs"), nlohmann::json::array());
     EXPECT_EQ(type("smooth_subtract").at("formula"), "-smooth_min(-a, b, k): a with b cut away, rounded over k metres");
     EXPECT_NE(table.at("keys_any_node_takes").get<std::string>().find("may also take depth_m = H"), std::string::npos);

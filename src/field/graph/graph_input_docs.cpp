@@ -88,6 +88,9 @@ const std::map<std::string, std::string>& type_docs() {
         {"drainage.junction", "how far downstream a tributary meets, as a share of its distance to the channel"},
         {"drainage.sea_level", "below it the control is sea: an outlet, no channel starts there"},
         {"drainage.smooth_m", "with it, the dx and dz outputs turn smoothly over creases of this width"},
+        {"drainage.floodplain",
+         "a valley floor's rise from its river per metre: the floor falls towards the river, the water below its banks"},
+        {"drainage.water_reach_m", "with it, the water is continuous: each river's level, sinking away over this reach beyond its bank"},
     };
     return docs;
 }
