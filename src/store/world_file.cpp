@@ -88,14 +88,16 @@ void check_header(sqlite3* db, const std::string& path) {
                                          version, kWorldFileSchema));
 }
 
-// The settings table's rows, once SQLite's quick check has passed.
+// The settings table's rows, once SQLite's integrity check has passed (its quick check skips
+// whether the indexes match the tables: a file whose key index has lost a row would read one
+// generation here and another where a save looks it up by key).
 struct Settings {
     std::string preset, applied, generation, directory, rasters;
 };
 
 Settings read_settings(sqlite3* db) {
     {
-        sql::Statement check(db, "PRAGMA quick_check");
+        sql::Statement check(db, "PRAGMA integrity_check");
         check.step();
         const std::string result = sql::column_text(check.get(), 0);
         if (result != "ok") throw std::runtime_error(result);
