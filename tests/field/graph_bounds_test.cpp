@@ -227,7 +227,7 @@ private:
 TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
     // A quarter of them under the sanitizers (several times slower; the main tree runs all).
     const int graphs = 600 / test::sweep_step(1, 8);
-    int checked = 0;
+    int checked = 0, refused_for_cost = 0;
     for (int g = 0; g < graphs; ++g) {
         RandomGraph random(1000 + g);
         Mulberry32 r(77 + g);
@@ -246,7 +246,16 @@ TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
                                 box.lo.z + (box.hi.z - box.lo.z) * r.next());
         // Each node in turn as the output: its values against the graph's proven range.
         for (const std::string& output : random.outputs()) {
-            const auto alone = parse_graph(body + "[output]\nsdf = \"" + output + "\"\n", "random.toml", raster_folder());
+            // A node over nested drainage nodes can pass the cost a graph may have: refused whole,
+            // which is right (GraphCost.*); nothing to check then.
+            std::unique_ptr<GraphField> alone;
+            try {
+                alone = parse_graph(body + "[output]\nsdf = \"" + output + "\"\n", "random.toml", raster_folder());
+            } catch (const GraphError& e) {
+                ASSERT_NE(std::string(e.what()).find("a graph may cost"), std::string::npos) << e.what();
+                ++refused_for_cost;
+                continue;
+            }
             const ValueRange range = alone->bounds(box);
             std::vector<double> at_points(points.size());
             alone->sample_points(points.data(), points.size(), at_points.data());
@@ -270,10 +279,17 @@ TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
                     keep += fmt::format("keep{} = {{ type = \"max\", a = \"{}\", b = \"low{}\" }}\n", n, chain, n);
                     chain = fmt::format("keep{}", n);
                 }
-                const auto ungated = parse_graph(keep + "[output]\nsdf = \"" + chain + "\"\n", "ungated.toml", raster_folder());
+                // With every node on the output's path the cost can pass the bound too.
+                std::unique_ptr<GraphField> ungated;
+                try {
+                    ungated = parse_graph(keep + "[output]\nsdf = \"" + chain + "\"\n", "ungated.toml", raster_folder());
+                } catch (const GraphError& e) {
+                    ASSERT_NE(std::string(e.what()).find("a graph may cost"), std::string::npos) << e.what();
+                    ++refused_for_cost;
+                }
                 std::vector<float> reference(lattice.count());
-                ungated->sample_lattice(lattice, reference.data());
-                for (std::size_t i = 0; i < on_lattice.size(); ++i)
+                if (ungated) ungated->sample_lattice(lattice, reference.data());
+                for (std::size_t i = 0; ungated && i < on_lattice.size(); ++i)
                     ASSERT_TRUE(std::memcmp(&on_lattice[i], &reference[i], sizeof(float)) == 0 ||
                                 (std::isnan(on_lattice[i]) && std::isnan(reference[i])))
                         << "graph " << g << " node " << output << " gated " << on_lattice[i] << " ungated " << reference[i] << "\n"
@@ -291,4 +307,5 @@ TEST(GraphBounds, every_nodes_values_lie_within_its_proven_range) {
         }
     }
     EXPECT_GT(checked, graphs * 8);
+    EXPECT_LT(refused_for_cost, checked / 20);  // the gating check still runs on nearly every node
 }
