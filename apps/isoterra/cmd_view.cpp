@@ -53,7 +53,7 @@ void write_screenshot(const ViewWindow& window, const std::string& path, int wid
 // Mesa's software rasterizer (llvmpipe) allocates and frees large buffers every frame. glibc
 // hands freed pages at the top of its heap back to the kernel and faults them in again the
 // next frame: under a virtual machine, about a quarter of the drawing thread's time went to
-// the kernel (perf; docs/design/benchmarks.md, "The viewer's frame"). Keeping up to 512 MiB of
+// the kernel (perf; git show 7acd295:docs/benchmarks.md, "The viewer's frame"). Keeping up to 512 MiB of
 // freed memory stops that; the peak stays what it was.
 void keep_freed_memory() {
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
