@@ -9,16 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "isoterra/isoterra.h"
-
-static int failures = 0;
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "%s:%d: failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, isoterra_last_error()); \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
 
 /* The last error holds `part` and is one line. */
 static int said(const char* part) { return strstr(isoterra_last_error(), part) != NULL && strchr(isoterra_last_error(), '\n') == NULL; }

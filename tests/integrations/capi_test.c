@@ -8,16 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "capi_check.h"
 #include "isoterra/isoterra.h"
-
-static int failures = 0;
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "%s:%d: failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, isoterra_last_error()); \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
 
 typedef struct {
     int updates, visible_meshes, dropped;
