@@ -1,7 +1,9 @@
 // `isoterra bench`: the pipeline's figures on this machine, single thread, as medians of
-// repeated runs so that a noisy neighbour moves them little.
+// repeated runs so that a noisy neighbour moves them little. Any terrain: a classic preset or
+// a field graph, with a ground output or without.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <vector>
@@ -44,23 +46,46 @@ double median_ns_per_op(int repeats, double ops, const std::function<void()>& wo
 
 volatile double g_sink = 0.0;  // keeps results alive so the loops are not optimised away
 
-// Edits on the ground near the origin, each a little further along so that every one
-// changes samples.
-EditOp ground_edit(const TerrainField& t, int i, double radius) {
-    const double x = 8.0 + 5.0 * (i % 7), z = 8.0 + 4.0 * (i / 7 % 5);
-    return EditOp{BrushKind::sphere, i % 2 ? BrushMode::add : BrushMode::carve, {x, t.surface_height(x, z), z}, radius};
+// The surface's height at a column: the field's ground height, else (a graph without a
+// ground output) the highest solid sample of the column within 8 km, found 8 m apart and
+// then to the metre; 0 when it has none.
+double surface_at(const Field& field, double x, double z) {
+    const double g = field.ground_height(x, z);
+    if (std::isfinite(g)) return g;
+    for (double y = 8192.0; y >= -8192.0; y -= 8.0) {
+        if (field.value({x, y, z}) >= 0.0) continue;
+        double top = y;
+        while (top < y + 7.0 && field.value({x, top + 1.0, z}) < 0.0) top += 1.0;
+        return top;
+    }
+    return 0.0;
 }
+
+// Where the edits go: 35 spots on the surface near the origin, found before any timing.
+struct EditSpots {
+    std::vector<glm::dvec3> at;
+    explicit EditSpots(const Field& field) {
+        for (int i = 0; i < 35; ++i) {
+            const double x = 8.0 + 5.0 * (i % 7), z = 8.0 + 4.0 * (i / 7);
+            at.push_back({x, surface_at(field, x, z), z});
+        }
+    }
+    // The i-th edit, each a little further along so that every one changes samples.
+    EditOp edit(int i, double radius) const {
+        return EditOp{BrushKind::sphere, i % 2 ? BrushMode::add : BrushMode::carve, at[i % at.size()], radius};
+    }
+};
 
 // The median milliseconds from an edit to every chunk it touched rebuilt and handed over, in
 // a settled world of one level, 64 m around, with one worker.
-double edit_to_rebuilt_ms(const std::shared_ptr<const TerrainField>& terrain, double radius, int repeats) {
+double edit_to_rebuilt_ms(const std::shared_ptr<const Field>& terrain, const EditSpots& spots, double radius, int repeats) {
     WorldSettings settings;
     settings.view_radius = 2;
     settings.view_distance_m = 64.0;
     settings.levels = 1;
     settings.threads = 1;
     World world(terrain, settings);
-    const glm::dvec3 focus(16.0, terrain->surface_height(16.0, 16.0), 16.0);
+    const glm::dvec3 focus(16.0, surface_at(*terrain, 16.0, 16.0), 16.0);
     const auto settle = [&] {
         for (;;) {
             world.set_focus(focus);
@@ -73,7 +98,7 @@ double edit_to_rebuilt_ms(const std::shared_ptr<const TerrainField>& terrain, do
     EditHistory history(terrain);
     std::vector<double> runs;
     for (int r = 0; r < repeats; ++r) {
-        const EditOp op = ground_edit(*terrain, r, radius);
+        const EditOp op = spots.edit(r, radius);
         const auto t0 = Clock::now();
         history.apply(op);
         world.set_edits(std::make_shared<const ChunkDeltas>(history.deltas()), edit_box(op));
@@ -86,7 +111,7 @@ double edit_to_rebuilt_ms(const std::shared_ptr<const TerrainField>& terrain, do
 
 // Edits a second, each applied and committed (one transaction, synchronous) to a world file
 // in the temporary directory.
-double edits_committed_per_s(const Preset& preset, const std::shared_ptr<const TerrainField>& terrain, int count) {
+double edits_committed_per_s(const TerrainSource& source, const std::shared_ptr<const Field>& terrain, const EditSpots& spots, int count) {
     const std::string path = (std::filesystem::temp_directory_path() / fmt::format("isoterra-bench-{}.db", ::getpid())).string();
     const auto remove_all = [&] {
         for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
@@ -94,9 +119,9 @@ double edits_committed_per_s(const Preset& preset, const std::shared_ptr<const T
     remove_all();
     double seconds = 0.0;
     {
-        WorldEditor editor(terrain, std::make_unique<WorldFile>(path, &preset));
+        WorldEditor editor(terrain, std::make_unique<WorldFile>(path, &source));
         const auto t0 = Clock::now();
-        for (int i = 0; i < count; ++i) editor.apply(ground_edit(*terrain, i, 4.0));
+        for (int i = 0; i < count; ++i) editor.apply(spots.edit(i, 4.0));
         seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     }
     remove_all();
@@ -132,8 +157,9 @@ void bench_noise(nlohmann::ordered_json& out, const NoiseSet& noise, const std::
     });
 }
 
-// The terrain function: per point, then a chunk's lattice, whole and for meshing only.
-void bench_terrain(nlohmann::ordered_json& out, const TerrainField& terrain, const std::vector<glm::dvec3>& pts, int repeats) {
+// The terrain: per point, then a chunk's lattice, whole and for meshing only. (The keys keep
+// the tutorial's name, which they were first measured on, whatever the terrain.)
+void bench_terrain(nlohmann::ordered_json& out, const Field& terrain, const std::vector<glm::dvec3>& pts, int repeats) {
     std::vector<double> values(pts.size());
     out["tutorial_sample_ns"] = median_ns_per_op(repeats, static_cast<double>(pts.size()), [&] {
         terrain.sample_points(pts.data(), pts.size(), values.data());
@@ -141,7 +167,7 @@ void bench_terrain(nlohmann::ordered_json& out, const TerrainField& terrain, con
     });
     // One chunk with the padding a mesher needs: 33 samples a side, near the ground.
     Lattice chunk;
-    chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain.surface_height(26, 26))) - 16, 10};
+    chunk.origin = {10, static_cast<std::int64_t>(std::floor(surface_at(terrain, 26, 26))) - 16, 10};
     chunk.size = {33, 33, 33};
     std::vector<float> grid(chunk.count());
     out["tutorial_chunk_sample_ms"] = median_ns_per_op(repeats, 1.0,
@@ -161,9 +187,13 @@ void bench_terrain(nlohmann::ordered_json& out, const TerrainField& terrain, con
         1e6;
 }
 
-// Meshing: the same tutorial chunks for every mesher, sampled once beforehand.
-void bench_meshers(nlohmann::ordered_json& out, const TerrainField& terrain, int repeats) {
-    const ChunkCoord chunk_coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
+// Meshing: the same chunks for every mesher, sampled once beforehand. They are the tutorial's,
+// lifted by the chunks between y = 0 and the surface at the origin's column (none for the
+// tutorial), so that a terrain whose ground lies far up or down has surface in them too.
+void bench_meshers(nlohmann::ordered_json& out, const Field& terrain, int repeats) {
+    ChunkCoord chunk_coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
+    const int lift = static_cast<int>(std::floor(surface_at(terrain, 16.0, 16.0) / kChunkSize));
+    for (ChunkCoord& c : chunk_coords) c.y += lift;
     for (const MesherInfo& info : meshers()) {
         const Mesher m = info.id;
         std::vector<ChunkSamples> samples(std::size(chunk_coords));
@@ -186,25 +216,26 @@ void bench_meshers(nlohmann::ordered_json& out, const TerrainField& terrain, int
 }
 
 // Editing: a brush alone, an edit until its chunks are rebuilt, edits committed.
-void bench_edits(nlohmann::ordered_json& out, const Preset& preset, const std::shared_ptr<const TerrainField>& terrain, int repeats) {
+void bench_edits(nlohmann::ordered_json& out, const TerrainSource& source, const std::shared_ptr<const Field>& terrain, int repeats) {
+    const EditSpots spots(*terrain);
     for (const double radius : {4.0, 8.0, 16.0}) {
         const std::string key = fmt::format("r{}", static_cast<int>(radius));
         int i = 0;
         out["edit_apply_ms"][key] = median_ns_per_op(repeats, 1.0,
                                                      [&] {
                                                          ChunkDeltas deltas;
-                                                         apply_edit(*terrain, ground_edit(*terrain, i++, radius), deltas);
+                                                         apply_edit(*terrain, spots.edit(i++, radius), deltas);
                                                      }) /
                                     1e6;
-        out["edit_rebuild_ms"][key] = edit_to_rebuilt_ms(terrain, radius, repeats);
+        out["edit_rebuild_ms"][key] = edit_to_rebuilt_ms(terrain, spots, radius, repeats);
     }
-    out["edits_committed_per_s"] = edits_committed_per_s(preset, terrain, 10 * repeats);
+    out["edits_committed_per_s"] = edits_committed_per_s(source, terrain, spots, 10 * repeats);
 }
 
 // The figures as text: a heading, then one line each (those under a heading by its name).
-void print_figures(const nlohmann::ordered_json& out, const Preset& preset, int repeats) {
-    fmt::print("isoterra bench: preset {}, seed {}, single thread, median of {} runs, lattice noise on {}\n", printable(preset.name, 100),
-               preset.seed, repeats, noise_path_name(noise_path()));
+void print_figures(const nlohmann::ordered_json& out, const TerrainSource& source, int repeats) {
+    fmt::print("isoterra bench: {} {}, seed {}, single thread, median of {} runs, lattice noise on {}\n",
+               source.is_graph() ? "graph" : "preset", printable(source.name, 100), source.seed, repeats, noise_path_name(noise_path()));
     for (auto it = out.begin(); it != out.end(); ++it) {
         if (it.value().is_object()) {
             for (auto in = it.value().begin(); in != it.value().end(); ++in)
@@ -216,24 +247,22 @@ void print_figures(const nlohmann::ordered_json& out, const Preset& preset, int 
 }
 
 void bench(const BenchOptions& opt, const FieldOptions& field_opt) {
-    const TerrainSource terrain_source = field_opt.load();
-    if (terrain_source.is_graph()) throw UsageError("bench: measures a preset's terrain; give --preset or a preset file");
-    Preset preset = terrain_source.preset;
-    preset.seed = terrain_source.seed;
+    const TerrainSource source = field_opt.load();
     Mulberry32 rng(12345);
     std::vector<glm::dvec3> pts(4096);
     for (auto& p : pts) p = glm::dvec3(rng.next() * 2000 - 1000, rng.next() * 200 - 50, rng.next() * 2000 - 1000);
 
     nlohmann::ordered_json out;
-    out["preset"] = preset.name;
-    out["seed"] = preset.seed;
-    bench_noise(out, NoiseSet(preset.seed), pts, opt.repeats);
-    const std::shared_ptr<const TerrainField> terrain = make_terrain(preset, preset.seed);
+    out["preset"] = source.name;
+    out["seed"] = source.seed;
+    out["graph"] = source.is_graph();
+    bench_noise(out, NoiseSet(source.seed), pts, opt.repeats);
+    const std::shared_ptr<const Field> terrain = source.make_field();
     bench_terrain(out, *terrain, pts, opt.repeats);
     bench_meshers(out, *terrain, opt.repeats);
-    bench_edits(out, preset, terrain, opt.repeats);
+    bench_edits(out, source, terrain, opt.repeats);
     if (opt.json) fmt::print("{}\n", out.dump(2));
-    else print_figures(out, preset, opt.repeats);
+    else print_figures(out, source, opt.repeats);
 }
 
 }  // namespace

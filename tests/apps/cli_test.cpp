@@ -6,10 +6,12 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "classic_presets.hpp"
 #include "isoterra/field.hpp"
 #include "isoterra/graph.hpp"
+#include "isoterra/mesh.hpp"
 
 using namespace isoterra;
 
@@ -138,6 +140,31 @@ TEST(Cli, bench_json_has_the_documented_keys) {
     for (const char* key : {"noise2_ns", "noise3_ns", "fbm5_ns", "tutorial_sample_ns", "tutorial_chunk_sample_ms", "mesh_ms",
                             "mesh_mtris_per_s", "marching-cubes", "surface-nets", "blocks", "noise_path"})
         EXPECT_NE(r.out.find(std::string("\"") + key + "\""), std::string::npos) << key;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["graph"], false);
+}
+
+// Field graphs whose surface lies far above y = 0, one with a ground output and one without:
+// bench times them under their name and --seed, its chunks where the surface is (every mesher
+// makes triangles there), its edits on that surface.
+TEST(Cli, bench_times_a_field_graph_with_or_without_a_ground_output_at_its_surface) {
+    const std::string dir = ::testing::TempDir();
+    const std::string lumps = "lumps = { type = \"simplex3\", scale_m = 12.0 }\nrough = { type = \"mul\", a = \"lumps\", b = 2.0 }\n";
+    const std::string no_ground = dir + "/bench_no_ground.toml", ground = dir + "/bench_ground.toml";
+    std::ofstream(no_ground) << "format = 1\nname = \"high lumps\"\n[node]\nland = { type = \"plane\", height = 700.0 }\n"
+                             << lumps << "out = { type = \"add\", a = \"land\", b = \"rough\" }\n[output]\nsdf = \"out\"\n";
+    std::ofstream(ground) << "format = 1\nname = \"high hills\"\n[node]\nhills = { type = \"fbm2\", scale_m = 200.0, amplitude = 20.0 }\n"
+                          << "height = { type = \"add\", a = \"hills\", b = 1500.0 }\nland = { type = \"plane\", height = \"height\" }\n"
+                          << "[output]\nsdf = \"land\"\nground = \"height\"\n";
+    for (const auto& [path, name] : {std::pair{no_ground, "high lumps"}, std::pair{ground, "high hills"}}) {
+        const auto r = run_cli("bench --json --repeats 1 --seed 7 --config " + path);
+        ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["preset"], name);
+        EXPECT_EQ(j["seed"], 7);
+        EXPECT_EQ(j["graph"], true);
+        for (const MesherInfo& m : meshers()) EXPECT_GT(j["mesh_mtris_per_s"][m.name].get<double>(), 0.0) << name << " " << m.name;
+        EXPECT_GT(j["edits_committed_per_s"].get<double>(), 0.0) << name;
+    }
 }
 
 TEST(CliRegion, mesh_writes_each_format_and_refuses_bad_input) {
