@@ -26,7 +26,7 @@ if [ "$mode" != --run-only ]; then
   [ -f "$dir/CMakeCache.txt" ] || generator=(-G Ninja)
   cmake -S "$src" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="$flags" \
         -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
-        -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined -no-pie" -DISOTERRA_BUILD_BENCH=OFF -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
+        -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined -no-pie" -DISOTERRA_BUILD_TESTS=ON -DISOTERRA_BUILD_BENCH=OFF -DISOTERRA_TSAN_TESTS=OFF -DISOTERRA_SANITIZER_TESTS=OFF -DISOTERRA_WEB_TESTS=OFF \
         -DISOTERRA_WITH_MPI=OFF -DISOTERRA_BUILD_PYTHON=OFF -DISOTERRA_FOREIGN_HOST_TESTS=OFF -DISOTERRA_DELIVERY_TESTS=OFF >/dev/null  # MPI, Python, Blender, Mono, the package, the glTF validator, clang-format: the main tree only
   # Quiet unless something is wrong: the build's output goes to a log that is shown on failure.
   # Under CTest it shares the cores with the rest of the suite: at a lower priority, so that
