@@ -299,3 +299,52 @@ TEST(GraphLod, misuse_is_refused_with_the_line) {
         EXPECT_EQ(error.find('\n'), std::string::npos) << error;
     }
 }
+
+// drainage with far_bed_samples (issue 53: dashed rivers from afar): inside a World column a
+// far level's river beds are at least that many samples wide (1.5 x 8 m here, the node's own
+// 4 m), so the ground only sinks, and by metres where a sample falls in the widened bed; at
+// the faces, at level 0 and outside World columns it keeps every bit. Its channels are the
+// node's own: sampled far first (tiles built by the widened lanes), the points' ground is the same.
+TEST(GraphLod, far_levels_widen_narrow_river_beds_inside_and_keep_every_bit_at_the_faces) {
+    const char* rivers =
+        "hills = {{ type = \"fbm2\", scale_m = 2000.0, octaves = 2, amplitude = 150.0 }}\n"
+        "control = {{ type = \"add\", a = \"hills\", b = 200.0 }}\n"
+        "out = {{ type = \"drainage\", control = \"control\", relief = 80.0, cell_m = 500.0, levels = 2, slope = 0.3, "
+        "floor_m = 30.0, bed_width_m = 4.0, bed_depth_m = 2.0, water_levels = 1, sea_level = 0.0{} }}\n"
+        "land = {{ type = \"plane\", height = \"out\" }}\n";
+    const auto far = lod_test::graph(fmt::format(fmt::runtime(rivers), ", far_bed_samples = 1.5"), "land", "out");
+    const auto every = lod_test::graph(fmt::format(fmt::runtime(rivers), ""), "land", "out");
+    // Chunks of 256 m over 2 km, 36 x 36 columns each.
+    int faces = 0, inside = 0, sunk = 0;
+    for (int cx = -4; cx < 4; ++cx)
+        for (int cz = -4; cz < 4; ++cz) {
+            const Lattice lat = column_lattice(8.0, cx, cz, true);
+            Lattice plain = lat;
+            plain.lod_column_samples = 0;
+            const Sampled got = sample(*far, lat), all = sample(*every, plain);
+            for (int k = 0; k < lat.size.z; ++k)
+                for (int i = 0; i < lat.size.x; ++i) {
+                    const std::size_t at = static_cast<std::size_t>(k) * lat.size.x + i;
+                    const float g = got.ground[at], a = all.ground[at];
+                    if (from_faces(lat, i, k) <= 2) {
+                        EXPECT_EQ(g, a) << "at " << i << "," << k;
+                        ++faces;
+                        continue;
+                    }
+                    EXPECT_LE(g, a + 1e-3f) << "at " << i << "," << k;
+                    inside += from_faces(lat, i, k) >= 4;
+                    sunk += g < a - 0.5f;
+                }
+        }
+    EXPECT_EQ(faces, 64 * (36 * 36 - 27 * 27));
+    EXPECT_EQ(inside, 64 * 25 * 25);
+    EXPECT_GT(sunk, 100);
+    // At 1 m (level 0) the beds are wider than 1.5 samples already, and outside a World column
+    // (a plain lattice, the points' path) nothing widens: the node's bits as without the key.
+    for (const Lattice& lat : {column_lattice(1.0, 0, 0, true), column_lattice(8.0, 0, 0, false)}) {
+        const Matched m = check(*far, *every, *every, lat, true);
+        EXPECT_GT(m.inside, 0);
+    }
+    for (int x = -1000; x < 1000; x += 40)
+        for (int z = -1000; z < 1000; z += 40) ASSERT_EQ(far->ground_height(x, z), every->ground_height(x, z)) << x << "," << z;
+}

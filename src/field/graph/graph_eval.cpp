@@ -127,7 +127,7 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
         case Op::slope: run_slope(node, l); return;
         case Op::curvature: run_curvature(node, l); return;
         case Op::cellular: run_cellular(node, *noise, l); return;
-        case Op::drainage: run_drainage(node, l); return;
+        case Op::drainage: run_drainage_far(node, l); return;
         default: return;  // pointwise, above
         case Op::warp3: {
             const double* xs = coordinate(node, l, 0, l.x);

@@ -91,6 +91,9 @@ const std::map<std::string, std::string>& type_docs() {
         {"drainage.floodplain",
          "a valley floor's rise from its river per metre: the floor falls towards the river, the water below its banks"},
         {"drainage.water_reach_m", "with it, the water is continuous: each river's level, sinking away over this reach beyond its bank"},
+        {"drainage.far_bed_samples",
+         "with it, inside a World column's far levels no river bed is narrower than this many samples (level 0 unchanged): "
+         "no dashed rivers from afar"},
     };
     return docs;
 }

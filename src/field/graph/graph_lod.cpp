@@ -6,13 +6,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "landform_nodes.hpp"
 #include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
 
 std::vector<double> lod_weights(const Program& program, const Lattice& lattice) {
     const std::int64_t c = lattice.lod_column_samples, exact = lattice.lod_exact_samples;
-    const bool any = std::any_of(program.nodes.begin(), program.nodes.end(), [](const Node& n) { return n.lod || n.detail_m > 0.0; });
+    const bool any = std::any_of(program.nodes.begin(), program.nodes.end(),
+                                 [](const Node& n) { return n.lod || n.detail_m > 0.0 || widens_far_beds(n); });
     if (c <= 0 || !any) return {};
     // Samples from the nearest face of the column, along x and along z.
     const auto from_faces = [c](std::int64_t origin, int size) {

@@ -58,6 +58,11 @@ NodeRanges cellular_ranges(const Node& node, const RangeContext& c);
 /// drainage (landform/drainage.cpp): a river network computed locally; ports height
 /// (carved), distance, water, order.
 void run_drainage(const Node& node, const Lanes& l);
+/// The same with its far levels' beds widened (landform/drainage_far.cpp): inside a World
+/// column, river beds at least `far_bed_samples` samples wide where the level alone shows.
+void run_drainage_far(const Node& node, const Lanes& l);
+/// True for a drainage node whose far levels widen its beds (so it needs lod weights).
+bool widens_far_beds(const Node& node);
 /// The channels of drainage node `node` (of `program`) whose sources lie in the rectangle.
 std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseSet& noise, const Node& node, const glm::dvec2& lo,
                                             const glm::dvec2& hi);

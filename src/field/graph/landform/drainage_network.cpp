@@ -94,8 +94,17 @@ glm::dvec2 Network::point(int level, std::int64_t i, std::int64_t j) const {
 }
 
 std::shared_ptr<const Tile> Network::tile(int level, std::int64_t tx, std::int64_t tz) {
-    return cache_->get(TileKey{noise_.seed, level, tx, tz},
-                       [&] { return std::make_shared<const Tile>(level == 0 ? trunks(tx, tz) : tributaries(level, tx, tz)); });
+    return cache_->get(TileKey{noise_.seed, level, tx, tz}, [&] {
+        // With the node's own beds, also for a far level's widened copy (drainage_far.cpp): a
+        // tile is the same whoever builds it.
+        struct Restore {
+            Params& p;
+            const Params kept;
+            ~Restore() { p = kept; }
+        } restore{p_, p_};
+        p_ = p_.own_beds();
+        return std::make_shared<const Tile>(level == 0 ? trunks(tx, tz) : tributaries(level, tx, tz));
+    });
 }
 
 double Network::lowest_valley(const glm::dvec2& at, int below, double ceiling, const Channel** best) {

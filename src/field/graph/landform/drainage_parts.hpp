@@ -54,6 +54,15 @@ struct Params {
             level[k] = {std::ldexp(cell0, -k), slope * std::pow(slope_gain, k), std::ldexp(floor0, -k),
                         river ? std::ldexp(bed_width0, -k) : 0.0, river ? std::ldexp(bed_depth0, -k) : 0.0};
         }
+        // A far level's copy of the node (drainage_far.cpp): no river's bed narrower than p[15]
+        // at its lanes; its channels are the node's own (Network::tile builds with own_beds()).
+        if (p.size() > 15)
+            for (int k = 0; k < std::min(water_levels, 8); ++k) level[k].bed_width = std::max(level[k].bed_width, p[15]);
+    }
+    Params own_beds() const {
+        Params own = *this;
+        for (int k = 0; k < std::min(water_levels, 8); ++k) own.level[k].bed_width = std::ldexp(bed_width0, -k);
+        return own;
     }
     double cell(int k) const { return level[k].cell; }
     double slope_at(int k) const { return level[k].slope; }
