@@ -71,3 +71,38 @@ test('bad URL parameters and files are reported in one line and change nothing',
     await server.close();
   }
 });
+
+// The panel's fields (panel.js): a new seed opens that world, a mesher and a view distance
+// restart the World with them; a value out of range is one line and changes nothing.
+test('the panel opens a seed, takes a mesher and a view distance, and refuses bad values', async () => {
+  const server = await serve(builtPage());
+  const browser = await launch();
+  const set = async (page, id, value) => {
+    await page.evaluate(([i, v]) => {
+      const e = document.getElementById(i);
+      e.value = v;
+      e.dispatchEvent(new Event('change'));
+    }, [id, value]);
+  };
+  try {
+    const page = await openPage(browser.context, server.url, '?preset=tutorial&seed=5&view=64');
+    await set(page, 'seed', '7');
+    await page.waitForFunction(() => window.isoterra.stats().world === 'tutorial@7', null, { timeout: 30000 });
+    await settleAgain(page);
+    await set(page, 'view-distance', '10');
+    assert.equal(await errorLine(page), 'view distance 10 must be from 32 to 65536 m');
+    await set(page, 'mesher', 'surface-nets');
+    assert.equal(await errorLine(page), null);
+    await set(page, 'view-distance', '96');
+    await settleAgain(page);
+    assert.equal(await errorLine(page), null);
+    assert.ok((await page.evaluate(() => window.isoterra.stats())).chunks > 0);
+    const exported = await page.evaluate(() => window.isoterra.exportGlb().length);
+    assert.ok(exported > 1000, `the settled view exports (${exported} bytes)`);
+    assert.equal((await page.evaluate(() => window.isoterra.stats())).world, 'tutorial@7');
+    assert.deepEqual(browser.problems, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

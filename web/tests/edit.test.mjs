@@ -21,6 +21,36 @@ async function groundBelow(page, x, z) {
 const sampleNative = (world, p) =>
   Number(execFileSync(isoterra(), ['sample', '--world', world], { input: `${p.join(' ')}\n` }).toString().trim());
 
+// Export: the file isoterra reads, with the same edit and the same field. Returns the edit's centre.
+async function exportIsWhatIsoterraReads(page, out, history) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  const exported = path.join(out, 'exported.db');
+  await download.saveAs(exported);
+  const listed = execFileSync(isoterra(), ['history', '--world', exported]).toString();
+  assert.match(listed, /sphere carve at .* radius 6 m/);
+  const centre = history.ops[0].match(/at (\S+),(\S+),(\S+) /).slice(1, 4).map(Number);
+  const probe = [centre[0] + 1.25, centre[1] - 0.5, centre[2] + 0.75];
+  const inPage = await page.evaluate((p) => window.isoterra.sample(...p), probe);
+  assert.ok(Object.is(inPage, sampleNative(exported, probe)), 'the exported world samples as the page does');
+  return centre;
+}
+
+// Import: a world file made by isoterra edit (a sphere added at `at`) shows its edit in the page.
+async function importShowsTheEdit(page, out, at) {
+  const made = path.join(out, 'made.db');
+  fs.rmSync(made, { force: true });
+  execFileSync(isoterra(), ['edit', '--world', made, '--preset', 'tutorial', '--seed', String(kSeed),
+    'sphere', '--at', at.join(','), '--radius', '5', '--mode', 'add']);
+  await page.setInputFiles('#open-file', made);
+  await settleAgain(page);
+  const imported = await page.evaluate(() => window.isoterra.history());
+  assert.equal(imported.ops.length, 1);
+  assert.match(imported.ops[0], /^sphere add at .* radius 5 m$/);
+  const probe2 = [at[0] + 0.5, at[1] + 2.25, at[2] - 0.75];
+  assert.ok(Object.is(await page.evaluate((p) => window.isoterra.sample(...p), probe2), sampleNative(made, probe2)),
+    'the imported world samples as isoterra does');
+}
+
 test('click, undo, redo, reload, export and import', async () => {
   const server = await serve(builtPage());
   const browser = await launch();
@@ -70,31 +100,8 @@ test('click, undo, redo, reload, export and import', async () => {
     const reloaded = await pixels(page);
     assert.ok(difference(carved, reloaded) < 0.5, `after the reload the picture differs by ${difference(carved, reloaded).toFixed(3)}`);
 
-    // Export: the file isoterra reads, with the same edit and the same field.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
-    const exported = path.join(out, 'exported.db');
-    await download.saveAs(exported);
-    const listed = execFileSync(isoterra(), ['history', '--world', exported]).toString();
-    assert.match(listed, /sphere carve at .* radius 6 m/);
-    const centre = history.ops[0].match(/at (\S+),(\S+),(\S+) /).slice(1, 4).map(Number);
-    const probe = [centre[0] + 1.25, centre[1] - 0.5, centre[2] + 0.75];
-    const inPage = await page.evaluate((p) => window.isoterra.sample(...p), probe);
-    assert.ok(Object.is(inPage, sampleNative(exported, probe)), 'the exported world samples as the page does');
-
-    // Import: a world file made by isoterra edit shows its edit in the page.
-    const made = path.join(out, 'made.db');
-    fs.rmSync(made, { force: true });
-    const at = [centre[0] + 20, ground, centre[2] - 10];
-    execFileSync(isoterra(), ['edit', '--world', made, '--preset', 'tutorial', '--seed', String(kSeed),
-      'sphere', '--at', at.join(','), '--radius', '5', '--mode', 'add']);
-    await page.setInputFiles('#open-file', made);
-    await settleAgain(page);
-    const imported = await page.evaluate(() => window.isoterra.history());
-    assert.equal(imported.ops.length, 1);
-    assert.match(imported.ops[0], /^sphere add at .* radius 5 m$/);
-    const probe2 = [at[0] + 0.5, at[1] + 2.25, at[2] - 0.75];
-    assert.ok(Object.is(await page.evaluate((p) => window.isoterra.sample(...p), probe2), sampleNative(made, probe2)),
-      'the imported world samples as isoterra does');
+    const centre = await exportIsWhatIsoterraReads(page, out, history);
+    await importShowsTheEdit(page, out, [centre[0] + 20, ground, centre[2] - 10]);
     assert.equal(await page.evaluate(() => document.getElementById('error').hidden), true);
     assert.deepEqual(browser.problems, []);
   } finally {
