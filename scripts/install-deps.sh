@@ -16,7 +16,7 @@ esac
 packages=(
   g++ cmake make ninja-build pkg-config git ca-certificates
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libglm-dev libspng-dev
-  libsqlite3-dev libzstd-dev libgdal-dev libmeshoptimizer-dev
+  libsqlite3-dev libzstd-dev libgdal-dev libmeshoptimizer-dev librecast-dev
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev
 )

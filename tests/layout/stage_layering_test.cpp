@@ -40,7 +40,8 @@ TEST(StageLayering, the_table_names_every_stage_folder_and_what_each_may_use) {
 
 TEST(StageLayering, the_cmake_stage_targets_link_exactly_what_the_table_allows) {
     const auto links = read_cmake_stage_links(isoterra::test::read_bytes(fs::path(ISOTERRA_SOURCE_DIR) / "CMakeLists.txt"));
-    EXPECT_EQ(links.size(), 12u);
+    EXPECT_EQ(links.size(), 13u);
+    EXPECT_EQ(links.at("nav"), (std::set<std::string>{"base", "edit", "world"}));
     EXPECT_EQ(links.at("store"), (std::set<std::string>{"base", "edit", "field"}));
     EXPECT_EQ(links.at("session"), (std::set<std::string>{"store", "world"}));
     EXPECT_TRUE(links.at("base").empty());

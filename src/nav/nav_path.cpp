@@ -1,0 +1,103 @@
+// Paths over a NavMesh: both ends snapped to the walkable ground near them (or refused,
+// saying whether the point is inside rock or in the air), A* over the polygons, then the
+// string-pulled waypoints (Detour's findPath and findStraightPath).
+#include <cmath>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshQuery.h>
+
+#include "nav/nav_detour.hpp"
+#include "nav/nav_parts.hpp"
+
+namespace isoterra {
+namespace {
+
+constexpr int kMaxCorridor = 8192;  // polygons along one path
+constexpr int kMaxWaypoints = 8192;
+constexpr double kWaypointStep_m = 1.0;  // the most between waypoints along a leg
+
+std::string point_text(const glm::dvec3& p) { return fmt::format("{:g},{:g},{:g}", p.x, p.y, p.z); }
+
+}  // namespace
+
+namespace nav_detail {
+
+// Why `p` has no walkable ground near it, in one line.
+std::string off_ground_reason(const Field& field, const ChunkDeltas* deltas, const TileRange& range, const AgentSettings& agent,
+                              const glm::dvec3& p) {
+    const int cx = static_cast<int>(std::floor(p.x / kChunkSize)), cz = static_cast<int>(std::floor(p.z / kChunkSize));
+    if (!range.contains(cx, cz)) return "lies outside the navigation mesh's region";
+    static const ChunkDeltas kNone;
+    double value = 0.0;
+    sample_edited(field, deltas ? *deltas : kNone, &p, 1, &value);
+    if (value < 0.0) return "lies inside rock";
+    glm::dvec3 hit;
+    if (!ray_cast(field, deltas ? *deltas : kNone, p, {0.0, -1.0, 0.0}, 1000.0, hit))
+        return "lies in the air with no ground below it within 1000 m";
+    if (p.y - hit.y > agent.height_m) return fmt::format("lies in the air, {:.1f} m above the ground", p.y - hit.y);
+    return fmt::format("is not on walkable ground (steeper than {:g} degrees, too low or too narrow for the agent)", agent.max_slope_deg);
+}
+
+// Returns `p` moved to the height of polygon `poly`'s detail mesh there (Detour's corners
+// and crossings lie on the coarser polygon).
+glm::dvec3 on_detail(const dtNavMeshQuery& q, dtPolyRef poly, const glm::dvec3& p) {
+    const float at[3] = {float(p.x), float(p.y), float(p.z)};
+    float closest[3];
+    if (dtStatusFailed(q.closestPointOnPoly(poly, at, closest, nullptr))) return p;
+    return {p.x, closest[1], p.z};
+}
+
+// Appends the points of the leg from `a` to `b` (on polygon `poly`) every `step` metres at
+// most, between them, at the height of the polygon's detail mesh (a and b by value: they may
+// lie in `out`).
+void follow_ground(const dtNavMeshQuery& q, dtPolyRef poly, const glm::dvec3 a, const glm::dvec3 b, double step,
+                   std::vector<glm::dvec3>& out) {
+    const int pieces = static_cast<int>(std::ceil(std::hypot(b.x - a.x, b.z - a.z) / step));
+    for (int k = 1; k < pieces; ++k) out.push_back(on_detail(q, poly, a + (b - a) * (double(k) / pieces)));
+}
+
+}  // namespace nav_detail
+
+NavPath NavMesh::path(const glm::dvec3& from, const glm::dvec3& to, const std::string& from_what, const std::string& to_what) const {
+    const dtNavMeshQuery& q = *detour_->query;
+    dtQueryFilter filter;
+    // Within a cell or two sideways; up to the agent's height above the ground, a metre below it.
+    const float extents[3] = {float(2.0 * agent_.cell_size_m), float(std::max(agent_.height_m, 1.0)), float(2.0 * agent_.cell_size_m)};
+    dtPolyRef ends[2] = {0, 0};
+    float at[2][3];
+    const glm::dvec3 points[2] = {from, to};
+    const std::string* names[2] = {&from_what, &to_what};
+    for (int e = 0; e < 2; ++e) {
+        const float p[3] = {float(points[e].x), float(points[e].y), float(points[e].z)};
+        if (dtStatusFailed(q.findNearestPoly(p, extents, &filter, &ends[e], at[e])) || ends[e] == 0)
+            throw NavError(fmt::format("{} {} {}", *names[e], point_text(points[e]),
+                                       nav_detail::off_ground_reason(*field_, deltas_.get(), range_, agent_, points[e])));
+    }
+    std::vector<dtPolyRef> corridor(kMaxCorridor);
+    int count = 0;
+    const dtStatus found = q.findPath(ends[0], ends[1], at[0], at[1], &filter, corridor.data(), &count, kMaxCorridor);
+    if (dtStatusFailed(found) || count == 0 || corridor[count - 1] != ends[1])
+        throw NoPathError(fmt::format("no path from {} to {}", point_text(from), point_text(to)));
+    // A corner at every polygon crossed, so that each leg lies on one polygon and follows its
+    // height detail: the path walks over a hill rather than through it.
+    std::vector<float> straight(3 * kMaxWaypoints);
+    std::vector<dtPolyRef> refs(kMaxWaypoints);
+    int n = 0;
+    if (dtStatusFailed(q.findStraightPath(at[0], at[1], corridor.data(), count, straight.data(), nullptr, refs.data(), &n, kMaxWaypoints,
+                                          DT_STRAIGHTPATH_ALL_CROSSINGS)) ||
+        n == kMaxWaypoints)
+        throw NoPathError(fmt::format("no path from {} to {} (too long for one query: {} waypoints)", point_text(from), point_text(to), n));
+    NavPath out;
+    for (int i = 0; i < n; ++i) {
+        const glm::dvec3 p = nav_detail::on_detail(q, refs[i], {straight[3 * i], straight[3 * i + 1], straight[3 * i + 2]});
+        if (i > 0) nav_detail::follow_ground(q, refs[i - 1], out.points.back(), p, kWaypointStep_m, out.points);
+        out.points.push_back(p);
+    }
+    nav_detail::thin_and_ground(*field_, deltas_.get(), out.points);
+    for (std::size_t i = 1; i < out.points.size(); ++i) out.length_m += glm::distance(out.points[i - 1], out.points[i]);
+    return out;
+}
+
+}  // namespace isoterra

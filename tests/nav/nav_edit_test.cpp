@@ -1,0 +1,61 @@
+// Edits and navigation: a tunnel carved through a tutorial hill with the edit API becomes
+// the path, shorter than the way over; undo gives the old tiles and the old path back.
+#include <gtest/gtest.h>
+
+#include "isoterra/edit.hpp"
+#include "isoterra/nav.hpp"
+#include "nav_checks.hpp"
+
+namespace isoterra::test {
+namespace {
+
+Box box_union(const Box& a, const Box& b) { return {glm::min(a.lo, b.lo), glm::max(a.hi, b.hi)}; }
+
+TEST(NavEdit, a_tunnel_through_a_hill_carries_the_path_shorter_and_undo_restores_the_old_one) {
+    // The hill along z = 100 rises about 12 m above its feet at x = 50 and x = 150.
+    const auto field = nav_tutorial();
+    const glm::dvec3 a = top_ground(*field, 40.0, 100.0), b = top_ground(*field, 160.0, 100.0);
+    const glm::dvec3 foot_a = top_ground(*field, 50.0, 100.0), foot_b = top_ground(*field, 150.0, 100.0);
+    ASSERT_GT(top_ground(*field, 100.0, 100.0).y, std::max(foot_a.y, foot_b.y) + 8.0);
+    const TileRange range = nav_tiles_covering({8.0, 68.0}, {192.0, 132.0});
+    NavMesh nav(field, nullptr, AgentSettings{}, range, 2);
+    const std::vector<NavTile> before_tiles = nav.tiles();
+    const NavPath before = nav.path(a, b);
+
+    // Balls of 3 m every 2 m from foot to foot, their centres 2.5 m above the line between the
+    // feet: a floor half a metre down, entered at 34 degrees.
+    EditHistory history(field);
+    Box changed{glm::dvec3(1e9), glm::dvec3(-1e9)};
+    for (int i = 0; i <= 50; ++i) {
+        EditOp op;
+        op.centre = foot_a + (foot_b - foot_a) * (i / 50.0) + glm::dvec3(0.0, 2.5, 0.0);
+        op.radius_m = 3.0;
+        history.apply(op);
+        changed = box_union(changed, edit_box(op));
+    }
+    auto deltas = std::make_shared<const ChunkDeltas>(history.deltas());
+    const std::size_t rebuilt = nav.update(deltas, changed, 2);
+    EXPECT_LT(rebuilt, static_cast<std::size_t>(range.count())) << "an edit rebuilt every tile";
+    const NavPath through = nav.path(a, b);
+    expect_walkable_path(*field, *deltas, through, AgentSettings{}.max_slope_deg);
+    EXPECT_LT(through.length_m, before.length_m - 1.0);
+    // Through the hill: some waypoint lies where the hill's rock was.
+    int in_old_rock = 0;
+    for (const glm::dvec3& p : through.points) in_old_rock += field->value(p + glm::dvec3(0.0, 0.5, 0.0)) < 0.0 ? 1 : 0;
+    EXPECT_GE(in_old_rock, 1);
+
+    // Undo every ball: the old tiles, bit for bit, and the old path.
+    std::vector<ChunkCoord> chunks;
+    Box box;
+    while (history.undo(chunks, box)) {}
+    EXPECT_TRUE(history.deltas().empty());
+    nav.update(std::make_shared<const ChunkDeltas>(history.deltas()), changed, 1);
+    ASSERT_EQ(nav.tiles().size(), before_tiles.size());
+    for (std::size_t i = 0; i < before_tiles.size(); ++i) EXPECT_TRUE(nav.tiles()[i].data == before_tiles[i].data) << "tile " << i;
+    const NavPath after = nav.path(a, b);
+    EXPECT_EQ(after.points, before.points);
+    EXPECT_DOUBLE_EQ(after.length_m, before.length_m);
+}
+
+}  // namespace
+}  // namespace isoterra::test
