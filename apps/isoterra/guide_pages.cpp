@@ -24,6 +24,8 @@ const std::map<std::string, std::string>& guide_pages() {
         {"view", "docs/getting-started/first-terrain.md"},
         {"fly", "docs/guides/levels-of-detail.md"},
         {"bake", "docs/guides/baking.md"},
+        {"navmesh", "docs/guides/navigation.md"},
+        {"path", "docs/guides/navigation.md"},
         {"edit", "docs/getting-started/first-edit.md"},
         {"undo", "docs/getting-started/first-edit.md"},
         {"redo", "docs/getting-started/first-edit.md"},

@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "isoterra/nav.hpp"
 #include "isoterra/noise.hpp"
+#include "nav_cli.hpp"
 
 int main(int argc, char** argv) {
     using namespace isoterra::app;
@@ -18,7 +20,7 @@ int main(int argc, char** argv) {
     app.footer(
         "Terrains (--preset): tutorial (the seed's), and alpine, islands, rivers, canyons: graphs of landform\n"
         "nodes with rivers that drain to the sea (docs/guides/landforms.md; `isoterra presets`, `isoterra landform`).\n"
-        "Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock).\n"
+        "Errors are one line on stderr; exit 2 for bad input, 1 for a failure (a full disk, a lock), 3 for no path (path).\n"
         "Coordinates lie within +-1e8 m. A failed or killed command leaves no half-written file.\n"
         "Plans past the memory budget (ISOTERRA_MEMORY_BUDGET=8G; default: half the memory) are refused first.\n"
         "Limits and how they are tested: docs/design/reliability.md.\n"
@@ -55,6 +57,12 @@ int main(int argc, char** argv) {
     } catch (const isoterra::LimitError& e) {  // the library's limits, shared with the C API
         std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         return 2;
+    } catch (const isoterra::NavError& e) {  // a point off the ground, agent settings out of range
+        std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
+        return 2;
+    } catch (const isoterra::NoPathError& e) {  // both ends walkable, nothing joins them: its own code
+        std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
+        return kNoPathExitCode;
     } catch (const Failure& e) {
         std::fprintf(stderr, "isoterra: %s\n", printable(e.what()).c_str());
         return 1;

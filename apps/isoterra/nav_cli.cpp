@@ -1,0 +1,42 @@
+// The agent's flags and the navigation errors as the program's (see nav_cli.hpp).
+#include "nav_cli.hpp"
+
+#include <fmt/format.h>
+
+namespace isoterra::app {
+
+void AgentOptions::add_to(CLI::App& cmd) {
+    const AgentSettings d;
+    cmd.add_option("--agent-height", agent.height_m, fmt::format("Agent's height, metres in [0.5, 10] (default {:g})", d.height_m));
+    cmd.add_option("--agent-radius", agent.radius_m, fmt::format("Agent's radius, metres in [0, 5] (default {:g})", d.radius_m));
+    cmd.add_option("--max-climb", agent.max_climb_m, fmt::format("Highest step walked up, metres in [0, 5] (default {:g})", d.max_climb_m));
+    cmd.add_option("--max-slope", agent.max_slope_deg,
+                   fmt::format("Steepest ground walked, degrees in [0, 85] (default {:g})", d.max_slope_deg));
+    cmd.add_option("--cell-size", agent.cell_size_m,
+                   fmt::format("Recast's cell, metres in [0.125, 1] dividing 32 (default {:g})", d.cell_size_m));
+    cmd.add_option("--cell-height", agent.cell_height_m,
+                   fmt::format("Recast's cell height, metres in [0.05, 1] (default {:g})", d.cell_height_m));
+}
+
+AgentSettings AgentOptions::settings() const {
+    if (const std::string problem = validate_agent(agent); !problem.empty()) throw UsageError("agent: " + problem);
+    return agent;
+}
+
+TileRange nav_region(const glm::dvec2& from, const glm::dvec2& to) {
+    try {
+        return nav_tiles_covering(from, to);
+    } catch (const NavError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+NavMesh build_nav(const EditSession& session, const AgentSettings& agent, const TileRange& range, int threads) {
+    try {
+        return NavMesh(session.field(), session.deltas(), agent, range, threads);
+    } catch (const NavError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+}  // namespace isoterra::app
