@@ -94,6 +94,9 @@ const std::map<std::string, std::string>& type_docs() {
         {"drainage.far_bed_samples",
          "with it, inside a World column's far levels no river bed is narrower than this many samples (level 0 unchanged): "
          "no dashed rivers from afar"},
+        {"drainage.meander", "how steeply every channel bends across its line (the tangent of its sharpest turn); 0: straight"},
+        {"drainage.meander_cells", "the bends' wavelength, in cells of each channel's level"},
+        {"drainage.spring", "the share of a head channel over which its bed widens and deepens from nothing at the source"},
     };
     return docs;
 }

@@ -92,12 +92,14 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
         const int k = ch->level;
         const double c = p.cell(k), slope = p.slope_at(k), f = p.floor_at(k);
         const auto rise = [&](double d) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; };
-        const double near = segment_box_nearest(ch->q, ch->r, lo, hi);
+        // A bent channel strays at most |bend| from its line.
+        const double sway = std::fabs(ch->bend);
+        const double near = std::max(0.0, segment_box_nearest(ch->q, ch->r, lo, hi) - sway);
         // Unlifted for every lane: the rectangle lies inside the window less its fade (such a
         // channel bounds the lowest valley from above).
         const bool unlifted = window_lift(ch->ci, ch->cj, c, 1.0, lo) == 0.0 && window_lift(ch->ci, ch->cj, c, 1.0, hi) == 0.0;
         if (unlifted) {
-            const double far = segment_box_farthest(ch->q, ch->r, lo, hi);
+            const double far = segment_box_farthest(ch->q, ch->r, lo, hi) + sway;
             ceiling = std::min(ceiling, ch->zq + slope * rise(far) + p.floodplain * (far - rise(far)));
             nearest_bound = std::min(nearest_bound, far);
         }
@@ -226,7 +228,8 @@ double nearest_distance(const Params& p, const Group& group, const glm::dvec2& a
         const double cell = p.cell(c.channel->level);
         const double lifted = c.unlifted ? 0.0 : window_lift(c.channel->ci, c.channel->cj, cell, cell, at);
         if (lifted == INFINITY) continue;
-        distance = std::min(distance, point_segment(at, c.channel->q, c.channel->r) + lifted);
+        const double d = c.channel->bend != 0.0 ? channel_distance(*c.channel, at) : point_segment(at, c.channel->q, c.channel->r);
+        distance = std::min(distance, d + lifted);
     }
     return distance;
 }
@@ -328,7 +331,7 @@ void run_drainage(const Node& node, const Lanes& l) {
             l.out[1][i] = g.gradient.x;
             l.out[2][i] = g.gradient.y;
             l.out[3][i] = nearest_distance(p, group, at[i]);
-            const bool river = g.best && g.best->level < p.water_levels && g.best_valley.distance < p.bed_width_at(g.best->level);
+            const bool river = g.best && g.best->level < p.water_levels && g.best_valley.distance < g.best_valley.width;
             const RiverWater rw =
                 want_rivers ? river_water(net, group.rivers, at[i], g.ground) : RiverWater{river ? g.best_valley.water : kDry, kFar};
             l.out[4][i] = rw.water;

@@ -93,6 +93,10 @@ glm::dvec2 Network::point(int level, std::int64_t i, std::int64_t j) const {
             (static_cast<double>(j) + 0.5 + p_.jitter * (cell_random(h, 1) - 0.5)) * c};
 }
 
+std::uint64_t Network::bend_hash(int level, std::int64_t i, std::int64_t j) const {
+    return cell_hash(noise_.seed, i, j, 0x6d6e6400u + static_cast<std::uint32_t>(level));
+}
+
 std::shared_ptr<const Tile> Network::tile(int level, std::int64_t tx, std::int64_t tz) {
     return cache_->get(TileKey{noise_.seed, level, tx, tz}, [&] {
         // With the node's own beds, also for a far level's widened copy (drainage_far.cpp): a
@@ -169,6 +173,7 @@ Tile Network::trunks(std::int64_t tx, std::int64_t tz) const {
             c.ci = i0 + a, c.cj = j0 + b;
             c.level = 0;
             c.taper = !upstream;
+            bend_channel(p_, bend_hash(0, c.ci, c.cj), c);
             tile.channels.push_back(c);
         }
     return tile;
@@ -199,9 +204,8 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
             const std::int64_t ci = cell_of(q.x, c), cj = cell_of(q.y, c);
             for_each_seen(k, ci, cj, ci, cj, [&](const Channel& ch) {
                 if (window_lift(ch.ci, ch.cj, c, 1.0, q) > 0.0) return;  // only channels it sees whole
-                const glm::dvec2 qr = ch.r - ch.q;
-                const double t = std::clamp(glm::dot(q - ch.q, qr) * ch.inv_len2, 0.0, 1.0);
-                const double d = glm::length(q - (ch.q + t * qr));
+                double t = 0.0;
+                const double d = channel_distance(ch, q, &t);
                 if (d < best) best = d, nearest = &ch, best_t = t;
             });
         }
@@ -211,7 +215,7 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
         if (!nearest || !(best > 1e-6 * p_.cell(level)) || best > reach) continue;
         // The junction, moved downstream so the tributary meets at an angle.
         const double t = std::min(1.0, best_t + p_.junction * best * std::sqrt(nearest->inv_len2));
-        const glm::dvec2 r = nearest->q + t * (nearest->r - nearest->q);
+        const glm::dvec2 r = channel_point(*nearest, t);
         const double zr = valley(*nearest, r).water;
         const double ground = lowest_valley(q, level, control[n] + relief[n], nullptr);
         Channel ch;
@@ -224,6 +228,7 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
         ch.ci = cells[n].first, ch.cj = cells[n].second;
         ch.level = level;
         ch.taper = true;
+        bend_channel(p_, bend_hash(level, ch.ci, ch.cj), ch);
         tile.channels.push_back(ch);
     }
     return tile;

@@ -37,6 +37,11 @@ struct Params {
     // (valley floors falling towards it, the water below its banks), and how far from its
     // rivers the water output gives their level (bilinear on a grid without a staircase).
     double floodplain = 0.0, reach = 0.0;
+    // Also 0 in older graphs (straight channels, today's beds): how steeply the channels bend
+    // from their lines (the tangent of the sharpest turn), their bends' wavelength in cells of
+    // each level, and the share of a head channel over which its bed widens and deepens from
+    // nothing (a spring).
+    double meander = 0.0, meander_cells = 0.25, spring = 0.0;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -48,16 +53,17 @@ struct Params {
         water_levels = static_cast<int>(p[7]);
         concavity = p[8], junction = p[9], sea_level = p[10], smooth = p[11];
         if (p.size() > 13) floodplain = p[12], reach = p[13];
+        if (p.size() > 17) meander = p[15], meander_cells = p[16], spring = p[17];
         levels = std::clamp(node.shape.octaves, 1, 8);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
             level[k] = {std::ldexp(cell0, -k), slope * std::pow(slope_gain, k), std::ldexp(floor0, -k),
                         river ? std::ldexp(bed_width0, -k) : 0.0, river ? std::ldexp(bed_depth0, -k) : 0.0};
         }
-        // A far level's copy of the node (drainage_far.cpp): no river's bed narrower than p[15]
+        // A far level's copy of the node (drainage_far.cpp): no river's bed narrower than p[18]
         // at its lanes; its channels are the node's own (Network::tile builds with own_beds()).
-        if (p.size() > 15)
-            for (int k = 0; k < std::min(water_levels, 8); ++k) level[k].bed_width = std::max(level[k].bed_width, p[15]);
+        if (p.size() > 18)
+            for (int k = 0; k < std::min(water_levels, 8); ++k) level[k].bed_width = std::max(level[k].bed_width, p[18]);
     }
     Params own_beds() const {
         Params own = *this;
@@ -131,7 +137,20 @@ struct Channel {
     std::int64_t ci = 0, cj = 0;  // the source's cell at its level
     int level = 0;
     bool taper = false;  // the bed grows from nothing at the source (a channel's head)
+    // Its bends (drainage_meander.cpp): offset `bend` sin(pi waves t) across its line, eased
+    // to nothing and level at both ends; 0: straight.
+    double bend = 0.0, waves = 1.0;
 };
+
+// A channel's offset across its line at share t of the way from its source, and the offset's
+// derivative in t (drainage_meander.cpp).
+double meander_offset(const Channel& c, double t, double* slope);
+// The channel's line at share t, bends included.
+glm::dvec2 channel_point(const Channel& c, double t);
+// The distance from `at` to the channel (its bends included) and the share t of its closest point.
+double channel_distance(const Channel& c, const glm::dvec2& at, double* share = nullptr);
+// Gives channel c (its ends, length and level set) its bends, their side from `hash`.
+void bend_channel(const Params& p, std::uint64_t hash, Channel& c);
 
 struct Tile {
     std::vector<Channel> channels;  // those whose sources lie in the tile's cells
@@ -145,6 +164,7 @@ inline std::int64_t tile_of(std::int64_t c) { return c >= 0 ? c / kTile : -((-c 
 struct Valley {
     double ground = 0.0, water = 0.0, distance = 0.0;
     glm::dvec2 gradient{0.0};
+    double width = 0.0;  // the bed's half-width at the closest point (where the water runs)
 };
 
 class DrainageCache;  // drainage_network.cpp
@@ -166,7 +186,15 @@ public:
         const glm::dvec2 qr = c.r - c.q;
         const double along = glm::dot(at - c.q, qr) * c.inv_len2;
         const double t = std::clamp(along, 0.0, 1.0);
-        const glm::dvec2 closest = c.q + t * qr;
+        glm::dvec2 closest = c.q + t * qr;
+        // Bent: the closest point moved across the line by the bend there (near the bent line's
+        // nearest point while its turns are gentle next to their wavelength).
+        double bend_slope = 0.0;
+        glm::dvec2 across_line(0.0);
+        if (c.bend != 0.0) {
+            across_line = glm::dvec2(-qr.y, qr.x) * std::sqrt(c.inv_len2);
+            closest += meander_offset(c, t, &bend_slope) * across_line;
+        }
         const glm::dvec2 off = at - closest;
         const double d = glm::length(off);
         const double u = 1.0 - t;
@@ -181,20 +209,35 @@ public:
         double ground = water + lv.slope * beyond;
         // The floor falls towards the river, flattening out where the sides rise.
         if (p_.floodplain > 0.0) ground += p_.floodplain * (d - beyond);
-        const double taper = c.taper ? std::min(1.0, 4.0 * t) : 1.0;
+        // With a spring a head's bed widens and deepens from nothing over its first share;
+        // without, it deepens over its first quarter.
+        const bool spring = p_.spring > 0.0;
+        const double grow = spring && c.taper ? smoothstep(0.0, p_.spring, t) : 1.0;
+        const double width = lv.bed_width * grow;
+        const double taper = spring ? grow : c.taper ? std::min(1.0, 4.0 * t) : 1.0;
         // The bed's cross-section, (1 - (d / w)^2)^2: level with the banks at its edge.
-        const double b = d < lv.bed_width ? 1.0 - (d / lv.bed_width) * (d / lv.bed_width) : 0.0;
+        const double b = d < width ? 1.0 - (d / width) * (d / width) : 0.0;
         const double across = b * b;
         ground -= lv.bed_depth * taper * across;
         Valley v{ground, water, d};
+        v.width = width;
         if (slope) {
             const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
-            const glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
+            glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
+            if (c.bend != 0.0) dd -= glm::dot(dd, across_line) * bend_slope * dt;
             const double dwater = level >= p_.sea_level ? -(c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
             const double drise = d <= f ? 0.0 : d < 2.0 * f ? (d - f) / f : 1.0;
-            const double dacross = d < lv.bed_width ? -4.0 * b * d / (lv.bed_width * lv.bed_width) : 0.0;
+            const double dacross = d < width ? -4.0 * b * d / (width * width) : 0.0;
             const double dtaper = c.taper && 4.0 * t < 1.0 ? 4.0 : 0.0;
-            v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dtaper * across * dt);
+            double dbed = dtaper * across;  // the rate of taper x across along t, at a fixed distance
+            if (spring) {
+                // The spring's depth grows, and its cross-section widens under a fixed point.
+                const double s = t / p_.spring;
+                const double dgrow = c.taper && s < 1.0 ? 6.0 * s * (1.0 - s) / p_.spring : 0.0;
+                const double widen = d < width ? 4.0 * b * d * d / (width * width * width) * lv.bed_width * dgrow : 0.0;
+                dbed = dgrow * across + taper * widen;
+            }
+            v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dbed * dt);
             if (p_.floodplain > 0.0) v.gradient += p_.floodplain * (1.0 - drise) * dd;
             if (smooth_ends) {
                 // For the slope a later node follows: the fall along the channel eased in and
@@ -230,6 +273,7 @@ public:
     void read(std::size_t slot, const std::vector<glm::dvec2>& at, std::vector<double>& out) const;
 
 private:
+    std::uint64_t bend_hash(int level, std::int64_t i, std::int64_t j) const;  // a channel's coin for its bends
     Tile trunks(std::int64_t tx, std::int64_t tz) const;
     Tile tributaries(int level, std::int64_t tx, std::int64_t tz);
 

@@ -29,7 +29,7 @@ RiverWater river_water(const Network& net, const std::vector<const Channel*>& ri
         const double lifted = window_lift(ch->ci, ch->cj, cell, cell, at);
         if (lifted == INFINITY) continue;
         const Valley v = net.valley(*ch, at);
-        const double e = std::max(0.0, v.distance + lifted - p.bed_width_at(ch->level));
+        const double e = std::max(0.0, v.distance + lifted - v.width);
         if (!(e < 2.0 * p.reach)) continue;
         out.beyond = std::min(out.beyond, e);
         const double bed = p.bed_depth_at(ch->level), under = v.water - bed - ground;

@@ -1,0 +1,63 @@
+// drainage's meanders (issue 53): each channel of every level bends across its line as
+// bend sin(pi waves t), a whole number of half-waves of about meander_cells of its level's
+// cells, so it leaves its source and meets the channel below on its line; an ease over the
+// first and last quarter-wave levels the bends there, so consecutive channels join without a
+// kink and a tributary meets its junction along its own line (its angle the network's). The
+// sharpest turn, bend pi waves / length, is the node's `meander`: a sine of slope a has
+// sinuosity about 1 + a^2 / 4 for small a.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <glm/geometric.hpp>
+
+#include "drainage_parts.hpp"
+
+namespace isoterra::graph::drainage {
+
+namespace {
+// The ease at share x of a quarter-wave from an end, and its derivative in x.
+double ease(double x, double* slope) {
+    if (x >= 1.0) return *slope = 0.0, 1.0;
+    if (!(x > 0.0)) return *slope = 0.0, 0.0;
+    *slope = 6.0 * x * (1.0 - x);
+    return x * x * (3.0 - 2.0 * x);
+}
+}  // namespace
+
+double meander_offset(const Channel& c, double t, double* slope) {
+    if (c.bend == 0.0) return *slope = 0.0, 0.0;
+    const double quarter = 0.25 / c.waves;  // an eighth of a wave: the share of the channel eased
+    double ds0 = 0.0, ds1 = 0.0;
+    const double e0 = ease(t / quarter, &ds0), e1 = ease((1.0 - t) / quarter, &ds1);
+    const double e = e0 * e1, de = (ds0 * e1 - e0 * ds1) / quarter;
+    const double phase = std::numbers::pi * c.waves * t;
+    const double s = std::sin(phase);
+    *slope = c.bend * (std::numbers::pi * c.waves * std::cos(phase) * e + s * de);
+    return c.bend * s * e;
+}
+
+glm::dvec2 channel_point(const Channel& c, double t) {
+    const glm::dvec2 qr = c.r - c.q;
+    double slope = 0.0;
+    const double offset = meander_offset(c, t, &slope);
+    return c.q + t * qr + (offset == 0.0 ? glm::dvec2(0.0) : offset * std::sqrt(c.inv_len2) * glm::dvec2(-qr.y, qr.x));
+}
+
+double channel_distance(const Channel& c, const glm::dvec2& at, double* share) {
+    const double t = std::clamp(glm::dot(at - c.q, c.r - c.q) * c.inv_len2, 0.0, 1.0);
+    if (share) *share = t;
+    return glm::length(at - channel_point(c, t));
+}
+
+void bend_channel(const Params& p, std::uint64_t hash, Channel& c) {
+    if (!(p.meander > 0.0) || !(c.inv_len2 > 0.0)) return;
+    const double length = 1.0 / std::sqrt(c.inv_len2);
+    const double half_wave = 0.5 * p.meander_cells * p.cell(c.level);
+    c.waves = std::max(1.0, std::round(length / half_wave));
+    // Which side it bends to first: the channel's own coin.
+    const double side = cell_random(hash, 2) < 0.5 ? -1.0 : 1.0;
+    c.bend = side * p.meander * length / (std::numbers::pi * c.waves);
+}
+
+}  // namespace isoterra::graph::drainage
