@@ -128,6 +128,9 @@ struct MeshScratch {
     std::vector<std::uint8_t> solid;        // per sample: 1 where the field is below 0
     std::vector<std::uint64_t> rows;        // per cell row: the cells with a sign change
     std::vector<std::int32_t> face_slots;   // per face of the chunk: vertices on its edges
+    std::vector<std::uint64_t> signs;       // per sample row: bit i where sample i is below 0
+    std::vector<std::uint32_t> row_starts;  // per cell row: its first vertex and first index
+    std::vector<std::uint32_t> edges;       // per vertex: its lattice edge (marching cubes)
 };
 
 /// The bits (1 << Side) of all six faces.

@@ -112,11 +112,7 @@ PointLooks point_looks(const ChunkSamples& s, double x, double z, int stride) {
     return looks;
 }
 
-void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::uint64_t>& rows) {
-    // Sign bits of each sample row first (count + 1 samples), then per cell row the cells
-    // whose four corner rows are neither all solid nor all air at both ends.
-    const int n = count + 1;
-    std::vector<std::uint64_t> solid(static_cast<std::size_t>(n) * n);
+void sign_rows(const ChunkSamples& s, int lo, int n, std::uint64_t* solid) {
     for (int k = 0; k < n; ++k)
         for (int j = 0; j < n; ++j) {
             const float* row = &s.values[s.lattice.index(lo + s.pad.lo, lo + j + s.pad.lo, lo + k + s.pad.lo)];
@@ -131,8 +127,12 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
             for (; i < n; ++i) bits |= static_cast<std::uint64_t>(row[i] < 0.0f) << i;
             solid[static_cast<std::size_t>(k) * n + j] = bits;
         }
+}
+
+void mixed_rows_from_signs(const std::uint64_t* solid, int count, std::uint64_t* rows) {
+    // A cell is mixed where its four corner rows are neither all solid nor all air at both ends.
+    const int n = count + 1;
     const std::uint64_t cells = (std::uint64_t{1} << count) - 1;
-    rows.resize(static_cast<std::size_t>(count) * count);
     for (int k = 0; k < count; ++k)
         for (int j = 0; j < count; ++j) {
             const std::uint64_t a = solid[static_cast<std::size_t>(k) * n + j], b = solid[static_cast<std::size_t>(k) * n + j + 1];
@@ -141,6 +141,14 @@ void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::
             const std::uint64_t full = all & (all >> 1), empty = ~any & ~(any >> 1);
             rows[static_cast<std::size_t>(k) * count + j] = ~(full | empty) & cells;
         }
+}
+
+void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::uint64_t>& rows) {
+    const int n = count + 1;
+    std::vector<std::uint64_t> solid(static_cast<std::size_t>(n) * n);
+    sign_rows(s, lo, n, solid.data());
+    rows.resize(static_cast<std::size_t>(count) * count);
+    mixed_rows_from_signs(solid.data(), count, rows.data());
 }
 
 void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const glm::dvec3& p,

@@ -147,6 +147,11 @@ inline glm::dvec3 face_segment_fraction(const ChunkSamples& s, const int lo[3], 
 /// both sides of 0. Cells all solid or all air, most of a chunk, are skipped by the caller
 /// without reading their eight corners.
 void mixed_cell_rows(const ChunkSamples& s, int lo, int count, std::vector<std::uint64_t>& rows);
+/// The first step of mixed_cell_rows: the sign bits of the n x n sample rows from core sample
+/// (lo, lo, lo), row-major over k then j: bit i set where sample (lo + i, ...) is below 0.
+void sign_rows(const ChunkSamples& s, int lo, int n, std::uint64_t* solid);
+/// The second: the mixed cells of each of the count x count cell rows from those sign bits.
+void mixed_rows_from_signs(const std::uint64_t* solid, int count, std::uint64_t* rows);
 
 /// Appends the vertex where the field crosses zero on the lattice edge from core sample
 /// `lower` along `axis` to the sample `stride` steps on (values fa and fb): its position,
