@@ -58,6 +58,34 @@ const TransitionTables& transition_tables() {
     return tables;
 }
 
+// The signs of a chunk face's samples from the sign rows of the regular pass (bit x of row
+// (y, z) for sample (x, y, z)): row cv of `rows` holds bit cu for the face sample at cu
+// along the face's first axis and cv along its second.
+void face_sign_rows(const std::uint64_t* signs, int a, int face, std::uint64_t rows[kChunkSize + 1]) {
+    constexpr int n = kChunkSize + 1;
+    for (int cv = 0; cv < n; ++cv) {
+        std::uint64_t bits = 0;
+        if (a == 2) bits = signs[static_cast<std::size_t>(face) * n + cv];  // u = x, v = y
+        else if (a == 1)                                                    // u = z, v = x
+            for (int cu = 0; cu < n; ++cu) bits |= (signs[static_cast<std::size_t>(cu) * n + face] >> cv & 1) << cu;
+        else  // u = y, v = z
+            for (int cu = 0; cu < n; ++cu) bits |= (signs[static_cast<std::size_t>(cv) * n + cu] >> face & 1) << cu;
+        rows[cv] = bits;
+    }
+}
+
+// The transition cells tu (bit tu) of a strip row whose three sample rows r0..r2 are not all
+// of one sign over samples 2 tu .. 2 tu + 2.
+std::uint64_t mixed_transition_cells(std::uint64_t r0, std::uint64_t r1, std::uint64_t r2) {
+    const std::uint64_t all = r0 & r1 & r2, any = r0 | r1 | r2;
+    std::uint64_t cells = 0;
+    for (int tu = 0; tu < kChunkSize / 2; ++tu) {
+        const std::uint64_t span = std::uint64_t{7} << 2 * tu;
+        if ((all & span) != span && (any & span) != 0) cells |= std::uint64_t{1} << tu;
+    }
+    return cells;
+}
+
 }  // namespace
 
 namespace detail {
@@ -66,7 +94,8 @@ void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& clas
                            unsigned sides) {
     const TransitionTables& tables = transition_tables();
     constexpr int kCoarse = kChunkSize / 2 + 1;  // half-resolution samples per face row
-    std::vector<std::int32_t> coarse_slots(static_cast<std::size_t>(kCoarse) * kCoarse * 2);
+    scratch.slots.resize(static_cast<std::size_t>(kCoarse) * kCoarse * 2);
+    std::vector<std::int32_t>& coarse_slots = scratch.slots;
     for (int side = 0; side < kSides; ++side) {
         if (!(sides >> side & 1)) continue;
         const int a = side / 2, u = (a + 1) % 3, w = (a + 2) % 3;
@@ -83,17 +112,16 @@ void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& clas
             lower_of(cu, cv, c);
             return s.at(c[0], c[1], c[2]);
         };
+        std::uint64_t rows[kChunkSize + 1];
+        face_sign_rows(scratch.signs.data(), a, face, rows);
         std::fill(coarse_slots.begin(), coarse_slots.end(), -1);
         const auto first = static_cast<std::uint32_t>(out.indices.size());
-        for (int tv = 0; tv < kChunkSize / 2; ++tv)
-            for (int tu = 0; tu < kChunkSize / 2; ++tu) {
-                float f[9];
-                unsigned c = 0;
-                for (int n = 0; n < 9; ++n) {
-                    f[n] = value(2 * tu + n % 3, 2 * tv + n / 3);
-                    c |= static_cast<unsigned>(f[n] < 0.0f) << n;
-                }
-                if (c == 0 || c == 511) continue;
+        for (int tv = 0; tv < kChunkSize / 2; ++tv) {
+            const std::uint64_t r0 = rows[2 * tv], r1 = rows[2 * tv + 1], r2 = rows[2 * tv + 2];
+            for (std::uint64_t cells = mixed_transition_cells(r0, r1, r2); cells; cells &= cells - 1) {
+                const int tu = __builtin_ctzll(cells);
+                // Samples 3 dv + du of the cell, as the 9 bits of its case.
+                const unsigned c = static_cast<unsigned>((r0 >> 2 * tu & 7) | (r1 >> 2 * tu & 7) << 3 | (r2 >> 2 * tu & 7) << 6);
                 const auto vertex_of = [&](int id) -> std::uint32_t {
                     if (id < 12) {  // a full-resolution edge: the regular pass made its vertex
                         const bool along_v = id >= 6;
@@ -122,6 +150,7 @@ void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& clas
                     else out.indices.insert(out.indices.end(), {v0, v1, v2});
                 }
             }
+        }
         out.ranges.push_back({first, static_cast<std::uint32_t>(out.indices.size()) - first, DrawCondition::side_is(side, 1)});
     }
 }

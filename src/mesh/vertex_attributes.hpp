@@ -287,7 +287,8 @@ inline void record_face_vertex(MeshScratch& scratch, const int lower[3], int axi
 }
 /// Appends the Transvoxel transition strips of the faces in `sides` of a marching-cubes chunk
 /// (transvoxel.cpp): one index range per face, drawn when that face has a coarser
-/// neighbour. Needs the face slots of the regular pass.
+/// neighbour. Needs the face slots and the sign rows (scratch.signs, sign_rows of the core's
+/// 33^3 samples) of the regular pass.
 void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch, MeshBuffers& out,
                            unsigned sides);
 
