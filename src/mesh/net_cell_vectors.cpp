@@ -55,12 +55,13 @@ void crossings_of(F4 lo, F4 hi, float t[12]) {
     const F4 from[3] = {__builtin_shufflevector(lo, hi, 0, 2, 4, 6), __builtin_shufflevector(lo, hi, 0, 1, 4, 5), lo};
     const F4 to[3] = {__builtin_shufflevector(lo, hi, 1, 3, 5, 7), __builtin_shufflevector(lo, hi, 2, 3, 6, 7), hi};
     const F4 round = F4{} + 12582912.0f;  // 1.5 * 2^23
-    const F4 step = F4{} + 1.0f / 65536.0f, last = F4{} + (1.0f - 1.0f / 65536.0f);
+    const F4 step = F4{} + 1.0f / 65536.0f;
+    const F4 first = F4{} + static_cast<float>(kCrossingMargin), last = F4{} + static_cast<float>(1.0 - kCrossingMargin);
     for (int axis = 0; axis < 3; ++axis) {
         const F4 q = from[axis] / (from[axis] - to[axis]);
         const I4 inside = (q >= 0.0f) & (q <= 1.0f);  // false for NaN: the middle of the edge
         const F4 snapped = ((q * 65536.0f + round) - round) * step;
-        const F4 kept = at_most(at_least(snapped, step), last);
+        const F4 kept = at_most(at_least(snapped, first), last);
         const F4 value = select(inside, kept, F4{} + 0.5f);
         std::memcpy(t + 4 * axis, &value, sizeof value);
     }

@@ -39,19 +39,24 @@ inline double snap_fraction(double t) {
     constexpr double kRound = 6755399441055744.0;
     return ((t * 65536.0 + kRound) - kRound) * (1.0 / 65536.0);
 }
+/// How far every edge crossing is kept off both ends of its edge, as a fraction of the cell:
+/// 2^-11, half a millimetre at 1 m cells. A sample at or a hair off 0 (a plateau of the field,
+/// CSG against a clamped 0) would otherwise put the crossings of all its edges on or next to
+/// it: on it, triangles without area and edges shared by four; next to it, points a user's
+/// weld merges (Blender's "merge by distance", 0.1 mm) into the same faults. Kept this far
+/// off, two crossings are at least 0.69 mm apart at 1 m cells (0.35 mm once a transition
+/// move halves one axis) and a surface-net vertex lies at least a third of the margin from
+/// every face of its cell (0.16 mm), so such a weld merges no two points at any level (the
+/// margin scales with the cell, as a float's rounding far out does). docs/design/reliability.md.
+inline constexpr double kCrossingMargin = 1.0 / 2048.0;
 /// The crossing of the field's zero between values fa and fb of opposite signs, as a snapped
-/// fraction of the way from a to b, one grid step clear of both ends. Every mesher places
+/// fraction of the way from a to b, kCrossingMargin clear of both ends. Every mesher places
 /// edge vertices with this.
 inline double edge_crossing(float fa, float fb) {
     const double t = static_cast<double>(fa / (fa - fb));
     // Infinite values make no fraction: the middle of the edge then (nothing else breaks).
     if (!(t >= 0.0 && t <= 1.0)) return 0.5;
-    // A sample of exactly 0 (a plateau of the field, CSG against a clamped 0) or one within
-    // 2^-17 of the surface would put the crossings of all its edges on the sample itself:
-    // triangles without area, edges shared by four. Kept 2^-16 off, every edge keeps its own
-    // vertex and the mesh stays manifold.
-    constexpr double kStep = 1.0 / 65536.0;
-    return std::clamp(snap_fraction(t), kStep, 1.0 - kStep);
+    return std::clamp(snap_fraction(t), kCrossingMargin, 1.0 - kCrossingMargin);
 }
 
 /// The 12 edges of a cell: corner c sits at offset (c & 1, c >> 1 & 1, c >> 2 & 1), and
@@ -163,9 +168,9 @@ void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialCla
 
 /// Appends polygon `v` (3 to 8 vertices in order; a vertex repeated next to itself, or on
 /// the same point, counts once) to `indices` as triangles: a quad split along its shorter
-/// diagonal, a longer polygon, or any where `fan`, fanned from its first vertex. Two cells'
-/// vertices meet on their common face where the crossings lie on it or within 2^-16 of it
-/// (a sample of 0 there); a triangle between them would have no area.
+/// diagonal, a longer polygon, or any where `fan`, fanned from its first vertex. (Two cells'
+/// vertices on one point, which a triangle between them would join without area, no longer
+/// occur: each lies at least a third of kCrossingMargin off its cell's faces.)
 inline void emit_polygon(const std::vector<glm::vec3>& positions, const std::uint32_t* v, int n, std::vector<std::uint32_t>& indices,
                          bool fan = false) {
     std::uint32_t p[8];
