@@ -13,6 +13,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "isoterra/base.hpp"
 #include "isoterra/isoterra.h"
 #include "text_args.hpp"
 
@@ -114,6 +115,14 @@ public:
         if (!(lo[0] < hi[0] && lo[1] < hi[1])) throw py::value_error("heightmap: hi must lie beyond lo in x and z");
         const double w = std::floor((hi[0] - lo[0]) / step) + 1, h = std::floor((hi[1] - lo[1]) / step) + 1;
         if (w * h > 1e8) throw py::value_error("heightmap: more than 1e8 pixels");
+        // The points (two doubles) and the heights (one) a pixel, checked against the memory
+        // budget the library's other plans keep to before either is allocated.
+        try {
+            isoterra::check_memory_budget(w * h * 3 * sizeof(double), "heightmap: " + std::to_string(static_cast<long long>(w)) + " x " +
+                                                                          std::to_string(static_cast<long long>(h)) + " heights");
+        } catch (const isoterra::MemoryBudgetError& e) {
+            raise_error(e.what());
+        }
         const auto cols = static_cast<py::ssize_t>(w), rows = static_cast<py::ssize_t>(h);
         std::vector<double> xz(static_cast<std::size_t>(2 * cols * rows));
         for (py::ssize_t r = 0; r < rows; ++r)

@@ -76,3 +76,15 @@ def test_lattices_and_worlds_keep_to_the_memory_budget(field, monkeypatch):
     monkeypatch.delenv("ISOTERRA_MEMORY_BUDGET")
     values = field.lattice((0.0, -32.0, 0.0), (256, 64, 256), 1.0)
     assert values.shape == (256, 64, 256) and np.isfinite(values).all()
+
+
+def test_a_heightmap_past_the_memory_budget_is_refused_before_it_allocates(field, monkeypatch):
+    monkeypatch.setenv("ISOTERRA_MEMORY_BUDGET", "64M")
+    # 4001 x 4001 pixels, 24 bytes each (the points and the heights): 366 MiB, refused at
+    # once, where it used to allocate them and then sample 16 M points.
+    with pytest.raises(isoterra.Error, match="heightmap: 4001 x 4001 heights needs about 366.4 MiB, more than the memory budget of 64.0 MiB") as e:
+        field.heightmap((0.0, 0.0), (4000.0, 4000.0), 1.0)
+    one_line(e)
+    # 201 x 201 pixels, 947 KiB: within it.
+    h = field.heightmap((0.0, 0.0), (200.0, 200.0), 1.0)
+    assert h.shape == (201, 201) and np.isfinite(h).all()
