@@ -1,7 +1,8 @@
-// The Detour objects a NavMesh holds (src/nav/ only).
+// The Detour objects a NavMesh holds, and the triangles of its columns (src/nav/ only).
 #pragma once
 
 #include "isoterra/nav.hpp"
+#include "nav/nav_parts.hpp"
 
 class dtNavMesh;
 class dtNavMeshQuery;
@@ -21,6 +22,8 @@ struct NavMesh::Detour {
     Detour& operator=(const Detour&) = delete;
     dtNavMesh* mesh;
     dtNavMeshQuery* query;
+    // The columns' triangles, kept so that an edit remeshes only the columns it changed.
+    nav_detail::ColumnSoups soups;
 };
 
 }  // namespace isoterra

@@ -2,6 +2,7 @@
 // threads, rebuilt where an edit reaches, handed to Detour in one order (z, then x) so that
 // its references do not depend on which thread finished first; written out and drawn.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -54,9 +55,10 @@ NavMesh::NavMesh(std::shared_ptr<const Field> field, std::shared_ptr<const Chunk
     std::vector<glm::ivec2> columns;
     for (int z = range.lo.y; z <= range.hi.y; ++z)
         for (int x = range.lo.x; x <= range.hi.x; ++x) columns.emplace_back(x, z);
-    std::vector<NavTile> built = build_nav_tiles(*field_, deltas_.get(), agent_, columns, threads);
+    if (const std::string problem = validate_agent(agent_); !problem.empty()) throw NavError("agent: " + problem);
     detour_ = std::make_unique<Detour>();
-    install(std::move(built));
+    nav_detail::mesh_columns(*field_, deltas_.get(), nav_detail::columns_read(columns), threads, detour_->soups);
+    install(nav_detail::tiles_from_soups(detour_->soups, agent_, columns, threads));
 }
 
 NavMesh::~NavMesh() = default;
@@ -78,10 +80,20 @@ void NavMesh::install(std::vector<NavTile> built) {
 
 std::size_t NavMesh::update(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed, int threads) {
     deltas_ = std::move(deltas);
+    // The columns whose chunks read a changed sample (two samples of padding) are meshed again.
+    std::vector<std::pair<int, int>> remesh;
+    const int x0 = static_cast<int>(std::floor((changed.lo.x - 2.0) / kChunkSize)),
+              x1 = static_cast<int>(std::floor((changed.hi.x + 2.0) / kChunkSize));
+    const int z0 = static_cast<int>(std::floor((changed.lo.z - 2.0) / kChunkSize)),
+              z1 = static_cast<int>(std::floor((changed.hi.z + 2.0) / kChunkSize));
+    for (int z = z0; z <= z1; ++z)
+        for (int x = x0; x <= x1; ++x)
+            if (detour_->soups.contains({z, x})) remesh.emplace_back(z, x);
+    nav_detail::mesh_columns(*field_, deltas_.get(), remesh, threads, detour_->soups);
     std::vector<glm::ivec2> columns;
     for (const glm::ivec2& c : nav_tiles_touching(changed, agent_))
         if (range_.contains(c.x, c.y)) columns.push_back(c);
-    install(build_nav_tiles(*field_, deltas_.get(), agent_, columns, threads));
+    install(nav_detail::tiles_from_soups(detour_->soups, agent_, columns, threads));
     return columns.size();
 }
 

@@ -1,6 +1,8 @@
 // What the navigation stage's files share (src/nav/ only).
 #pragma once
 
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "isoterra/nav.hpp"
@@ -26,6 +28,21 @@ std::vector<unsigned char> build_tile_data(const TileTriangles& input, const Age
 /// top: from the World's floor up to the first that is all air over ground (and any
 /// edited layer above it).
 std::vector<ChunkCoord> surface_chunks(const Field& field, const ChunkDeltas* deltas, int x, int z);
+
+/// The drawn triangles of each column's level-0 chunks (bottom to top), by (z, x).
+using ColumnSoups = std::map<std::pair<int, int>, TileTriangles>;
+
+/// Returns the (z, x) of the columns the tiles of `columns` read: each and the ring around it.
+std::vector<std::pair<int, int>> columns_read(const std::vector<glm::ivec2>& columns);
+
+/// Meshes the columns `keys` ((z, x)) of `field` with `deltas` on `threads` threads and puts
+/// their soups in `into`, replacing what it held for them.
+void mesh_columns(const Field& field, const ChunkDeltas* deltas, const std::vector<std::pair<int, int>>& keys, int threads,
+                  ColumnSoups& into);
+
+/// Builds the tiles of `columns` from the soups of their columns and of those beside them.
+std::vector<NavTile> tiles_from_soups(const ColumnSoups& soups, const AgentSettings& agent, const std::vector<glm::ivec2>& columns,
+                                      int threads);
 
 /// Merges waypoints closer than a metre (the ends kept) and moves each to the surface of
 /// `field` with `deltas` (null: none) within a metre above or below it, if any.

@@ -33,73 +33,89 @@ std::vector<ChunkCoord> surface_chunks(const Field& field, const ChunkDeltas* de
     return out;
 }
 
-}  // namespace nav_detail
-
 namespace {
 
-using ColumnMeshes = std::map<std::pair<int, int>, std::vector<const MeshBuffers*>>;  // (z, x)
-
-// Appends the triangles of `mesh` whose box meets [lo, hi] in x and z.
-void add_triangles(const MeshBuffers& mesh, const glm::dvec2& lo, const glm::dvec2& hi, nav_detail::TileTriangles& out) {
+// Appends the drawn triangles of `mesh` to `soup` in world metres.
+void add_mesh(const MeshBuffers& mesh, TileTriangles& soup) {
     const MeshBuffers drawn = select_for_neighbours(mesh, Neighbourhood{});
-    std::vector<int> index(drawn.positions.size(), -1);
-    for (std::size_t t = 0; t + 2 < drawn.indices.size(); t += 3) {
-        glm::dvec3 p[3];
-        for (int k = 0; k < 3; ++k) p[k] = drawn.world_position(drawn.indices[t + k]);
-        const double xl = std::min({p[0].x, p[1].x, p[2].x}), xh = std::max({p[0].x, p[1].x, p[2].x});
-        const double zl = std::min({p[0].z, p[1].z, p[2].z}), zh = std::max({p[0].z, p[1].z, p[2].z});
+    const int base = static_cast<int>(soup.verts.size() / 3);
+    for (std::size_t v = 0; v < drawn.positions.size(); ++v) {
+        const glm::dvec3 p = drawn.world_position(v);
+        soup.verts.insert(soup.verts.end(), {float(p.x), float(p.y), float(p.z)});
+    }
+    for (const std::uint32_t i : drawn.indices) soup.tris.push_back(base + static_cast<int>(i));
+}
+
+// Appends the triangles of `soup` whose box meets [lo, hi] in x and z, each vertex once.
+void add_triangles(const TileTriangles& soup, const glm::dvec2& lo, const glm::dvec2& hi, TileTriangles& out) {
+    std::vector<int> index(soup.verts.size() / 3, -1);
+    for (std::size_t t = 0; t + 2 < soup.tris.size(); t += 3) {
+        const float* p[3];
+        for (int k = 0; k < 3; ++k) p[k] = &soup.verts[3 * static_cast<std::size_t>(soup.tris[t + k])];
+        const double xl = std::min({p[0][0], p[1][0], p[2][0]}), xh = std::max({p[0][0], p[1][0], p[2][0]});
+        const double zl = std::min({p[0][2], p[1][2], p[2][2]}), zh = std::max({p[0][2], p[1][2], p[2][2]});
         if (xh < lo.x || xl > hi.x || zh < lo.y || zl > hi.y) continue;
         for (int k = 0; k < 3; ++k) {
-            int& v = index[drawn.indices[t + k]];
+            int& v = index[static_cast<std::size_t>(soup.tris[t + k])];
             if (v < 0) {
                 v = static_cast<int>(out.verts.size() / 3);
-                out.verts.insert(out.verts.end(), {float(p[k].x), float(p[k].y), float(p[k].z)});
+                out.verts.insert(out.verts.end(), {p[k][0], p[k][1], p[k][2]});
             }
             out.tris.push_back(v);
         }
     }
 }
 
-// The meshes of every column the tiles of `columns` read (each with a ring around it).
-std::vector<ChunkCoord> chunks_read(const Field& field, const ChunkDeltas* deltas, const std::vector<glm::ivec2>& columns, int threads) {
+}  // namespace
+
+std::vector<std::pair<int, int>> columns_read(const std::vector<glm::ivec2>& columns) {
     std::map<std::pair<int, int>, bool> around;
     for (const glm::ivec2& c : columns)
         for (int dz = -1; dz <= 1; ++dz)
             for (int dx = -1; dx <= 1; ++dx) around[{c.y + dz, c.x + dx}] = true;
     std::vector<std::pair<int, int>> keys;
     for (const auto& [k, _] : around) keys.push_back(k);
-    std::vector<std::vector<ChunkCoord>> per(keys.size());
-    parallel_for(keys.size(), threads,
-                 [&](std::size_t i) { per[i] = nav_detail::surface_chunks(field, deltas, keys[i].second, keys[i].first); });
-    std::vector<ChunkCoord> chunks;
-    for (const auto& p : per) chunks.insert(chunks.end(), p.begin(), p.end());
-    return chunks;
+    return keys;
 }
 
-}  // namespace
-
-std::vector<NavTile> build_nav_tiles(const Field& field, const ChunkDeltas* deltas, const AgentSettings& agent,
-                                     const std::vector<glm::ivec2>& columns, int threads) {
-    if (const std::string problem = validate_agent(agent); !problem.empty()) throw NavError("agent: " + problem);
-    const std::vector<ChunkCoord> chunks = chunks_read(field, deltas, columns, threads);
+void mesh_columns(const Field& field, const ChunkDeltas* deltas, const std::vector<std::pair<int, int>>& keys, int threads,
+                  ColumnSoups& into) {
+    std::vector<std::vector<ChunkCoord>> per(keys.size());
+    parallel_for(keys.size(), threads, [&](std::size_t i) { per[i] = surface_chunks(field, deltas, keys[i].second, keys[i].first); });
+    std::vector<ChunkCoord> chunks;
+    for (const auto& p : per) chunks.insert(chunks.end(), p.begin(), p.end());
     const std::vector<MeshBuffers> meshes = mesh_chunks(field, deltas, chunks, Mesher::marching_cubes, threads);
-    ColumnMeshes by_column;
-    for (std::size_t i = 0; i < chunks.size(); ++i) by_column[{chunks[i].z, chunks[i].x}].push_back(&meshes[i]);
-    const double pad = nav_detail::tile_border_cells(agent) * agent.cell_size_m + agent.cell_size_m;
+    for (const auto& key : keys) into[key] = {};
+    // Chunks bottom to top within a column: the same soup, the same tile bytes.
+    for (std::size_t i = 0; i < chunks.size(); ++i) add_mesh(meshes[i], into[{chunks[i].z, chunks[i].x}]);
+}
+
+std::vector<NavTile> tiles_from_soups(const ColumnSoups& soups, const AgentSettings& agent, const std::vector<glm::ivec2>& columns,
+                                      int threads) {
+    const double pad = tile_border_cells(agent) * agent.cell_size_m + agent.cell_size_m;
     std::vector<NavTile> tiles(columns.size());
     parallel_for(columns.size(), threads, [&](std::size_t i) {
         const int x = columns[i].x, z = columns[i].y;
         const glm::dvec2 lo(x * double(kChunkSize) - pad, z * double(kChunkSize) - pad);
         const glm::dvec2 hi((x + 1) * double(kChunkSize) + pad, (z + 1) * double(kChunkSize) + pad);
-        nav_detail::TileTriangles input;
-        // Columns in one order (z, then x; chunks bottom to top): the same triangles, the same bytes.
+        TileTriangles input;
+        // Columns in one order (z, then x): the same triangles, the same bytes.
         for (int dz = -1; dz <= 1; ++dz)
             for (int dx = -1; dx <= 1; ++dx)
-                if (const auto it = by_column.find({z + dz, x + dx}); it != by_column.end())
-                    for (const MeshBuffers* m : it->second) add_triangles(*m, lo, hi, input);
-        tiles[i] = {x, z, nav_detail::build_tile_data(input, agent, x, z)};
+                if (const auto it = soups.find({z + dz, x + dx}); it != soups.end()) add_triangles(it->second, lo, hi, input);
+        tiles[i] = {x, z, build_tile_data(input, agent, x, z)};
     });
     return tiles;
+}
+
+}  // namespace nav_detail
+
+std::vector<NavTile> build_nav_tiles(const Field& field, const ChunkDeltas* deltas, const AgentSettings& agent,
+                                     const std::vector<glm::ivec2>& columns, int threads) {
+    if (const std::string problem = validate_agent(agent); !problem.empty()) throw NavError("agent: " + problem);
+    nav_detail::ColumnSoups soups;
+    nav_detail::mesh_columns(field, deltas, nav_detail::columns_read(columns), threads, soups);
+    return nav_detail::tiles_from_soups(soups, agent, columns, threads);
 }
 
 }  // namespace isoterra

@@ -36,6 +36,8 @@ TEST(NavEdit, a_tunnel_through_a_hill_carries_the_path_shorter_and_undo_restores
     auto deltas = std::make_shared<const ChunkDeltas>(history.deltas());
     const std::size_t rebuilt = nav.update(deltas, changed, 2);
     EXPECT_LT(rebuilt, static_cast<std::size_t>(range.count())) << "an edit rebuilt every tile";
+    // The tiles rebuilt are all that changed: the same bytes as a mesh built with the edits.
+    EXPECT_TRUE(nav.serialize() == NavMesh(field, deltas, AgentSettings{}, range, 2).serialize());
     const NavPath through = nav.path(a, b);
     expect_walkable_path(*field, *deltas, through, AgentSettings{}.max_slope_deg);
     EXPECT_LT(through.length_m, before.length_m - 1.0);
