@@ -7,9 +7,10 @@
  *   (freeing NULL does nothing) once no other call on it is running.
  * - Threads: any function may be called from any thread, on one handle from several at
  *   once. Fields, meshes and river networks never change once made: calls on them run
- *   side by side. An editor's and a World's calls take the handle's lock and run one at a
- *   time, in some order (isoterra_world_settled alone does not wait). A call on a World
- *   from inside its own deliver callback fails (-1) rather than wait for itself.
+ *   side by side. The calls on an editor, a World or a navigation mesh take the handle's
+ *   lock and run one at a time, in some order (isoterra_world_settled alone does not
+ *   wait). A call on a World from inside its own deliver callback fails (-1) rather than
+ *   wait for itself.
  * - Functions that can fail return 0 on success and -1 on failure, or NULL for a handle;
  *   isoterra_last_error() then gives a one-line message (the program's) for the calling
  *   thread. Bad input and failures never abort the process.
@@ -207,6 +208,47 @@ ISOTERRA_API const size_t* isoterra_rivers_offsets(const isoterra_rivers* rivers
 ISOTERRA_API const int32_t* isoterra_rivers_orders(const isoterra_rivers* rivers);
 ISOTERRA_API const double* isoterra_rivers_widths(const isoterra_rivers* rivers);
 ISOTERRA_API const double* isoterra_rivers_areas(const isoterra_rivers* rivers);
+
+/* ---- navigation ------------------------------------------------------------------------- */
+
+typedef struct isoterra_navmesh isoterra_navmesh;
+
+/* The walking agent, metres and degrees (see docs/guides/navigation.md). */
+typedef struct isoterra_agent {
+    double height_m;      /* headroom needed, in [0.5, 10] */
+    double radius_m;      /* kept from walls, in [0, 5] */
+    double max_climb_m;   /* the highest step walked up, in [0, 5], at most height_m */
+    double max_slope_deg; /* the steepest ground walked on, in [0, 85] */
+    double cell_size_m;   /* Recast's cell across, in [0.125, 1], dividing 32 */
+    double cell_height_m; /* Recast's cell upwards, in [0.05, 1] */
+} isoterra_agent;
+/* Writes the default agent (what `isoterra navmesh` uses without agent flags) to `agent`. */
+ISOTERRA_API void isoterra_agent_defaults(isoterra_agent* agent);
+
+/* A navigation mesh over the level-0 chunk columns (32 m tiles) covering lo = (x0, z0) to
+ * hi = (x1, z1), the field's edits included, built for `agent` (NULL: the defaults) on
+ * `threads` threads (0: all cores): the tiles `isoterra navmesh --from lo --to hi` writes.
+ * At most 1024 tiles, within 1e5 m of the origin. NULL on failure. */
+ISOTERRA_API isoterra_navmesh* isoterra_navmesh_new(const isoterra_field* field, const double lo[2], const double hi[2],
+                                                    const isoterra_agent* agent, int threads);
+ISOTERRA_API void isoterra_navmesh_free(isoterra_navmesh* navmesh);
+
+/* A path's waypoints (3 doubles each, world metres, on the ground one to two metres apart)
+ * and its length along them; the library allocates `points`, freed with isoterra_path_free. */
+typedef struct isoterra_path {
+    double* points;
+    size_t point_count;
+    double length_m;
+} isoterra_path;
+/* What isoterra_navmesh_path returns when both points lie on walkable ground but no path
+ * joins them (the program's exit 3); isoterra_last_error() then says "no path from A to B". */
+#define ISOTERRA_NO_PATH (-2)
+/* The shortest path from `from` to `to` (x, y, z, each on walkable ground: within half a
+ * metre sideways and the agent's height above it), what `isoterra path` prints, into `out`:
+ * 0 on success, ISOTERRA_NO_PATH, or -1 on failure (a point inside rock, in the air or
+ * outside the mesh's region). Queries on one mesh take its lock and run one at a time. */
+ISOTERRA_API int isoterra_navmesh_path(isoterra_navmesh* navmesh, const double from[3], const double to[3], isoterra_path* out);
+ISOTERRA_API void isoterra_path_free(isoterra_path* path);
 
 #ifdef __cplusplus
 }

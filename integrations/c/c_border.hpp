@@ -88,6 +88,7 @@ Result guarded(Result failed, Body&& body) noexcept {
 
 inline const char* handle_name(const isoterra_world*) { return "world"; }
 inline const char* handle_name(const isoterra_editor*) { return "editor"; }
+inline const char* handle_name(const isoterra_navmesh*) { return "navmesh"; }
 
 /// Marks `handle` as locked by the calling thread while it lives; throws CallError when it
 /// already is (a callback calling back into the handle that called it), which would deadlock.

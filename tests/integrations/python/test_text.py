@@ -105,6 +105,15 @@ class Bytes(ctypes.Structure):
     _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
 
 
+class Agent(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_double) for name in ("height_m", "radius_m", "max_climb_m", "max_slope_deg", "cell_size_m",
+                                                     "cell_height_m")]
+
+
+class NavPath(ctypes.Structure):
+    _fields_ = [("points", ctypes.POINTER(ctypes.c_double)), ("point_count", ctypes.c_size_t), ("length_m", ctypes.c_double)]
+
+
 CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 D3 = ctypes.c_double * 3
 P, V, S, I, D = ctypes.POINTER, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_double
@@ -133,6 +142,9 @@ SIGNATURES = {
     "isoterra_rivers_count": (S, [V]), "isoterra_rivers_point_count": (S, [V]), "isoterra_rivers_points": (V, [V]),
     "isoterra_rivers_offsets": (V, [V]), "isoterra_rivers_orders": (V, [V]), "isoterra_rivers_widths": (V, [V]),
     "isoterra_rivers_areas": (V, [V]),
+    "isoterra_agent_defaults": (None, [P(Agent)]), "isoterra_navmesh_new": (V, [V, P(D), P(D), P(Agent), I]),
+    "isoterra_navmesh_free": (None, [V]), "isoterra_navmesh_path": (I, [V, P(D), P(D), P(NavPath)]),
+    "isoterra_path_free": (None, [P(NavPath)]),
 }
 
 
@@ -190,6 +202,12 @@ def test_last_error_is_empty_after_every_entry_point_that_succeeds():
     lo2, hi2 = (D * 2)(-500, -500), (D * 2)(500, 500)
     rivers = lambda: lib.isoterra_field_rivers(field(), lo2, hi2, 25.0, 0.05, 1)  # noqa: E731
     glb = Bytes()
+    agent, walked = Agent(), NavPath()
+    nav_lo, nav_hi = (D * 2)(-120, 40), (D * 2)(-110, 50)  # one tile, on the tutorial's ground
+    navmesh = lambda: lib.isoterra_navmesh_new(field(), nav_lo, nav_hi, None, 1)  # noqa: E731
+    heights = D3()
+    assert lib.isoterra_field_ground(field(), (D * 4)(-115, 45, -112, 48), 2, heights) == 0
+    walk_from, walk_to = D3(-115, heights[0], 45), D3(-112, heights[1], 48)
     graph = subprocess.run([BIN, "graph", "export", "tutorial"], capture_output=True, check=True).stdout
     on_chunk = CALLBACK(lambda update, user: None)
     point, out, hit = D3(0, 0, 40), D3(), D3()
@@ -224,6 +242,11 @@ def test_last_error_is_empty_after_every_entry_point_that_succeeds():
         "isoterra_editor_edit_count": lambda: at.isoterra_editor_edit_count(editor()),
         "isoterra_field_rivers": lambda: at.isoterra_field_rivers(field(), lo2, hi2, 25.0, 0.05, 1),
         "isoterra_rivers_free": lambda: at.isoterra_rivers_free(rivers()),
+        "isoterra_agent_defaults": lambda: at.isoterra_agent_defaults(ctypes.byref(agent)),
+        "isoterra_navmesh_new": lambda: at.isoterra_navmesh_new(field(), nav_lo, nav_hi, None, 1),
+        "isoterra_navmesh_free": lambda: at.isoterra_navmesh_free(navmesh()),
+        "isoterra_navmesh_path": lambda: at.isoterra_navmesh_path(navmesh(), walk_from, walk_to, ctypes.byref(walked)),
+        "isoterra_path_free": lambda: at.isoterra_path_free(ctypes.byref(walked)),
     }
     for name in ("isoterra_rivers_count", "isoterra_rivers_point_count", "isoterra_rivers_points", "isoterra_rivers_offsets",
                  "isoterra_rivers_orders", "isoterra_rivers_widths", "isoterra_rivers_areas"):
