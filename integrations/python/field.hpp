@@ -178,5 +178,7 @@ private:
 
 /// Binds ChunkUpdate, World and Editor (world_editor.cpp).
 void bind_world_and_editor(py::module_& m);
+/// Binds NavMesh and NoPathError (nav.cpp).
+void bind_nav(py::module_& m);
 
 }  // namespace isoterra_py

@@ -79,7 +79,7 @@ Mesh mesh_region(const Field& field, const std::vector<double>& lo, const std::v
 PYBIND11_MODULE(isoterra, m) {
     m.doc() =
         "isoterra: procedural smooth voxel terrain. Fields from presets or graph files, sampled into numpy "
-        "arrays; regions meshed; a streaming World; edits kept in world files; glb bytes.";
+        "arrays; regions meshed; a streaming World; edits kept in world files; glb bytes; navigation meshes and paths.";
     // numpy's C API is looked up once, here, while importing holds the GIL and no other
     // thread can ask: looked up by the first call that makes an array, it imports numpy
     // inside a C++ static's initialisation, and a second thread's first call then waits on
@@ -148,4 +148,5 @@ PYBIND11_MODULE(isoterra, m) {
           "at level 0 the triangles `isoterra mesh --from lo --to hi` writes. threads 0: every core.");
 
     isoterra_py::bind_world_and_editor(m);
+    isoterra_py::bind_nav(m);
 }

@@ -8,13 +8,15 @@ namespace isoterra_py {
 
 PyObject* error_type = nullptr;
 
-void raise_error(const std::string& message) {
+void raise_error(const std::string& message) { raise_error_as(error_type, message); }
+
+void raise_error_as(PyObject* type, const std::string& message) {
     // The C API's messages are UTF-8 already (printable()); anything else is shown escaped
     // rather than lost (PyErr_SetString would raise with no message at all).
     const py::object text = py::reinterpret_steal<py::object>(
         PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "backslashreplace"));
     if (!text) throw py::error_already_set();
-    PyErr_SetObject(error_type, text.ptr());
+    PyErr_SetObject(type, text.ptr());
     throw py::error_already_set();
 }
 

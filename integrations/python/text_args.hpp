@@ -18,6 +18,8 @@ extern PyObject* error_type;
 
 /// Raises isoterra.Error with `message` (UTF-8; bytes that are not are shown escaped).
 [[noreturn]] void raise_error(const std::string& message);
+/// As raise_error, with the exception type `type` (isoterra.Error or one of its subclasses).
+[[noreturn]] void raise_error_as(PyObject* type, const std::string& message);
 
 /// A string argument's bytes as C will read them, or why it cannot be given to C.
 struct Text {

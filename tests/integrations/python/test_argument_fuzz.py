@@ -63,6 +63,9 @@ def specs(tmp):
     world = isoterra.World(field, view_distance=300.0, radius=2, threads=1)
     xyz = [(0.0, 0.0, 40.0), (1.5, -16.0, 16.0), np.zeros((1, 3))]
     pts = [np.zeros((2, 3)), [[0.0, 1.0, 2.0]], np.zeros((0, 3))]
+    nav_lo, nav_hi = (-120.0, 40.0), (-110.0, 50.0)  # one tile of the tutorial's ground
+    nav = isoterra.NavMesh(field, nav_lo, nav_hi, threads=1)
+    walk = [(x, float(field.ground(np.array([[x, z]]))[0]), z) for x, z in ((-115.0, 45.0), (-112.0, 48.0), (-118.0, 42.0))]
     return [
         ("Field.preset", isoterra.Field.preset, [("name", ["tutorial", "alpine", b"tutorial"]), ("seed", [None, 7, 2**32 - 1])]),
         ("Field.from_file", isoterra.Field.from_file, [("path", [str(graph), graph, os.fsencode(graph)]), ("seed", [None, 3])]),
@@ -76,6 +79,9 @@ def specs(tmp):
                                           ("max_distance", [500.0, 1e-3])]),
         ("Field.rivers", field.rivers, [("lo", [(-200.0, -200.0)]), ("hi", [(200.0, 200.0), (0.0, 100.0)]), ("step", [25.0, 50.0]),
                                         ("min_area_km2", [1.0, 0.05]), ("threads", [1, 0])]),
+        ("NavMesh", isoterra.NavMesh, [("field", [field]), ("lo", [nav_lo, (-118.0, 42.0)]), ("hi", [nav_hi, (-112.0, 48.0)]),
+                                       ("agent", [None, {"cell_size": 1.0}, {"max_slope": 30, "cell_size": 0.5}]), ("threads", [1, 2])]),
+        ("NavMesh.path", nav.path, [("a", walk), ("b", walk)]),
         ("Field.name", lambda: field.name, []), ("Field.seed", lambda: field.seed, []),
         ("mesh", isoterra.mesh, [("field", [field]), ("lo", [(0, -16, 0), (-16.0, -16.0, -16.0)]), ("hi", [(16, 16, 16), (1.5, 16.0, 1.5)]),
                                  ("mesher", list(isoterra.MESHERS)), ("lod", [0, 1, 10]), ("threads", [0, 1, 2])]),
@@ -105,7 +111,7 @@ def public_names():
     names = set()
     for attr in dir(isoterra):
         obj = getattr(isoterra, attr)
-        if attr.startswith("_") or attr in ("Error", "ChunkUpdate"):  # ChunkUpdate: read-only data
+        if attr.startswith("_") or attr in ("Error", "NoPathError", "ChunkUpdate"):  # ChunkUpdate: read-only data
             continue
         if isinstance(obj, type):
             names |= {f"{attr}.{m}" for m in dir(obj) if not m.startswith("_")}
