@@ -6,16 +6,21 @@
 namespace isoterra::app {
 
 void AgentOptions::add_to(CLI::App& cmd) {
+    // The ranges of validate_agent, checked as the flags are read; the rules between settings
+    // (a cell that divides 32 m, a climb within the height) when the settings are taken.
     const AgentSettings d;
-    cmd.add_option("--agent-height", agent.height_m, fmt::format("Agent's height, metres in [0.5, 10] (default {:g})", d.height_m));
-    cmd.add_option("--agent-radius", agent.radius_m, fmt::format("Agent's radius, metres in [0, 5] (default {:g})", d.radius_m));
-    cmd.add_option("--max-climb", agent.max_climb_m, fmt::format("Highest step walked up, metres in [0, 5] (default {:g})", d.max_climb_m));
-    cmd.add_option("--max-slope", agent.max_slope_deg,
-                   fmt::format("Steepest ground walked, degrees in [0, 85] (default {:g})", d.max_slope_deg));
-    cmd.add_option("--cell-size", agent.cell_size_m,
-                   fmt::format("Recast's cell, metres in [0.125, 1] dividing 32 (default {:g})", d.cell_size_m));
-    cmd.add_option("--cell-height", agent.cell_height_m,
-                   fmt::format("Recast's cell height, metres in [0.05, 1] (default {:g})", d.cell_height_m));
+    cmd.add_option("--agent-height", agent.height_m, fmt::format("Agent's height, metres (default {:g})", d.height_m))
+        ->check(finite_range(0.5, 10.0));
+    cmd.add_option("--agent-radius", agent.radius_m, fmt::format("Agent's radius, metres (default {:g})", d.radius_m))
+        ->check(finite_range(0.0, 5.0));
+    cmd.add_option("--max-climb", agent.max_climb_m, fmt::format("Highest step walked up, metres (default {:g})", d.max_climb_m))
+        ->check(finite_range(0.0, 5.0));
+    cmd.add_option("--max-slope", agent.max_slope_deg, fmt::format("Steepest ground walked, degrees (default {:g})", d.max_slope_deg))
+        ->check(finite_range(0.0, 85.0));
+    cmd.add_option("--cell-size", agent.cell_size_m, fmt::format("Recast's cell, metres dividing 32 (default {:g})", d.cell_size_m))
+        ->check(finite_range(0.125, 1.0));
+    cmd.add_option("--cell-height", agent.cell_height_m, fmt::format("Recast's cell height, metres (default {:g})", d.cell_height_m))
+        ->check(finite_range(0.05, 1.0));
 }
 
 AgentSettings AgentOptions::settings() const {

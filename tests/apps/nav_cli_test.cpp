@@ -51,7 +51,9 @@ TEST(NavCli, bad_points_agents_regions_and_no_path_are_one_line_with_their_exit_
         {path + "--from -122,-5,51 --to -122,4.7,51", "isoterra: --from -122,-5,51 lies inside rock\n", 2},
         {path + "--from -122,4.7,51 --to -122,35,51", "isoterra: --to -122,35,51 lies in the air, 30.3 m above the ground\n", 2},
         {path + "--from -122,4.7,51 --to -72,-17.25,88", "isoterra: no path from -122,4.7,51 to -72,-17.25,88\n", 3},
-        {path + "--from 0,0,0 --to 1,0,1 --agent-radius 9", "isoterra: agent: radius 9 m must be in [0, 5]\n", 2},
+        {path + "--from 0,0,0 --to 1,0,1 --agent-radius 9",
+         "isoterra: --agent-radius: expected a number from 0 to 5, got '9' (see isoterra --help)\n", 2},
+        {path + "--from 0,0,0 --to 1,0,1 --max-climb 3", "isoterra: agent: max climb 3 m must not exceed height 2 m\n", 2},
         {path + "--from 0,0,0 --to 1,0,1 --cell-size 0.3",
          "isoterra: agent: cell size 0.3 m must divide 32 m (0.125, 0.25, 0.5, 1, or 32 / n)\n", 2},
         {path + "--from 0,0,0 --to 2000,0,2000", "isoterra: the region spans 4096 tiles of 32 m, more than 1024\n", 2},
@@ -66,7 +68,7 @@ TEST(NavCli, bad_points_agents_regions_and_no_path_are_one_line_with_their_exit_
     const std::string out = fresh_path("refused.bin");
     CliResult r = run_cli("navmesh --preset tutorial --from 0,0 --to 64,64 --max-slope 90 -o " + out);
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.err, "isoterra: agent: max slope 90 degrees must be in [0, 85]\n");
+    EXPECT_EQ(r.err, "isoterra: --max-slope: expected a number from 0 to 85, got '90' (see isoterra --help)\n");
     EXPECT_FALSE(std::filesystem::exists(out));
     r = run_cli("navmesh --preset tutorial --from 0,0 --to 64,64 -o " + fresh_path("nav.glb"));
     EXPECT_EQ(r.code, 2);
