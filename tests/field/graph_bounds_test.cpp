@@ -200,13 +200,16 @@ private:
                 // stay those of the fuzz without them).
                 const std::string banks =
                     std::fmod(std::floor(cell), 2.0) == 0.0 ? fmt::format(", floodplain = 0.05, water_reach_m = {}", 0.1 * cell) : "";
+                // Carved rivers and blended valleys every third (issue 53), the same way.
+                const std::string profile =
+                    std::fmod(std::floor(cell), 3.0) == 0.0 ? fmt::format(", carve_m = {}, blend_m = {}", 0.2 * cell, 0.02 * cell) : "";
                 ports({"height", "dx", "dz", "distance", "water", "order", "river"}, true);
                 return fmt::format("{{ type = \"drainage\", control = {}, relief = {}, cell_m = {}, levels = {}, jitter = {}, slope = {}, "
                                    "slope_gain = {}, floor_m = {}, bed_width_m = {}, bed_depth_m = {}, water_levels = {}, concavity = {}, "
-                                   "junction = {}{}{}{} }}",
+                                   "junction = {}{}{}{}{} }}",
                                    control, relief, cell, 2 + r_.next_u32() % 2, r_.next(), uniform(0.01, 3), uniform(0.3, 2),
                                    r_.next() < 0.3 ? 0.0 : uniform(0, 0.3 * cell), uniform(0, 30), uniform(0, 5), r_.next_u32() % 4,
-                                   uniform(1, 5), r_.next(), sea, smooth, banks);
+                                   uniform(1, 5), r_.next(), sea, smooth, banks, profile);
             }
             default: return fmt::format("{{ type = \"const\", value = {} }}", uniform(-1e3, 1e3));
         }

@@ -97,6 +97,8 @@ const std::map<std::string, std::string>& type_docs() {
         {"drainage.meander", "how steeply every channel bends across its line (the tangent of its sharpest turn); 0: straight"},
         {"drainage.meander_cells", "the bends' wavelength, in cells of each channel's level"},
         {"drainage.spring", "the share of a head channel over which its bed widens and deepens from nothing at the source"},
+        {"drainage.carve_m", "with it, a river's water lies below the coarser ground out to this far beside its line: it cuts its valley"},
+        {"drainage.blend_m", "with it, the valleys meet in a soft minimum of this width: no crease where two valleys meet"},
     };
     return docs;
 }

@@ -159,7 +159,8 @@ const std::vector<NodeType>& node_types() {
           number("water_levels", false, 2.0, 0, 7), number("concavity", false, 2.0, 1, 8), number("junction", false, 0.5, 0, 1),
           number("sea_level", false, -1e9, -1e9, 1e5), number("smooth_m", false, 0.0, 0, 1e4), number("floodplain", false, 0.0, 0, 10),
           number("water_reach_m", false, 0.0, 0, 1e4), number("far_bed_samples", false, 0.0, 0, 16),
-          number("meander", false, 0.0, 0, 1.5), number("meander_cells", false, 0.25, 0.02, 0.5), number("spring", false, 0.0, 0, 1)},
+          number("meander", false, 0.0, 0, 1.5), number("meander_cells", false, 0.25, 0.02, 0.5), number("spring", false, 0.0, 0, 1),
+          number("carve_m", false, 0.0, 0, 1e5), number("blend_m", false, 0.0, 0, 1e4)},
          "a river network computed locally: level 0 of one jittered point per cell_m square linked to its lowest neighbour "
          "under `control`, each finer level's points joined to the nearest coarser channel; the ground is the lowest of "
          "`control + relief` and each channel's valley (its water level + slope x distance, a floor rising at `floodplain`, "

@@ -100,7 +100,10 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
         const bool unlifted = window_lift(ch->ci, ch->cj, c, 1.0, lo) == 0.0 && window_lift(ch->ci, ch->cj, c, 1.0, hi) == 0.0;
         if (unlifted) {
             const double far = segment_box_farthest(ch->q, ch->r, lo, hi) + sway;
-            ceiling = std::min(ceiling, ch->zq + slope * rise(far) + p.floodplain * (far - rise(far)));
+            // With carve_m a floor rises by the channel's steepest fall too (at its source).
+            const double steepest =
+                p.carve > 0.0 ? kCarveRise * std::max(0.0, (ch->zq - ch->zr) * ch->gamma) * std::sqrt(ch->inv_len2) : 0.0;
+            ceiling = std::min(ceiling, ch->zq + slope * rise(far) + (p.floodplain + steepest) * (far - rise(far)));
             nearest_bound = std::min(nearest_bound, far);
         }
         out.valleys.push_back({ch, ch->zr - p.bed_depth_at(k) + slope * rise(near) + p.floodplain * (near - rise(near)), near, unlifted});
@@ -175,11 +178,12 @@ struct LaneGround {
 // The lowest valley at `at` and, with a soft minimum's width k, the slope rounded where
 // valleys meet: the weights of -k ln sum exp(-g / k) over the valleys near the lowest and the
 // envelope (whose slope counts as 0), so that the slope turns smoothly over a crease (what the
-// erosion filter follows) while the ground keeps its sharp crease and drains. One pass over
+// erosion filter follows) while the ground keeps its sharp crease and drains (with blend_m it
+// turns smoothly too: blend_ground). One pass over
 // the candidates (sorted by their lower bounds) keeps each valley within reach of the lowest
 // so far in `near_valleys`; the weights come once the lowest is known.
 LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec2& at, double envelope, bool want_slope, double k,
-                         double band, std::vector<std::pair<const Channel*, Valley>>& near_valleys) {
+                         double blend, double band, std::vector<std::pair<const Channel*, Valley>>& near_valleys) {
     LaneGround out;
     double& ground = out.ground;
     ground = envelope;
@@ -199,10 +203,12 @@ LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec
             ground = v.ground, out.best = c.channel, out.best_valley = v;
     }
     out.gradient = out.best ? out.best_valley.gradient : glm::dvec2(0.0);
-    if (k > 0.0 && std::isfinite(ground)) {
+    if ((k > 0.0 || blend > 0.0) && std::isfinite(ground)) {
         // Summed in the channels' fixed order, not the group's (its bounds sort the candidates,
         // and a group depends on the lane's neighbours in the batch): the same bits in any batch.
         std::sort(near_valleys.begin(), near_valleys.end(), [](const auto& a, const auto& b) { return earlier(*a.first, *b.first); });
+    }
+    if (k > 0.0 && std::isfinite(ground)) {
         const auto weight = [&](double g) {
             const double x = (g - ground) / k;
             return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
@@ -219,6 +225,9 @@ LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec
     return out;
 }
 
+// How far above the lowest a lane weighs valleys: blend_m's reach, smooth_m's band for a slope.
+double soft_band(const Params& p, bool want_slope) { return std::max(p.blend, want_slope ? kSoftBand * p.smooth : 0.0); }
+
 // The distance from `at` to the nearest channel of the group's, lifted over the window's
 // fade by up to kLift cells as the valleys are; kFar where none is seen.
 double nearest_distance(const Params& p, const Group& group, const glm::dvec2& at) {
@@ -234,6 +243,9 @@ double nearest_distance(const Params& p, const Group& group, const glm::dvec2& a
     return distance;
 }
 
+// Whether lanes weigh the rivers near them (with a reach: for water, river, and blend_m's fade).
+bool needs_rivers(const Params& p, unsigned ports_read) { return p.reach > 0.0 && ((ports_read & 80u) != 0 || p.blend > 0.0); }
+
 // Bounds every channel the batch sees over the batch's rectangle and drops those whose valley
 // no lane can need: what the valleys cannot reach is out; the distance keeps every channel a
 // lane may be nearest to (all of them: the batch's nearest bound is loose), so only valleys
@@ -246,9 +258,9 @@ void prune_for_batch(const Network& net, const Lanes& l, const glm::dvec2& lo, c
         ceiling = std::max(ceiling, std::isnan(e) ? INFINITY : e);
     }
     Group all;
-    prepare(net, seen, lo, hi, ceiling, p.smooth > 0.0 && (l.ports_read & 6u) ? kSoftBand * p.smooth : 0.0, false, false, all);
+    prepare(net, seen, lo, hi, ceiling, soft_band(p, (l.ports_read & 6u) != 0), false, false, all);
     if ((l.ports_read & 8u) != 0) return;
-    if (!(p.reach > 0.0 && (l.ports_read & 80u))) {
+    if (!needs_rivers(p, l.ports_read)) {
         seen.clear();
         for (const Candidate& c : all.valleys) seen.push_back(c.channel);
         return;
@@ -310,9 +322,9 @@ void run_drainage(const Node& node, const Lanes& l) {
     if (n > kGroupLanes) prune_for_batch(net, l, lo, hi, seen);
     // What is read of it: the slope (ports 1, 2) and the distance (port 3) cost the most.
     const bool want_slope = (l.ports_read & 6u) != 0, want_distance = (l.ports_read & 8u) != 0;
-    const bool want_rivers = p.reach > 0.0 && (l.ports_read & 80u) != 0;
+    const bool want_rivers = needs_rivers(p, l.ports_read);
     const double k = want_slope ? p.smooth : 0.0;
-    const double band = k > 0.0 ? kSoftBand * k : 0.0;
+    const double band = soft_band(p, want_slope);
     Group group;
     std::vector<std::pair<const Channel*, Valley>> near_valleys;
     for (const std::vector<std::size_t>& lanes : lane_groups(at, lo, hi)) {
@@ -326,14 +338,20 @@ void run_drainage(const Node& node, const Lanes& l) {
         }
         prepare(net, seen, glo, ghi, ceiling, band, want_distance, want_rivers, group);
         for (const std::size_t i : lanes) {
-            const LaneGround g = lowest_ground(net, group, at[i], control[i] + relief[i], want_slope, k, band, near_valleys);
+            LaneGround g = lowest_ground(net, group, at[i], control[i] + relief[i], want_slope, k, p.blend, band, near_valleys);
+            const bool river = g.best && g.best->level < p.water_levels && g.best_valley.distance < g.best_valley.width;
+            const RiverWater rw =
+                want_rivers ? river_water(net, group.rivers, at[i], g.ground) : RiverWater{river ? g.best_valley.water : kDry, kFar};
+            // blend_m rounds the hillsides, not the banks: with a reach it fades in beyond them.
+            const double blend = p.reach > 0.0 ? p.blend * smoothstep(0.0, 2.0 * p.reach, rw.beyond) : p.blend;
+            if (blend > 0.0 && std::isfinite(g.ground)) {
+                const glm::dvec2 lowest = g.best ? g.best_valley.gradient : glm::dvec2(0.0);  // the envelope's counts as 0
+                g.ground = blend_ground(g.ground, lowest, control[i] + relief[i], blend, near_valleys, want_slope ? &g.gradient : nullptr);
+            }
             l.out[0][i] = g.ground;
             l.out[1][i] = g.gradient.x;
             l.out[2][i] = g.gradient.y;
             l.out[3][i] = nearest_distance(p, group, at[i]);
-            const bool river = g.best && g.best->level < p.water_levels && g.best_valley.distance < g.best_valley.width;
-            const RiverWater rw =
-                want_rivers ? river_water(net, group.rivers, at[i], g.ground) : RiverWater{river ? g.best_valley.water : kDry, kFar};
             l.out[4][i] = rw.water;
             l.out[5][i] = g.best ? static_cast<double>(p.levels - g.best->level) : 0.0;
             l.out[6][i] = rw.beyond;
@@ -363,7 +381,7 @@ NodeRanges drainage_ranges(const Node& node, const RangeContext& c) {
         const double slack = std::max(std::fabs(lo), std::fabs(hi)) * 1e-9 + 1e-9;
         return {lo - slack, hi + slack};
     };
-    out[0] = widen(lowest, envelope_hi);
+    out[0] = widen(lowest - p.blend, envelope_hi);  // blend_m lowers the minimum by less than blend
     // The steepest a valley gets: its sides' slope, plus a bed's walls, plus the water level's
     // fall along a channel (at most the whole range of water levels over the shortest channel
     // a cell can hold... unbounded in principle: a channel may be very short), so no bound.

@@ -14,8 +14,8 @@ namespace isoterra::graph {
 
 namespace {
 
-constexpr std::size_t kFarBedSamples = 14;  // the input's place among the node's numbers
-constexpr std::size_t kMinBed = 18;         // where a widened copy carries its beds' least half width (after the node's own)
+constexpr std::size_t kFarBedSamples = 14;              // the input's place among the node's numbers
+constexpr std::size_t kMinBed = drainage::kOwnNumbers;  // where a widened copy carries its beds' least half width (after the node's own)
 
 // Runs `node` at the lanes `pick` of `l` (gathered into their own lanes), writing its ports to
 // `out` (per port, pick.size() values).

@@ -231,6 +231,7 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
         bend_channel(p_, bend_hash(level, ch.ci, ch.cj), ch);
         tile.channels.push_back(ch);
     }
+    if (p_.carve > 0.0 && level < p_.water_levels) carve_channels(*this, level, tile.channels);
     return tile;
 }
 

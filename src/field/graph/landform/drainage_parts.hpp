@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -26,6 +27,8 @@ constexpr int kTile = 8;                  // cells a side of a cached tile
 constexpr double kDry = -1e4;             // the water output where no river runs
 constexpr double kFar = 1e7;              // the distance output where no channel is seen
 constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
+constexpr double kCarveRise = 2.0;        // carve_m: a floor rises at this many times its channel's fall
+constexpr std::size_t kOwnNumbers = 20;   // the node's own numbers (graph_nodes.cpp); a far level's copy adds one
 
 // The node's settings, and what they give per level (worked out once: valleys are the
 // inner loop).
@@ -42,6 +45,10 @@ struct Params {
     // each level, and the share of a head channel over which its bed widens and deepens from
     // nothing (a spring).
     double meander = 0.0, meander_cells = 0.25, spring = 0.0;
+    // Both 0 in older graphs (their bits kept): how far beside a river's line its water must
+    // lie below the coarser ground (drainage_carve.cpp), and the width of the soft minimum
+    // that blends the valleys into the height (no crease where two valleys meet).
+    double carve = 0.0, blend = 0.0;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -54,16 +61,18 @@ struct Params {
         concavity = p[8], junction = p[9], sea_level = p[10], smooth = p[11];
         if (p.size() > 13) floodplain = p[12], reach = p[13];
         if (p.size() > 17) meander = p[15], meander_cells = p[16], spring = p[17];
+        if (p.size() > 19) carve = p[18], blend = p[19];
         levels = std::clamp(node.shape.octaves, 1, 8);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
             level[k] = {std::ldexp(cell0, -k), slope * std::pow(slope_gain, k), std::ldexp(floor0, -k),
                         river ? std::ldexp(bed_width0, -k) : 0.0, river ? std::ldexp(bed_depth0, -k) : 0.0};
         }
-        // A far level's copy of the node (drainage_far.cpp): no river's bed narrower than p[18]
-        // at its lanes; its channels are the node's own (Network::tile builds with own_beds()).
-        if (p.size() > 18)
-            for (int k = 0; k < std::min(water_levels, 8); ++k) level[k].bed_width = std::max(level[k].bed_width, p[18]);
+        // A far level's copy of the node (drainage_far.cpp): no river's bed narrower than the
+        // number after its own at its lanes; its channels are the node's own (Network::tile
+        // builds with own_beds()).
+        if (p.size() > kOwnNumbers)
+            for (int k = 0; k < std::min(water_levels, 8); ++k) level[k].bed_width = std::max(level[k].bed_width, p[kOwnNumbers]);
     }
     Params own_beds() const {
         Params own = *this;
@@ -81,6 +90,7 @@ struct Params {
 inline double power(double u, double gamma) {
     // clang-format off
     switch (static_cast<int>(gamma)) {
+        case 0: if (gamma == 0.0) return 1.0; break;
         case 1: if (gamma == 1.0) return u; break;
         case 2: if (gamma == 2.0) return u * u; break;
         case 3: if (gamma == 3.0) return u * u * u; break;
@@ -207,8 +217,12 @@ public:
         const double f = lv.floor;
         const double beyond = d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f;
         double ground = water + lv.slope * beyond;
-        // The floor falls towards the river, flattening out where the sides rise.
-        if (p_.floodplain > 0.0) ground += p_.floodplain * (d - beyond);
+        // The floor falls towards the river, flattening out where the sides rise; with carve_m
+        // it also rises at twice the channel's own fall there (a torrent's valley is a V: no
+        // cell beside it lies below the water up to twice as far upstream).
+        const double fall = p_.carve > 0.0 && level >= p_.sea_level ? kCarveRise * (c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
+        const double floor_rise = fall > 0.0 ? p_.floodplain + fall * std::sqrt(c.inv_len2) : p_.floodplain;
+        if (floor_rise > 0.0) ground += floor_rise * (d - beyond);
         // With a spring a head's bed widens and deepens from nothing over its first share;
         // without, it deepens over its first quarter.
         const bool spring = p_.spring > 0.0;
@@ -238,7 +252,11 @@ public:
                 dbed = dgrow * across + taper * widen;
             }
             v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dbed * dt);
-            if (p_.floodplain > 0.0) v.gradient += p_.floodplain * (1.0 - drise) * dd;
+            if (floor_rise > 0.0) v.gradient += floor_rise * (1.0 - drise) * dd;
+            if (fall > 0.0 && c.gamma != 1.0 && u > 0.0) {
+                const double dfall = -kCarveRise * (c.zq - c.zr) * c.gamma * (c.gamma - 1.0) * power(u, c.gamma - 2.0);
+                v.gradient += dfall * std::sqrt(c.inv_len2) * (d - beyond) * dt;
+            }
             if (smooth_ends) {
                 // For the slope a later node follows: the fall along the channel eased in and
                 // out over the first and last 5 % beyond its ends, where the exact slope turns
@@ -294,5 +312,14 @@ struct RiverWater {
 RiverWater river_water(const Network& net, const std::vector<const Channel*>& rivers, const glm::dvec2& at, double ground);
 // The lowest the water port gives with these settings where no control nor ground is lower.
 double river_water_lowest(const Params& p, double lowest);
+
+// blend_m (drainage_blend.cpp): the smooth minimum of width w of the envelope and the valleys
+// near a lane whose exact minimum is m (with slope `lowest`); its slope too when asked.
+double blend_ground(double m, const glm::dvec2& lowest, double envelope, double w,
+                    const std::vector<std::pair<const Channel*, Valley>>& near_valleys, glm::dvec2* gradient);
+
+// carve_m (drainage_carve.cpp): lowers the profiles of a water-carrying level's channels,
+// just built, until their water lies below the coarser ground along and beside their lines.
+void carve_channels(Network& net, int level, std::vector<Channel>& channels);
 
 }  // namespace isoterra::graph::drainage
