@@ -128,6 +128,7 @@ void report_flight(const FlyOptions& opt, const WorldSettings& settings, const S
     out["max_loaded"] = log.max_loaded;
     out["final_loaded"] = c.loaded;
     out["frames_outside_finest_ring"] = log.frames_outside_finest;
+    out["budget_waits"] = c.held_for_budget;  // deliveries whose swaps waited for the triangle budget
     out["peak_rss_mb"] = peak_rss_mb();
     out["loaded_over_time"] = log.loaded_over_time;
     if (opt.json) {

@@ -127,7 +127,8 @@ struct WorldSettings {
     std::size_t chunk_triangles = 0;
     // The triangles the whole view may show (0: no limit). The World measures the columns
     // around the focus first, then narrows the ring below view_radius, in quarter steps,
-    // until what its target would show is estimated within this (triangle_budget.cpp).
+    // until what its target would show is estimated within this (triangle_budget.cpp); the
+    // swaps that would show more wait, in flight too (lod_swaps.cpp).
     std::size_t triangle_budget = 6'000'000;
 
     /// The chunks per ring a World uses (R, at least 2).
@@ -203,6 +204,24 @@ struct WorldCounts {
     std::vector<std::size_t> shown_per_level;  // chunks drawn, per level (WorldSettings::levels; one more while coarse first's stands in)
     double ring = 0.0;                         // the chunks per ring in use (below R when the triangle budget narrowed it)
     bool ring_chosen = false;                  // the triangle budget has chosen it (or there is none)
+    std::size_t held_for_budget = 0;           // times a swap that adds triangles waited for the budget
+};
+
+/// Where a moving focus is heading (world/focus_lead.cpp): its velocity over the last
+/// quarter second of foci, and the focus that far ahead. A World leads its levels with it,
+/// so that what the camera flies into is built first. Not thread-safe.
+class FocusLead {
+public:
+    /// Takes the focus at `time_s` (seconds, any origin, not decreasing); returns it moved
+    /// `lead_s` along the velocity, by at most `most_m`. A step faster than 5 km/s is a jump:
+    /// the velocity starts again from there (0).
+    glm::dvec3 update(const glm::dvec3& focus, double time_s, double lead_s, double most_m);
+    /// Returns the velocity in m/s worked out at the last update.
+    glm::dvec3 velocity() const { return velocity_; }
+
+private:
+    std::vector<std::pair<double, glm::dvec3>> recent_;  // time, focus; oldest first
+    glm::dvec3 velocity_{0.0};
 };
 
 class World {
@@ -220,6 +239,10 @@ public:
     /// a frame. A focus is held within kCoordinateLimit_m of the origin; a non-finite one is
     /// ignored.
     void set_focus(const glm::dvec3& focus);
+    /// The same at the owner's time (seconds; the one above takes the steady clock's): the
+    /// levels are chosen, and the jobs ordered, around where the focus is heading (FocusLead,
+    /// a second ahead, by at most half the finest ring's reach: R x 16 m).
+    void set_focus(const glm::dvec3& focus, double time_s);
     /// Switches the mesher: every chunk is built again and keeps its mesh until then.
     /// Owner's thread.
     void set_mesher(Mesher mesher);

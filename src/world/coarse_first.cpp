@@ -28,7 +28,8 @@ bool near_focus(const LodColumn& c, const glm::dvec3& focus) {
     return std::fabs(std::floor(focus.x / s) - c.x) <= kStandInReach && std::fabs(std::floor(focus.z / s) - c.z) <= kStandInReach;
 }
 
-LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus, int depth) {
+LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus, int depth,
+                       bool around_focus) {
     LodColumnSet inside;  // strict ancestors of shown columns
     for (const LodColumn& s : shown)
         for (LodColumn a = s; a.level + 1 < levels;) {
@@ -37,7 +38,7 @@ LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int l
         }
     LodColumnSet out;
     for (const LodColumn& c : target.split)
-        if (!inside.count(c) && (c.level >= levels - depth || near_focus(c, focus))) out.insert(c);
+        if (!inside.count(c) && (c.level >= levels - depth || (around_focus && near_focus(c, focus)))) out.insert(c);
     return out;
 }
 

@@ -27,7 +27,10 @@ bool near_focus(const LodColumn& c, const glm::dvec3& focus);
 /// the `depth` coarsest of `levels`, and those within kStandInReach columns of the one
 /// holding `focus` at their level; of these, those with no column of `shown` strictly inside
 /// them (where something finer is shown already, a stand-in would only be a step back).
-LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus, int depth = kStandInLevels);
+/// `around_focus` false: the coarsest levels' alone (in flight: the camera's surroundings
+/// are built at their own levels, what they fly into first, not level by level).
+LodColumnSet stand_ins(const LodTarget& target, const LodColumnSet& shown, int levels, const glm::dvec3& focus, int depth = kStandInLevels,
+                       bool around_focus = true);
 
 /// Returns what the shown columns move towards now: `target`'s leaves, except that a ready
 /// stand-in is kept whole where not all of its four quarters can be shown yet (each quarter

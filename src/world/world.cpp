@@ -6,6 +6,7 @@
 #include <glm/common.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <thread>
 
@@ -26,7 +27,10 @@ double distance_to_box(const glm::dvec3& p, const Box& b) {
 World::World(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
     : state_(std::make_unique<State>(std::move(field), settings, std::move(deltas))) {}
 World::~World() = default;
-void World::set_focus(const glm::dvec3& focus) { state_->set_focus(focus); }
+void World::set_focus(const glm::dvec3& focus) {
+    state_->set_focus(focus, std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+void World::set_focus(const glm::dvec3& focus, double time_s) { state_->set_focus(focus, time_s); }
 void World::set_mesher(Mesher mesher) { state_->set_mesher(mesher); }
 void World::invalidate(const Box& box) { state_->invalidate(box); }
 void World::set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed) { state_->set_edits(std::move(deltas), changed); }
@@ -69,7 +73,7 @@ World::State::~State() {
     }
 }
 
-double World::State::distance_to(const Box& box) const { return distance_to_box(focus_, box); }
+double World::State::distance_to(const Box& box) const { return distance_to_box(lead_focus_, box); }
 
 ValueRange World::State::height_estimate(const LodColumn& c) const {
     // Nine heights over the column: only for distances, so a guess will do (and none for
@@ -104,22 +108,6 @@ void World::State::add_chunks_locked(const LodColumn& c, Column& column) {
     pump_locked();
 }
 
-void World::State::set_focus(const glm::dvec3& wanted) {
-    // A focus past the world's edge is held at it; one that is not a number changes nothing.
-    if (!std::isfinite(wanted.x) || !std::isfinite(wanted.y) || !std::isfinite(wanted.z)) return;
-    const glm::dvec3 focus = glm::clamp(wanted, glm::dvec3(-kCoordinateLimit_m), glm::dvec3(kCoordinateLimit_m));
-    std::lock_guard<std::mutex> lock(mu_);
-    // The viewer and `fly` call this every frame. Once select_lod gives back the target it
-    // was given, the same focus gives the same target again (the height guesses of its
-    // columns are kept), and the same stand-ins and columns (deliver() updates those when
-    // what is shown changes): none of it is worked out again until the focus moves.
-    if (!target_settled_ || focus != focus_) {
-        focus_ = focus;
-        retarget_locked();
-    }
-    queue_jobs_locked();
-}
-
 ValueRange World::State::height_guess_locked(const LodColumn& c) {
     auto [it, fresh] = heights_.try_emplace(c);
     if (fresh) it->second = height_estimate(c);
@@ -141,7 +129,7 @@ void World::State::guess_heights_locked(const std::vector<LodColumn>& columns) {
 
 void World::State::retarget_locked(bool fresh) {
     LodTarget next = select_lod(
-        focus_, lod_, fresh ? LodTarget{} : target_, [&](const LodColumn& c) { return height_guess_locked(c); },
+        lead_focus_, lod_, fresh ? LodTarget{} : target_, [&](const LodColumn& c) { return height_guess_locked(c); },
         [&](const std::vector<LodColumn>& level) { guess_heights_locked(level); });
     target_settled_ = next.leaves == target_.leaves && next.split == target_.split;
     target_ = std::move(next);
@@ -150,7 +138,7 @@ void World::State::retarget_locked(bool fresh) {
         it = target_.leaves.count(it->first) || target_.split.count(it->first) ? std::next(it) : heights_.erase(it);
     for (const LodColumn& c : target_.leaves) columns_.try_emplace(c);
     if (!ring_chosen_ && !probed_) {  // around the focus as it is now: the old ones are dropped
-        budget_probe_ = detail::budget_probe(target_, settings_.levels, focus_);
+        budget_probe_ = detail::budget_probe(target_, settings_.levels, lead_focus_);
         for (const LodColumn& c : budget_probe_) columns_.try_emplace(c);
     }
     update_stand_ins_locked();
@@ -188,7 +176,7 @@ bool World::State::choose_ring_locked() {
         LodParams p = lod_;
         p.chunks_per_ring = r;
         const LodTarget t = select_lod(
-            focus_, p, {}, [&](const LodColumn& c) { return height_guess_locked(c); },
+            lead_focus_, p, {}, [&](const LodColumn& c) { return height_guess_locked(c); },
             [&](const std::vector<LodColumn>& level) { guess_heights_locked(level); });
         return detail::estimated_triangles(t.leaves, measured, lod_.levels);
     });
@@ -196,7 +184,6 @@ bool World::State::choose_ring_locked() {
     probed_ = true;
     if (!probing && ring == lod_.chunks_per_ring) {
         ring_chosen_ = true;  // the target is within the budget (or the ring is the narrowest)
-        for (auto& [coord, chunk] : chunks_) std::vector<IndexRange>().swap(chunk.ranges);  // counted no more
         return false;
     }
     lod_.chunks_per_ring = ring;
@@ -208,25 +195,9 @@ bool World::State::choose_ring_locked() {
 
 void World::State::update_stand_ins_locked() {
     if (!settings_.coarse_first) return;
-    stand_ins_ = detail::stand_ins(target_, shown_, lod_.levels, focus_, detail::kStandInLevels + lod_.stand_in_roots);
+    stand_ins_ =
+        detail::stand_ins(target_, shown_, lod_.levels, lead_focus_, detail::kStandInLevels + lod_.stand_in_roots, !moving_locked());
     for (const LodColumn& c : stand_ins_) columns_.try_emplace(c);
-}
-
-void World::State::drop_unwanted_locked() {
-    for (auto it = columns_.begin(); it != columns_.end();) {
-        if (it->second.shown || target_.leaves.count(it->first) || stand_ins_.count(it->first) || budget_probe_.count(it->first)) {
-            ++it;
-            continue;
-        }
-        if (it->second.surveyed)
-            for (int y = it->second.bottom; y <= it->second.top; ++y) {
-                auto chunk = chunks_.find(chunk_of(it->first, y));
-                if (chunk == chunks_.end()) continue;
-                if (chunk->second.handed >= 0) finished_.push_back({chunk->first, chunk->second.version, true, {}, {}});
-                chunks_.erase(chunk);
-            }
-        it = columns_.erase(it);
-    }
 }
 
 void World::State::set_mesher(Mesher mesher) {
@@ -263,15 +234,17 @@ void World::State::invalidate_locked(const Box& box) {
 void World::State::queue_jobs_locked() {
     jobs_.clear();
     for (const auto& [c, column] : columns_) {
-        if (column.surveyed || column.surveying) continue;
+        if (column.surveyed || column.surveying || !(column.shown || wanted_locked(c))) continue;
         const double s = c.size_m();
         auto h = heights_.find(c);
         const ValueRange height = h != heights_.end() ? h->second : ValueRange{0.0, 0.0};
         const Box box{{c.x * s, height.lo, c.z * s}, {(c.x + 1) * s, height.hi, (c.z + 1) * s}};
         jobs_.push_back({true, {c.x, 0, c.z, c.level}, 0, mesher_, distance_to(box), {}, 0});
     }
+    // (A column kept only for a join behind the camera is not built again meanwhile.)
     for (const auto& [c, chunk] : chunks_)
-        if (static_cast<std::int64_t>(chunk.version) != chunk.handed && chunk.pending < 0) {
+        if (static_cast<std::int64_t>(chunk.version) != chunk.handed && chunk.pending < 0 &&
+            (columns_.at({c.lod, c.x, c.z}).shown || wanted_locked({c.lod, c.x, c.z}))) {
             const glm::dvec3 lo = c.origin_m();
             jobs_.push_back({false, c, chunk.version, mesher_, distance_to({lo, lo + kChunkSize * c.spacing_m()}), {}, 0});
         }

@@ -17,6 +17,8 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
     // or wanted, so the answer still holds when it is applied.
     LodColumnSet shown, stand_ins, ready;
     LodTarget target;
+    ColumnChunks chunks;  // of the columns that may be shown next, for the triangle budget
+    detail::ShownBudget limit;
     {
         std::lock_guard<std::mutex> lock(mu_);
         if (!shown_dirty_) return;
@@ -24,16 +26,31 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
         shown = shown_;
         target = target_;
         stand_ins = stand_ins_;
+        limit.focus = lead_focus_;
         // Ready: every chunk handed over (an empty column is ready at once).
         for (const LodColumnSet* set : {&target.leaves, &stand_ins}) {
             for (const LodColumn& c : *set)
                 if (!shown.count(c) && handed_whole_locked(c)) ready.insert(c);
         }
+        if (settings_.triangle_budget > 0) chunks_of_locked(shown, ready, chunks);
     }
     const auto is_ready = [&](const LodColumn& c) { return ready.count(c) > 0; };
     const LodColumnSet wanted =
         settings_.coarse_first ? detail::staged_target(target, stand_ins, shown, lod_.levels, is_ready) : target.leaves;
-    LodColumnSet next = detail::next_shown(shown, wanted, lod_.levels, is_ready);
+    // (A budget that not even the narrowest ring meets is not held to.)
+    limit.budget = lod_.chunks_per_ring <= 2.0 ? 0 : settings_.triangle_budget;
+    limit.triangles = [&](const LodColumn& c, const Neighbourhood& n) {
+        std::size_t sum = 0;
+        for (const Chunk* chunk : chunks.at(c)) sum += drawn_triangles(chunk->ranges, chunk->triangles, n);
+        return sum;
+    };
+    bool held = false;
+    LodColumnSet next = detail::next_shown(shown, wanted, lod_.levels, is_ready, &limit, &held);
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        held_ = held;  // tried again when a column is ready (a join may let it fit)
+        counts_.held_for_budget += held;
+    }
     if (next == shown) return;
     std::vector<std::pair<LodColumn, Neighbourhood>> around;
     for (const LodColumn& c : next) around.emplace_back(c, neighbourhood_in(next, c, lod_.levels));
@@ -72,6 +89,15 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
     }
 }
 
+void World::State::chunks_of_locked(const LodColumnSet& shown, const LodColumnSet& ready, ColumnChunks& out) const {
+    for (const LodColumnSet* set : {&shown, &ready})
+        for (const LodColumn& c : *set) {
+            const Column& column = columns_.at(c);
+            std::vector<const Chunk*>& list = out[c];
+            for (int y = column.bottom; y <= column.top; ++y) list.push_back(&chunks_.at(chunk_of(c, y)));
+        }
+}
+
 bool World::State::handed_whole_locked(const LodColumn& c) const {
     const auto it = columns_.find(c);
     if (it == columns_.end() || !it->second.surveyed) return false;
@@ -103,7 +129,7 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
                 if (it == chunks_.end() || it->second.pending != static_cast<std::int64_t>(f.version)) continue;
                 it->second.pending = -1;
                 it->second.handed = static_cast<std::int64_t>(f.version);
-                if (!ring_chosen_) {  // what the triangle budget counts, until it has chosen
+                if (settings_.triangle_budget > 0) {  // what the triangle budget counts
                     it->second.triangles = f.mesh.triangle_count();
                     it->second.ranges = f.mesh.ranges;
                 }
@@ -131,6 +157,11 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
     }
     std::vector<ChunkUpdate> changes;
     update_shown(changes);
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        narrow_in_flight_locked();
+        held_ = false;
+    }
     for (const ChunkUpdate& u : changes) sink(u);
     return handed + changes.size();
 }

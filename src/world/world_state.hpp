@@ -20,7 +20,7 @@ struct World::State {
     ~State();
 
     // World's calls, as documented there.
-    void set_focus(const glm::dvec3& focus);
+    void set_focus(const glm::dvec3& focus, double time_s);
     void set_mesher(Mesher mesher);
     void invalidate(const Box& box);
     void set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed);
@@ -73,6 +73,11 @@ struct World::State {
     /// Once every column of budget_probe_ is handed over: chooses the ring for the triangle
     /// budget and works out the target again. Returns true when it chose.
     bool choose_ring_locked();
+    using ColumnChunks = std::unordered_map<LodColumn, std::vector<const Chunk*>, LodColumnHash>;
+    /// Puts the chunks of each column of `shown` and `ready` (all handed over) in `out`: what
+    /// the triangle budget counts them by. Workers only add chunks meanwhile, which leaves
+    /// these in place.
+    void chunks_of_locked(const LodColumnSet& shown, const LodColumnSet& ready, ColumnChunks& out) const;
     /// Returns true when column `c` is surveyed and every chunk of it handed over (an empty
     /// column at once).
     bool handed_whole_locked(const LodColumn& c) const;
@@ -83,6 +88,13 @@ struct World::State {
     void add_chunks_locked(const LodColumn& c, Column& column);
     void invalidate_locked(const Box& box);
     void update_shown(std::vector<ChunkUpdate>& changes);
+    /// Returns true while the focus moves faster than a walk (FocusLead's velocity).
+    bool moving_locked() const;
+    /// After a swap waited for the triangle budget in flight: narrows the ring by a quarter
+    /// step (at most every half second), so that what the camera flies into fits.
+    void narrow_in_flight_locked();
+    /// Returns true when column `c` is to be built: a leaf of the target, a stand-in or measured.
+    bool wanted_locked(const LodColumn& c) const;
     void drop_unwanted_locked();
     void update_stand_ins_locked();
     double distance_to(const Box& box) const;
@@ -94,7 +106,13 @@ struct World::State {
     WorldSettings settings_;
     LodParams lod_;
     glm::dvec3 focus_{0.0};
-    bool target_settled_ = false;  // target_ is select_lod's answer for focus_ and itself (set_focus)
+    FocusLead lead_;
+    double now_s_ = 0.0;               // the owner's time at the last set_focus
+    double narrowed_at_s_ = -1e300;    // when the ring was last narrowed in flight
+    bool narrowed_in_flight_ = false;  // chosen again, from the whole ring, once the focus stops
+    bool held_ = false;                // the last swaps waited for the triangle budget
+    glm::dvec3 lead_focus_{0.0};       // where the focus is heading: what the levels and the jobs are chosen around
+    bool target_settled_ = false;      // target_ is select_lod's answer for lead_focus_ and itself (set_focus)
     Mesher mesher_;
 
     mutable std::mutex mu_;
