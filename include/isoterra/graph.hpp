@@ -40,6 +40,10 @@ struct GraphChannel {
     double water_from = 0.0, water_to = 0.0;  // water_from >= water_to
     int level = 0;                            // 0: the trunks
     int order = 0;                            // levels - level: the trunks have the highest
+    double bend = 0.0, waves = 1.0;           // drainage's meander: its bends across the line from `from` to `to`
+    /// Returns the channel's line at share t of the way from its source (0) to its end (1),
+    /// its bends included.
+    glm::dvec2 point(double t) const;
 };
 
 /// The proven range of one node over a box (graph check, tests).

@@ -80,7 +80,7 @@ TEST_P(RiversPreset, every_river_of_order_two_or_more_reaches_the_sea_or_leaves_
     const auto on = [](const glm::dvec2& p, const isoterra::GraphChannel& c) {
         const glm::dvec2 ab = c.to - c.from;
         const double t = std::clamp(glm::dot(p - c.from, ab) / glm::dot(ab, ab), 0.0, 1.0);
-        return glm::length(p - (c.from + t * ab)) < 1e-6;
+        return glm::length(p - c.point(t)) < 1e-6;  // on its bent line
     };
     const auto inside = [&](const glm::dvec2& p) { return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y; };
     int followed = 0, to_sea = 0, out = 0;

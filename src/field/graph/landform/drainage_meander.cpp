@@ -61,3 +61,15 @@ void bend_channel(const Params& p, std::uint64_t hash, Channel& c) {
 }
 
 }  // namespace isoterra::graph::drainage
+
+namespace isoterra {
+
+glm::dvec2 GraphChannel::point(double t) const {
+    graph::drainage::Channel c;
+    c.q = from, c.r = to;
+    c.inv_len2 = 1.0 / glm::dot(to - from, to - from);
+    c.bend = bend, c.waves = waves;
+    return graph::drainage::channel_point(c, t);
+}
+
+}  // namespace isoterra

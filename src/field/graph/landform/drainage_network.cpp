@@ -265,7 +265,8 @@ std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseS
             for (std::int64_t tx = tile_of(i0); tx <= tile_of(i1); ++tx)
                 for (const Channel& ch : net.tile(k, tx, tz)->channels)
                     if (ch.q.x >= lo.x && ch.q.x <= hi.x && ch.q.y >= lo.y && ch.q.y <= hi.y)
-                        out.push_back({ch.q, ch.r, std::max(ch.zq, p.sea_level), std::max(ch.zr, p.sea_level), k, p.levels - k});
+                        out.push_back(
+                            {ch.q, ch.r, std::max(ch.zq, p.sea_level), std::max(ch.zr, p.sea_level), k, p.levels - k, ch.bend, ch.waves});
     }
     return out;
 }
