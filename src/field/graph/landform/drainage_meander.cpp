@@ -37,6 +37,26 @@ double meander_offset(const Channel& c, double t, double* slope) {
     return c.bend * s * e;
 }
 
+double felt_offset(const Channel& c, double t, double s, double* dt, double* ds) {
+    *dt = *ds = 0.0;
+    if (c.bend == 0.0) return 0.0;
+    const double reach = std::abs(s), bend = std::abs(c.bend);
+    const double wavelength = 2.0 / (c.waves * std::sqrt(c.inv_len2));
+    const double r0 = 2.0 * bend, r1 = 4.0 * bend + 0.5 * wavelength;
+    if (reach >= r1) return 0.0;
+    double slope = 0.0;
+    const double m = meander_offset(c, t, &slope);
+    if (reach <= r0) return *dt = slope, m;
+    // 1 - smoothstep(r0, r1, |s|): its slope less than 0.75 / the bend, so the distance
+    // across the line still grows with |s| and the valley sides rise without a fold.
+    const double x = (reach - r0) / (r1 - r0);
+    const double fade = 1.0 - x * x * (3.0 - 2.0 * x);
+    const double dfade = -6.0 * x * (1.0 - x) / (r1 - r0) * (s < 0.0 ? -1.0 : 1.0);
+    *dt = slope * fade;
+    *ds = m * dfade;
+    return m * fade;
+}
+
 glm::dvec2 channel_point(const Channel& c, double t) {
     const glm::dvec2 qr = c.r - c.q;
     double slope = 0.0;
@@ -47,7 +67,12 @@ glm::dvec2 channel_point(const Channel& c, double t) {
 double channel_distance(const Channel& c, const glm::dvec2& at, double* share) {
     const double t = std::clamp(glm::dot(at - c.q, c.r - c.q) * c.inv_len2, 0.0, 1.0);
     if (share) *share = t;
-    return glm::length(at - channel_point(c, t));
+    if (c.bend == 0.0) return glm::length(at - channel_point(c, t));
+    const glm::dvec2 qr = c.r - c.q;
+    const glm::dvec2 across = std::sqrt(c.inv_len2) * glm::dvec2(-qr.y, qr.x);
+    const glm::dvec2 on_line = c.q + t * qr;
+    double dt = 0.0, ds = 0.0;
+    return glm::length(at - on_line - felt_offset(c, t, glm::dot(at - on_line, across), &dt, &ds) * across);
 }
 
 void bend_channel(const Params& p, std::uint64_t hash, Channel& c) {

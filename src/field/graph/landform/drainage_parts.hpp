@@ -155,9 +155,13 @@ struct Channel {
 // A channel's offset across its line at share t of the way from its source, and the offset's
 // derivative in t (drainage_meander.cpp).
 double meander_offset(const Channel& c, double t, double* slope);
+// The bend at share t as felt at signed distance s across the line: whole out to twice the
+// bend, faded to nothing by four bends and half a wavelength (else every valley side would
+// ripple with its channel's bends), with its derivatives in t and s.
+double felt_offset(const Channel& c, double t, double s, double* dt, double* ds);
 // The channel's line at share t, bends included.
 glm::dvec2 channel_point(const Channel& c, double t);
-// The distance from `at` to the channel (its bends included) and the share t of its closest point.
+// The distance from `at` to the channel (its bends as felt there) and the share t of its closest point.
 double channel_distance(const Channel& c, const glm::dvec2& at, double* share = nullptr);
 // Gives channel c (its ends, length and level set) its bends, their side from `hash`.
 void bend_channel(const Params& p, std::uint64_t hash, Channel& c);
@@ -198,12 +202,12 @@ public:
         const double t = std::clamp(along, 0.0, 1.0);
         glm::dvec2 closest = c.q + t * qr;
         // Bent: the closest point moved across the line by the bend there (near the bent line's
-        // nearest point while its turns are gentle next to their wavelength).
-        double bend_slope = 0.0;
+        // nearest point while its turns are gentle next to their wavelength), faded across the valley side.
+        double bend_dt = 0.0, bend_ds = 0.0;
         glm::dvec2 across_line(0.0);
         if (c.bend != 0.0) {
             across_line = glm::dvec2(-qr.y, qr.x) * std::sqrt(c.inv_len2);
-            closest += meander_offset(c, t, &bend_slope) * across_line;
+            closest += felt_offset(c, t, glm::dot(at - closest, across_line), &bend_dt, &bend_ds) * across_line;
         }
         const glm::dvec2 off = at - closest;
         const double d = glm::length(off);
@@ -238,7 +242,7 @@ public:
         if (slope) {
             const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
             glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
-            if (c.bend != 0.0) dd -= glm::dot(dd, across_line) * bend_slope * dt;
+            if (c.bend != 0.0) dd -= glm::dot(dd, across_line) * (bend_dt * dt + bend_ds * across_line);
             const double dwater = level >= p_.sea_level ? -(c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
             const double drise = d <= f ? 0.0 : d < 2.0 * f ? (d - f) / f : 1.0;
             const double dacross = d < width ? -4.0 * b * d / (width * width) : 0.0;
