@@ -9,38 +9,14 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
 #include <glm/geometric.hpp>
 
+#include "drainage_coast.hpp"
 #include "isoterra/graph.hpp"
 
 using namespace isoterra;
 
 namespace {
-
-// A coast: the sea where x < -3 km, land rising 20 m a kilometre inland with gentle noise
-// across, a relief of 300 m (as in graph_drainage_test.cpp).
-std::string profile_coast(const std::string& settings, const std::string& ground = "drain") {
-    return fmt::format(R"(format = 1
-seed = 77
-sea_level = 0.0
-[node]
-px = {{ type = "x" }}
-tilt = {{ type = "mul", a = "px", b = 0.02 }}
-wobble = {{ type = "fbm2", scale_m = 5000.0, octaves = 2, amplitude = 40.0 }}
-rise = {{ type = "add", a = "tilt", b = "wobble" }}
-control = {{ type = "add", a = "rise", b = 60.0 }}
-relief = {{ type = "const", value = 300.0 }}
-envelope = {{ type = "add", a = "control", b = "relief" }}
-drain = {{ type = "drainage", control = "control", relief = "relief", {} }}
-out = {{ type = "plane", height = "drain" }}
-[output]
-sdf = "out"
-ground = "{}"
-water = "drain.water"
-)",
-                       settings, ground);
-}
 
 double profile_segment(const glm::dvec2& p, const glm::dvec2& a, const glm::dvec2& b, double* t_out) {
     const glm::dvec2 ab = b - a;
@@ -78,8 +54,8 @@ const char* kProfileOneLevel =
 // where the sides rise): ground = min(envelope, water + 0.6 rise(d) + 2 fall (d - rise(d)) + lift).
 TEST(DrainageProfile, with_carve_m_a_valley_floor_rises_from_its_channel_at_twice_the_channels_fall) {
     const std::string settings = std::string(kProfileOneLevel) + ", floor_m = 200.0, carve_m = 100.0";
-    const auto g = parse_graph(profile_coast(settings), "carved.toml");
-    const auto envelope = parse_graph(profile_coast(settings, "envelope"), "envelope.toml");
+    const auto g = parse_graph(coast_graph(settings), "carved.toml");
+    const auto envelope = parse_graph(coast_graph(settings, "envelope"), "envelope.toml");
     const auto channels = g->channels("drain", {-6000.0, -6000.0}, {6000.0, 6000.0});
     ASSERT_GT(channels.size(), 50u);
     int on_a_rising_floor = 0;
@@ -101,9 +77,9 @@ TEST(DrainageProfile, with_carve_m_a_valley_floor_rises_from_its_channel_at_twic
 // and smooth across the ridges where the exact minimum turns at once.
 TEST(DrainageProfile, with_blend_m_the_height_is_a_soft_minimum_of_the_valleys_without_creases) {
     const std::string sharp_settings = std::string(kProfileOneLevel) + ", floor_m = 100.0";
-    const auto sharp = parse_graph(profile_coast(sharp_settings), "sharp.toml");
-    const auto blended = parse_graph(profile_coast(sharp_settings + ", blend_m = 20.0"), "blended.toml");
-    const auto envelope = parse_graph(profile_coast(sharp_settings, "envelope"), "envelope.toml");
+    const auto sharp = parse_graph(coast_graph(sharp_settings), "sharp.toml");
+    const auto blended = parse_graph(coast_graph(sharp_settings + ", blend_m = 20.0"), "blended.toml");
+    const auto envelope = parse_graph(coast_graph(sharp_settings, "envelope"), "envelope.toml");
     const auto channels = sharp->channels("drain", {-6000.0, -6000.0}, {6000.0, 6000.0});
     const auto weight = [](const std::vector<double>& v, double s) {
         double sum = 0.0;
@@ -152,8 +128,8 @@ TEST(DrainageProfile, with_carve_m_a_rivers_water_lies_below_the_coarser_ground_
         "cell_m = 2000.0, slope = 0.3, floor_m = 40.0, bed_width_m = 10.0, bed_depth_m = 2.0, water_levels = 2, concavity = 3.0, "
         "junction = 0.5, sea_level = 0.0";
     const auto perched_water = [&](const std::string& extra, int* samples) {
-        const auto two = parse_graph(profile_coast(base + ", levels = 2" + extra), "two.toml");
-        const auto one = parse_graph(profile_coast(base + ", levels = 1" + extra), "one.toml");
+        const auto two = parse_graph(coast_graph(base + ", levels = 2" + extra), "two.toml");
+        const auto one = parse_graph(coast_graph(base + ", levels = 1" + extra), "one.toml");
         double worst = -INFINITY;
         *samples = 0;
         for (const GraphChannel& c : two->channels("drain", {-2000.0, -4000.0}, {6000.0, 4000.0})) {
