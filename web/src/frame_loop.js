@@ -36,6 +36,7 @@ export class FrameLoop {
     const eyeNow = `${p.x},${p.y},${p.z},${t.x},${t.y},${t.z}`;
     if (eyeNow !== this.lastEye) { this.lastEye = eyeNow; this.dirty = true; }
     streamer.pump(view.camera.position);
+    if (this.page.rivers.update(p.x, p.z)) this.dirty = true;
     if (this.upload()) this.dirty = true;
     const idle = view.gpuIdle();
     if (idle && this.drawnWaiters.length) {

@@ -14,6 +14,7 @@ import { Worlds } from './worlds.js';
 import { Editing } from './editing.js';
 import { wirePanel } from './panel.js';
 import { FrameLoop } from './frame_loop.js';
+import { RiverOverlay } from './rivers_overlay.js';
 
 const kDefaults = { preset: 'tutorial', seed: 20261114, view: 8000, radius: 8 };
 
@@ -62,6 +63,13 @@ function apiOf(page, worlds, editing, loop) {
       return { eye: [p.x, p.y, p.z], direction: [d.x, d.y, d.z] };
     },
     frame: () => loop.frame(),
+    // true: the river overlay around the eye; false: none; left out: what it shows.
+    riverReaches: () => page.rivers.reaches,
+    rivers: (on) => {
+      if (on === true) return page.rivers.show(view.camera.position.x, view.camera.position.z);
+      if (on === false) page.rivers.hide();
+      return page.rivers.summary();
+    },
     idle: () => editing.idle(),
   };
 }
@@ -88,7 +96,8 @@ async function main() {
     view: params.view ?? kDefaults.view, mesher: params.mesher ?? meshers[0].name,
     firstPictureMs: null, firstViewMs: null, frameMs: 0,
   };
-  const page = { core, streamer, view, flight, state, presets, meshers, workers, loadMs: null };
+  const rivers = new RiverOverlay(core, view);
+  const page = { core, streamer, view, flight, rivers, state, presets, meshers, workers, loadMs: null };
   const worlds = new Worlds(page, kDefaults.radius);
   const editing = new Editing(page, worlds);
   wirePanel(page, worlds, editing);

@@ -31,9 +31,13 @@ function wireSettings(page, worlds) {
   }));
 }
 
-// Undo and redo, files in and out.
+// Undo and redo, the river overlay, files in and out.
 function wireFiles(page, worlds, editing) {
-  const { state } = page;
+  const { state, view, rivers } = page;
+  $('rivers').addEventListener('change', guarded(() => {
+    if (!$('rivers').checked) rivers.hide();
+    else rivers.show(view.camera.position.x, view.camera.position.z);
+  }));
   $('undo').addEventListener('click', guarded(() => editing.walk(false)));
   $('redo').addEventListener('click', guarded(() => editing.walk(true)));
   $('export').addEventListener('click', guarded(() => {

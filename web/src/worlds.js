@@ -84,6 +84,7 @@ export class Worlds {
     const { state, view, streamer } = this.page;
     view.clear();
     view.setFog(state.view);
+    this.page.rivers.refresh();  // a new terrain or view distance: its network
     checked(JSON.stringify(streamer.start(state.view, this.radius, state.mesher)));
     state.firstPictureMs = null;
     state.firstViewMs = null;
