@@ -102,6 +102,9 @@ public:
     const MaterialRules& material_rules() const override;
     /// The `ground` output per column, when the graph has one.
     bool ground_heights(const Lattice& lattice, float* out) const override;
+    /// For a graph of a terrain node and its ground (a classic preset), how far its overhangs
+    /// bend the surface from the ground; else 0.
+    double ground_bend() const override;
     /// The column part of lattices with `lattice`'s columns (every node that depends on x and
     /// z only, run once), with the ground heights when the graph has a ground.
     std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const override;
@@ -138,6 +141,7 @@ private:
     std::shared_ptr<const graph::Program> program_;
     std::uint32_t seed_;
     NoiseSet noise_;
+    const TerrainParams* terrain_ = nullptr;  // a terrain node and its ground alone: their fused loop and bounds
 };
 
 /// What a world is made from: a preset, or the text of a field graph; and its seed. The

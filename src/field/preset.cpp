@@ -13,6 +13,7 @@
 #include "isoterra/field.hpp"
 #include "isoterra/graph.hpp"
 #include "preset_parts.hpp"
+#include "terrain_function.hpp"
 #include "toml_shape.hpp"
 
 namespace isoterra {
@@ -45,27 +46,27 @@ struct Key {
     Kind kind;
     Range range;
     // Reads the value into the preset, and writes it back out for preset_to_toml.
-    std::function<void(Preset&, double)> set_number;
-    std::function<double(const Preset&)> get_number;
+    std::function<void(TerrainParams&, double)> set_number;
+    std::function<double(const TerrainParams&)> get_number;
 };
 
 Range between(double lo, double hi, bool lo_open = false, bool hi_open = false) { return {lo, hi, lo_open, hi_open}; }
 Range scale() { return between(0.1, 1e7); }
 
-#define ISO_NUM(key, member, range)                                                  \
-    Key {                                                                            \
-        key, Kind::number, range, [](Preset& p, double v) { p.terrain.member = v; }, \
-            [](const Preset& p) { return static_cast<double>(p.terrain.member); }    \
+#define ISO_NUM(key, member, range)                                                 \
+    Key {                                                                           \
+        key, Kind::number, range, [](TerrainParams& t, double v) { t.member = v; }, \
+            [](const TerrainParams& t) { return static_cast<double>(t.member); }    \
     }
-#define ISO_INT(key, member, range)                                                                     \
-    Key {                                                                                               \
-        key, Kind::integer, range, [](Preset& p, double v) { p.terrain.member = static_cast<int>(v); }, \
-            [](const Preset& p) { return static_cast<double>(p.terrain.member); }                       \
+#define ISO_INT(key, member, range)                                                                    \
+    Key {                                                                                              \
+        key, Kind::integer, range, [](TerrainParams& t, double v) { t.member = static_cast<int>(v); }, \
+            [](const TerrainParams& t) { return static_cast<double>(t.member); }                       \
     }
-#define ISO_BOOL(key, member)                                                                \
-    Key {                                                                                    \
-        key, Kind::boolean, Range{}, [](Preset& p, double v) { p.terrain.member = v != 0; }, \
-            [](const Preset& p) { return p.terrain.member ? 1.0 : 0.0; }                     \
+#define ISO_BOOL(key, member)                                                               \
+    Key {                                                                                   \
+        key, Kind::boolean, Range{}, [](TerrainParams& t, double v) { t.member = v != 0; }, \
+            [](const TerrainParams& t) { return t.member ? 1.0 : 0.0; }                     \
     }
 
 const std::vector<Key>& keys() {
@@ -158,7 +159,33 @@ double read_key(const Key& key, const toml::node& node, const std::string& at, c
     return v;
 }
 
+// How many of keys() are the terrain function's knobs: those before sea_level_m.
+std::size_t knob_count() {
+    static const std::size_t n = static_cast<std::size_t>(
+        std::find_if(keys().begin(), keys().end(), [](const Key& k) { return std::string(k.name) == "sea_level_m"; }) - keys().begin());
+    return n;
+}
+
 }  // namespace
+
+const std::vector<TerrainKnob>& terrain_knobs() {
+    static const std::vector<TerrainKnob> knobs = [] {
+        std::vector<TerrainKnob> out;
+        const TerrainParams defaults;
+        for (std::size_t i = 0; i < knob_count(); ++i) {
+            const Key& k = keys()[i];
+            const auto kind = k.kind == Kind::boolean   ? TerrainKnob::boolean
+                              : k.kind == Kind::integer ? TerrainKnob::integer
+                                                        : TerrainKnob::number;
+            out.push_back({k.name, kind, k.range.lo, k.range.hi, k.range.lo_open, k.range.hi_open, k.get_number(defaults)});
+        }
+        return out;
+    }();
+    return knobs;
+}
+
+void set_terrain_knob(TerrainParams& params, std::size_t index, double value) { keys()[index].set_number(params, value); }
+double terrain_knob(const TerrainParams& params, std::size_t index) { return keys()[index].get_number(params); }
 
 Preset parse_preset(const std::string& text, const std::string& file) {
     // Every message names the file, and quotes nothing of it whole or raw.
@@ -195,7 +222,7 @@ Preset parse_preset(const std::string& text, const std::string& file) {
         }
         const auto found = by_name.find(name);
         if (found == by_name.end()) throw PresetError(fmt::format("{}: unknown key '{}'", at, name));
-        found->second->set_number(preset, read_key(*found->second, node, at, name));
+        found->second->set_number(preset.terrain, read_key(*found->second, node, at, name));
     }
 
     // Checks that tie two keys together.
@@ -275,8 +302,8 @@ std::string toml_shown(const toml::node& node) {
 }
 
 void read_material_keys(const toml::table& table, const std::string& source, MaterialRules& rules) {
-    Preset preset;
-    preset.terrain.materials = rules;
+    TerrainParams terrain;
+    terrain.materials = rules;
     for (auto&& [name_view, node] : table) {
         const std::string name = text_excerpt(std::string(name_view.str()), 100);
         const std::string at = toml_where(source, node);
@@ -291,9 +318,9 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
                 fmt::format("{}: unknown material key '{}' (rock_slope_deg, slope_blend_deg, snow_line_m, "
                             "snow_blend_m, snow_max_slope_deg, soil_depth_m, sand_height_m)",
                             at, name));
-        key->set_number(preset, read_key(*key, node, at, name));
+        key->set_number(terrain, read_key(*key, node, at, name));
     }
-    rules = preset.terrain.materials;
+    rules = terrain.materials;
 }
 
 void check_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
@@ -330,7 +357,7 @@ std::string preset_to_toml(const Preset& preset) {
     out += fmt::format("description = {}\n", detail::toml_quote(preset.description));
     out += fmt::format("seed = {}\n", preset.seed);
     for (const Key& k : keys()) {
-        const double v = k.get_number(preset);
+        const double v = k.get_number(preset.terrain);
         switch (k.kind) {
             case Kind::boolean: out += fmt::format("{} = {}\n", k.name, v != 0 ? "true" : "false"); break;
             case Kind::integer: out += fmt::format("{} = {}\n", k.name, static_cast<long long>(v)); break;

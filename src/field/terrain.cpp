@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "simd/target_clones.hpp"
-#include "terrain_state.hpp"
+#include "terrain_function.hpp"
 
 namespace isoterra {
 namespace {
@@ -122,11 +122,7 @@ void cave_noises(const TerrainParams& p, const NoiseSet& noise, const Lattice& l
 
 }  // namespace
 
-TerrainField::State::State(const TerrainParams& params, std::uint32_t seed) : p_(params), seed_(seed), noise_(seed) {
-    p_.materials.surface_reach_m = most_bend();
-}
-
-TerrainField::State::Column TerrainField::State::column(double x, double z) const {
+TerrainFunction::Column TerrainFunction::column(double x, double z) const {
     if (p_.warp_distance_m > 0.0) warp2(noise_.noise2, p_.warp_scale_m, p_.warp_distance_m, x, z);
     const double mountain_noise = noise_.noise2(x / p_.mountain_scale_m + kMountainDx, z / p_.mountain_scale_m + kMountainDz);
     const double hill_noise = fbm2(noise_.noise2, x / p_.hill_scale_m, z / p_.hill_scale_m, p_.hill_fbm);
@@ -134,7 +130,7 @@ TerrainField::State::Column TerrainField::State::column(double x, double z) cons
     return finish_column(mountain_noise, hill_noise, ridge_noise);
 }
 
-TerrainField::State::Column TerrainField::State::finish_column(double mountain_noise, double hill_noise, double ridge_noise) const {
+TerrainFunction::Column TerrainFunction::finish_column(double mountain_noise, double hill_noise, double ridge_noise) const {
     const double mountain = smoothstep(p_.mountain_from, p_.mountain_to, mountain_noise);
     const double hills = p_.reshape ? std::pow((hill_noise + 1.0) * 0.5 * p_.reshape_fudge, p_.reshape_exponent) * p_.reshape_multiplier_m
                                     : hill_noise * p_.hill_height_m;
@@ -144,7 +140,7 @@ TerrainField::State::Column TerrainField::State::finish_column(double mountain_n
     return {p_.base_height_m + hills + mountain * ridge * p_.ridge_height_m, mountain};
 }
 
-void TerrainField::State::columns(const double* xs, const double* zs, std::size_t count, Column* out) const {
+void TerrainFunction::columns(const double* xs, const double* zs, std::size_t count, Column* out) const {
     // column() for many points, its three noises as vector batches (the same bits). The
     // ridges are evaluated only where mountains rise: elsewhere their weight is exactly 0.
     thread_local std::vector<double> buffer;
@@ -184,7 +180,7 @@ void TerrainField::State::columns(const double* xs, const double* zs, std::size_
     for (std::size_t n = 0; n < count; ++n) out[n] = finish_column(mountain[n], hills[n], ridges[n]);
 }
 
-double TerrainField::State::combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const {
+double TerrainFunction::combine(const Column& c, double y, double bend_noise, double cave_a, double cave_b) const {
     double d = c.height - y;
     const double bend = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * c.mountain;
     d += bend_noise * bend;
@@ -197,7 +193,7 @@ double TerrainField::State::combine(const Column& c, double y, double bend_noise
     return -d - p_.iso_level;
 }
 
-void TerrainField::State::sample_points(const glm::dvec3* points, std::size_t count, double* out) const {
+void TerrainFunction::sample_points(const glm::dvec3* points, std::size_t count, double* out) const {
     // In batches: the column of each point (kept from the last point when it is the same,
     // as the tutorial does), then the three 3D noises with the bit-exact vector batch, then
     // combine(), the one formula of the terrain's value.
@@ -235,7 +231,7 @@ void TerrainField::State::sample_points(const glm::dvec3* points, std::size_t co
     }
 }
 
-void TerrainField::State::surface_gate(const Lattice& lattice, const double* heights, const double* bends, float* gate) const {
+void TerrainFunction::surface_gate(const Lattice& lattice, const double* heights, const double* bends, float* gate) const {
     // A sample is air whatever the overhang noise (|n| <= 1) and the caves (they only make
     // more air) say when y > height + |bend| + iso. Where that holds for every column within
     // four lattice steps and four rows down, a mesher never reads the sample (LatticeUse), so
@@ -269,7 +265,7 @@ void TerrainField::State::surface_gate(const Lattice& lattice, const double* hei
         }
 }
 
-std::shared_ptr<const LatticeColumns> TerrainField::State::columns_of(const Lattice& lattice) const {
+std::shared_ptr<const LatticeColumns> TerrainFunction::columns_of(const Lattice& lattice) const {
     auto out = std::make_shared<LatticeColumns>();
     out->origin = {lattice.origin.x, lattice.origin.z};
     out->size = {lattice.size.x, lattice.size.z};
@@ -290,9 +286,8 @@ std::shared_ptr<const LatticeColumns> TerrainField::State::columns_of(const Latt
     return out;
 }
 
-bool TerrainField::State::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use,
-                                                    const LatticeColumns* given, ColumnLooks* looks) const {
-    if (looks) looks->clear();  // its sea is a level (TerrainParams::sea_level_m), not a column output
+void TerrainFunction::sample_lattice_and_ground(const Lattice& lattice, float* out, float* ground, LatticeUse use,
+                                                const LatticeColumns* given) const {
     // The 2D part once per column (or as given); the three 3D noises of the whole lattice in
     // single precision (Simplex3::lattice_fast), then combined per sample.
     const std::size_t ny = static_cast<std::size_t>(lattice.size.y);
@@ -330,52 +325,23 @@ bool TerrainField::State::sample_lattice_and_ground(const Lattice& lattice, floa
         }
     if (ground)
         for (std::size_t c = 0; c < heights.size(); ++c) ground[c] = static_cast<float>(heights[c]);
-    return true;
 }
 
-double TerrainField::State::surface_height(double x, double z) const { return column(x, z).height; }
+double TerrainFunction::surface_height(double x, double z) const { return column(x, z).height; }
 
-bool TerrainField::State::ground_heights(const Lattice& lattice, float* out) const {
+void TerrainFunction::heights(const double* xs, const double* zs, std::size_t count, double* out) const {
+    std::vector<Column> result(count);
+    columns(xs, zs, count, result.data());
+    for (std::size_t c = 0; c < count; ++c) out[c] = result[c].height;
+}
+
+void TerrainFunction::ground_heights(const Lattice& lattice, float* out) const {
     // The columns as a vector batch: the same bits as column() one at a time.
     const std::size_t n = static_cast<std::size_t>(lattice.size.x) * lattice.size.z;
     const std::vector<double> xz = lattice_column_xz(lattice);
-    std::vector<Column> result(n);
-    columns(xz.data(), xz.data() + n, n, result.data());
-    for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<float>(result[c].height);
-    return true;
-}
-
-MaterialSample TerrainField::State::material(const glm::dvec3& p, const glm::dvec3& normal) const {
-    return p_.materials.classify(p.y, normal, surface_height(p.x, p.z) - p.y);
-}
-
-// The public face: each call forwards to the state.
-TerrainField::TerrainField(const TerrainParams& params, std::uint32_t seed) : s_(std::make_unique<const State>(params, seed)) {}
-TerrainField::~TerrainField() = default;
-void TerrainField::sample_points(const glm::dvec3* points, std::size_t count, double* out) const { s_->sample_points(points, count, out); }
-void TerrainField::sample_lattice(const Lattice& lattice, float* out) const {
-    s_->sample_lattice_and_ground(lattice, out, nullptr, LatticeUse::values, nullptr, nullptr);
-}
-ValueRange TerrainField::bounds(const Box& box) const { return s_->bounds(box); }
-MaterialSample TerrainField::material(const glm::dvec3& p, const glm::dvec3& normal) const { return s_->material(p, normal); }
-const MaterialRules& TerrainField::material_rules() const { return s_->p_.materials; }
-double TerrainField::sea_level_m() const { return s_->p_.sea_level_m; }
-bool TerrainField::ground_heights(const Lattice& lattice, float* out) const { return s_->ground_heights(lattice, out); }
-bool TerrainField::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use,
-                                             const LatticeColumns* columns, ColumnLooks* looks) const {
-    return s_->sample_lattice_and_ground(lattice, values, ground, use, columns, looks);
-}
-std::shared_ptr<const LatticeColumns> TerrainField::columns_of(const Lattice& lattice) const { return s_->columns_of(lattice); }
-double TerrainField::surface_height(double x, double z) const { return s_->surface_height(x, z); }
-double TerrainField::highest_ground(double x, double z, double size) const { return s_->highest_ground(x, z, size); }
-ValueRange TerrainField::ground_range(double x0, double z0, double x1, double z1) const { return s_->ground_range(x0, z0, x1, z1); }
-ValueRange TerrainField::bounds_with_ground(const Box& box, const ValueRange& ground) const { return s_->bounds_with_ground(box, ground); }
-double TerrainField::most_bend() const { return s_->most_bend(); }
-const TerrainParams& TerrainField::params() const { return s_->p_; }
-std::uint32_t TerrainField::seed() const { return s_->seed_; }
-
-std::unique_ptr<TerrainField> make_terrain(const Preset& preset, std::uint32_t seed) {
-    return std::make_unique<TerrainField>(preset.terrain, seed);
+    std::vector<double> h(n);
+    heights(xz.data(), xz.data() + n, n, h.data());
+    for (std::size_t c = 0; c < n; ++c) out[c] = static_cast<float>(h[c]);
 }
 
 }  // namespace isoterra

@@ -5,20 +5,20 @@
 #include <cmath>
 #include <queue>
 
-#include "terrain_state.hpp"
+#include "terrain_function.hpp"
 
 namespace isoterra {
 
-double TerrainField::State::most_bend() const { return std::max(p_.overhang_plains_m, p_.overhang_mountains_m); }
+double TerrainFunction::most_bend() const { return std::max(p_.overhang_plains_m, p_.overhang_mountains_m); }
 
-double TerrainField::State::highest_ground(double x, double z, double size) const {
+double TerrainFunction::highest_ground(double x, double z, double size) const {
     double highest = -INFINITY;
     for (int i = 0; i <= 4; ++i)
         for (int j = 0; j <= 4; ++j) highest = std::max(highest, surface_height(x + (i * size) / 4, z + (j * size) / 4));
     return highest + most_bend() + 16;
 }
 
-double TerrainField::State::height_variation(double reach, double mountain_max) const {
+double TerrainFunction::height_variation(double reach, double mountain_max) const {
     const double l2 = Simplex2::kLipschitz;
     // Warped points lie further apart than the points themselves, by the warp's own change.
     if (p_.warp_distance_m > 0.0)
@@ -44,7 +44,7 @@ double TerrainField::State::height_variation(double reach, double mountain_max) 
 // quadtree knows its centre's height, and no point of the cell is further from it than
 // height_variation(half diagonal). The cell that could hold the most extreme height is
 // split until that promise is within `kTolerance` of a height actually seen.
-double TerrainField::State::height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const {
+double TerrainFunction::height_extreme(double x0, double z0, double x1, double z1, double mountain_max, bool highest) const {
     struct Cell {
         double x, z, hx, hz, value, reach;
         double promise() const { return value + reach; }
@@ -79,7 +79,7 @@ double TerrainField::State::height_extreme(double x0, double z0, double x1, doub
     return sign * cells.top().promise();
 }
 
-ValueRange TerrainField::State::ground_range(double x0, double z0, double x1, double z1) const {
+ValueRange TerrainFunction::ground_range(double x0, double z0, double x1, double z1, bool bent) const {
     // How mountainous the square can be, from a coarse look: the mountain noise is slow.
     double m_hi = 0.0;
     for (int i = 0; i <= 2; ++i)
@@ -88,16 +88,17 @@ ValueRange TerrainField::State::ground_range(double x0, double z0, double x1, do
     const double warp = p_.warp_distance_m > 0.0 ? 1.0 + 2.0 * p_.warp_distance_m * l2 / p_.warp_scale_m : 1.0;
     const double reach = 0.25 * std::hypot(x1 - x0, z1 - z0);
     m_hi = std::min(1.0, m_hi + reach * warp * 1.5 / (p_.mountain_to - p_.mountain_from) * l2 / p_.mountain_scale_m);
-    const double bend = std::max(std::fabs(p_.overhang_plains_m),
-                                 std::fabs(p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * m_hi));
+    const double bend = !bent ? 0.0
+                              : std::max(std::fabs(p_.overhang_plains_m),
+                                         std::fabs(p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * m_hi));
     return {height_extreme(x0, z0, x1, z1, m_hi, false) - bend, height_extreme(x0, z0, x1, z1, m_hi, true) + bend};
 }
 
-ValueRange TerrainField::State::bounds(const Box& box) const {
+ValueRange TerrainFunction::bounds(const Box& box) const {
     return bounds_with_ground(box, ground_range(box.lo.x, box.lo.z, box.hi.x, box.hi.z));
 }
 
-ValueRange TerrainField::State::bounds_with_ground(const Box& box, const ValueRange& ground) const {
+ValueRange TerrainFunction::bounds_with_ground(const Box& box, const ValueRange& ground) const {
     // d = height - y + bend * noise3 lies within the bent ground range minus y.
     const double d_hi = ground.hi - box.lo.y;
     double d_lo = ground.lo - box.hi.y;

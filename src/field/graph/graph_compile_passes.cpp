@@ -58,7 +58,8 @@ void find_axes(Program& program) {
                 if (node.coordinate_default[0]) axes |= kX;
                 if (node.coordinate_default[1]) axes |= kZ;
                 break;
-            case Op::curvature: case Op::drainage:
+            case Op::terrain: axes |= kXYZ; break;
+            case Op::curvature: case Op::drainage: case Op::terrain_ground:
                 axes |= kXZ;  // they read inputs at other points around (x, z)
                 break;
             case Op::simplex3: case Op::fbm3: case Op::warp3:

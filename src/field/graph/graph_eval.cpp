@@ -9,6 +9,7 @@
 #include "graph_nodes.hpp"
 #include "height_raster.hpp"
 #include "landform_nodes.hpp"
+#include "../terrain_node.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -128,6 +129,8 @@ void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l) {
         case Op::curvature: run_curvature(node, l); return;
         case Op::cellular: run_cellular(node, *noise, l); return;
         case Op::drainage: run_drainage_far(node, l); return;
+        case Op::terrain: run_terrain(node, *noise, l); return;
+        case Op::terrain_ground: run_terrain_ground(node, *noise, l); return;
         default: return;  // pointwise, above
         case Op::warp3: {
             const double* xs = coordinate(node, l, 0, l.x);
@@ -165,7 +168,7 @@ bool is_noise(Op op) {
     // clang-format off
     switch (op) {
         case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::simplex3: case Op::fbm3: case Op::warp2: case Op::warp3:
-        case Op::dfbm2: case Op::erosion: case Op::cellular: case Op::drainage:
+        case Op::dfbm2: case Op::erosion: case Op::cellular: case Op::drainage: case Op::terrain: case Op::terrain_ground:
             return true;
         default:
             return false;

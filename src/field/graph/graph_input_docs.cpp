@@ -5,6 +5,7 @@
 #include <string>
 
 #include "graph_nodes.hpp"
+#include "../terrain_node.hpp"
 
 namespace isoterra::graph {
 namespace {
@@ -106,6 +107,7 @@ const std::map<std::string, std::string>& type_docs() {
 }  // namespace
 
 std::string input_doc(const std::string& type, const std::string& input) {
+    if (type == "terrain" || type == "terrain_ground") return terrain_input_doc(input);
     if (const auto own = type_docs().find(type + "." + input); own != type_docs().end()) return own->second;
     const auto common = common_docs().find(input);
     return common == common_docs().end() ? "" : common->second;

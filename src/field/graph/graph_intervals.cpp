@@ -6,6 +6,7 @@
 #include "graph_intervals.hpp"
 #include "height_raster.hpp"
 #include "landform_nodes.hpp"
+#include "../terrain_node.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -222,6 +223,8 @@ NodeRanges node_range(const Program& program, const NoiseSet& noise, std::size_t
         case Op::curvature: out[0] = curvature_range(node, {program, noise, nbox, in, n}); break;
         case Op::cellular: out = cellular_ranges(node, {program, noise, nbox, in, n}); break;
         case Op::drainage: out = drainage_ranges(node, {program, noise, nbox, in, n}); break;
+        case Op::terrain: out[0] = terrain_range(node, noise, nbox); break;
+        case Op::terrain_ground: out[0] = terrain_ground_range(node, noise, nbox); break;
         case Op::heightmap: {
             const ValueRange u = axis(0, bx), v = axis(1, bz);
             out[0] = widen(node.raster->range(u.lo, u.hi, v.lo, v.hi));

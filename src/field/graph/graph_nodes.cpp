@@ -2,6 +2,8 @@
 // presets allow them, octave settings as the presets', blend widths and steps positive.
 #include "graph_nodes.hpp"
 
+#include "../terrain_node.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -171,6 +173,10 @@ const std::vector<NodeType>& node_types() {
          "'ID.order' (levels - level of the channel whose valley it is), 'ID.river' (with water_reach_m: the distance beyond "
          "the nearest river's bank, 0 in its bed, at most twice the reach; else 1e7)",
          true, "lllllml"},
+        {"terrain", Op::terrain, 1, "", terrain_node_inputs(),
+         "the seed's terrain (a classic preset's knobs; booleans 0 or 1): fBm hills, ridged mountains, overhangs, tunnel caves"},
+        {"terrain_ground", Op::terrain_ground, 1, "", terrain_node_inputs(),
+         "the terrain node's ground height at x and z, before overhangs and caves (the same knobs)"},
     };
     // clang-format on
     return types;

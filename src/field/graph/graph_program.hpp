@@ -29,6 +29,8 @@ enum class Op : std::uint8_t {
     heightmap,
     // The landform nodes (landform_nodes.hpp).
     dfbm2, erosion, spline, fold, slope, curvature, cellular, drainage,
+    // The seed's terrain function as a node (../terrain_node.hpp).
+    terrain, terrain_ground,
 };
 // clang-format on
 

@@ -13,6 +13,7 @@
 #include "graph_compile_parts.hpp"
 #include "height_raster.hpp"
 #include "landform_nodes.hpp"
+#include "../terrain_node.hpp"
 #include "isoterra/base.hpp"
 
 namespace isoterra::graph::compiler {
@@ -308,6 +309,7 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
         if (std::isnan(node.number[1])) node.number[1] = node.number[0];  // vertical scale: the scale
     if (node.op == Op::heightmap) read_raster(*table, node, detail::toml_where(source_, *table->get("file")));
     if (node.op == Op::drainage) node.cache = make_drainage_cache();
+    if (node.op == Op::terrain || node.op == Op::terrain_ground) node.cache = make_terrain_cache(node, at);
     return raw;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "../preset_parts.hpp"
+#include "../terrain_node.hpp"
 #include "../toml_shape.hpp"
 #include "isoterra/graph.hpp"
 
@@ -59,7 +60,7 @@ std::string without_bom(const std::string& text) { return text.rfind("\xef\xbb\x
 std::unique_ptr<GraphField> GraphField::with_seed(std::uint32_t seed) const { return std::make_unique<GraphField>(program_, seed); }
 
 std::shared_ptr<const Field> TerrainSource::make_field() const {
-    if (!is_graph()) return make_terrain(preset, seed);
+    if (!is_graph()) return std::make_shared<GraphField>(classic_program(preset), seed);  // a terrain node
     if (compiled && compiled->text == graph && compiled->directory == directory) return compiled->field->with_seed(seed);
     return parse_graph(graph, name, directory)->with_seed(seed);
 }
