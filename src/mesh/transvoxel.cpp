@@ -153,6 +153,7 @@ void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& clas
         }
         out.ranges.push_back({first, static_cast<std::uint32_t>(out.indices.size()) - first, DrawCondition::side_is(side, 1)});
     }
+    add_snapped_copies(s, classify, scratch, out, sides);
 }
 
 }  // namespace detail

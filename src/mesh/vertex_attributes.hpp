@@ -297,6 +297,14 @@ inline void record_face_vertex(MeshScratch& scratch, const int lower[3], int axi
 void add_transition_strips(const ChunkSamples& s, const MaterialClassifier& classify, MeshScratch& scratch, MeshBuffers& out,
                            unsigned sides);
 
+/// Where a held vertex on one of the chunk's edges (on two faces, shared with a neighbour)
+/// lies within kCrossingMargin of a cell of the half-resolution crossing on its line (the
+/// coarser chunk's), adds its copy there and every triangle that uses it twice, with the
+/// copy and with it, each as a range drawn when the copy is to be used or not: held and a
+/// column around the line coarser (transition_snaps.cpp). Called after the strips of `sides`.
+void add_snapped_copies(const ChunkSamples& s, const MaterialClassifier& classify, const MeshScratch& scratch, MeshBuffers& out,
+                        unsigned sides);
+
 /// World position of core-relative sample (i, j, k).
 inline glm::dvec3 sample_position(const ChunkSamples& s, int i, int j, int k) {
     return s.lattice.position(i + s.pad.lo, j + s.pad.lo, k + s.pad.lo);
