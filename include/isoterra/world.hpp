@@ -331,12 +331,14 @@ private:
         MeshBuffers mesh;   // with keep_meshes; else only ranges and indices' count
         MeshBuffers water;  // with keep_meshes
         std::size_t triangles = 0, water_triangles = 0;
+        std::size_t drawn = 0;  // what it draws with its neighbourhood while visible
         bool visible = false;
         Neighbourhood neighbours;
     };
     bool keep_meshes_;
     std::unordered_map<ChunkCoord, Entry, ChunkKey> chunks_;
     std::size_t bytes_ = 0;
+    std::size_t drawn_ = 0;  // the visible entries' `drawn`, kept as they change (a renderer asks every frame)
 };
 
 // ---------------------------------------------------------------------------------------

@@ -10,11 +10,13 @@ void ShownChunks::apply(const ChunkUpdate& u) {
     if (u.dropped) {
         if (const auto it = chunks_.find(u.coord); it != chunks_.end()) {
             bytes_ -= it->second.mesh.byte_size() + it->second.water.byte_size();
+            if (it->second.visible) drawn_ -= it->second.drawn;
             chunks_.erase(it);
         }
         return;
     }
     Entry& e = chunks_[u.coord];
+    if (e.visible) drawn_ -= e.drawn;
     if (u.mesh) {
         bytes_ -= e.mesh.byte_size() + e.water.byte_size();
         e.triangles = u.mesh->triangle_count();
@@ -31,6 +33,8 @@ void ShownChunks::apply(const ChunkUpdate& u) {
     }
     e.visible = u.visible;
     e.neighbours = u.neighbours;
+    e.drawn = drawn_triangles(e.mesh.ranges, e.triangles, e.neighbours);
+    if (e.visible) drawn_ += e.drawn;
 }
 
 std::size_t drawn_triangles(const std::vector<IndexRange>& ranges, std::size_t triangles, const Neighbourhood& n) {
@@ -41,19 +45,14 @@ std::size_t drawn_triangles(const std::vector<IndexRange>& ranges, std::size_t t
     return count;
 }
 
-std::size_t ShownChunks::triangles_drawn() const {
-    std::size_t n = 0;
-    for (const auto& [c, e] : chunks_)
-        if (e.visible) n += drawn_triangles(e.mesh.ranges, e.triangles, e.neighbours);
-    return n;
-}
+std::size_t ShownChunks::triangles_drawn() const { return drawn_; }
 
 std::vector<std::size_t> ShownChunks::triangles_per_level() const {
     std::vector<std::size_t> out;
     for (const auto& [c, e] : chunks_) {
         if (!e.visible) continue;
         if (out.size() <= static_cast<std::size_t>(c.lod)) out.resize(static_cast<std::size_t>(c.lod) + 1, 0);
-        out[static_cast<std::size_t>(c.lod)] += drawn_triangles(e.mesh.ranges, e.triangles, e.neighbours);
+        out[static_cast<std::size_t>(c.lod)] += e.drawn;
     }
     return out;
 }

@@ -19,6 +19,7 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
     LodTarget target;
     ColumnChunks chunks;  // of the columns that may be shown next, for the triangle budget
     detail::ShownBudget limit;
+    bool counted = false;
     {
         std::lock_guard<std::mutex> lock(mu_);
         if (!shown_dirty_) return;
@@ -32,13 +33,15 @@ void World::State::update_shown(std::vector<ChunkUpdate>& changes) {
             for (const LodColumn& c : *set)
                 if (!shown.count(c) && handed_whole_locked(c)) ready.insert(c);
         }
-        if (settings_.triangle_budget > 0) chunks_of_locked(shown, ready, chunks);
+        // The swaps are counted only when they could take the view past the budget.
+        counted = settings_.triangle_budget > 0 && triangle_bound_locked(shown, ready) > settings_.triangle_budget;
+        if (counted) chunks_of_locked(shown, ready, chunks);
     }
     const auto is_ready = [&](const LodColumn& c) { return ready.count(c) > 0; };
     const LodColumnSet wanted =
         settings_.coarse_first ? detail::staged_target(target, stand_ins, shown, lod_.levels, is_ready) : target.leaves;
     // (A budget that not even the narrowest ring meets is not held to.)
-    limit.budget = lod_.chunks_per_ring <= 2.0 ? 0 : settings_.triangle_budget;
+    limit.budget = !counted || lod_.chunks_per_ring <= 2.0 ? 0 : settings_.triangle_budget;
     limit.triangles = [&](const LodColumn& c, const Neighbourhood& n) {
         std::size_t sum = 0;
         for (const Chunk* chunk : chunks.at(c)) sum += drawn_triangles(chunk->ranges, chunk->triangles, n);
@@ -98,6 +101,13 @@ void World::State::chunks_of_locked(const LodColumnSet& shown, const LodColumnSe
         }
 }
 
+std::size_t World::State::triangle_bound_locked(const LodColumnSet& shown, const LodColumnSet& ready) const {
+    std::size_t sum = 0;
+    for (const LodColumnSet* set : {&shown, &ready})
+        for (const LodColumn& c : *set) sum += columns_.at(c).triangles;
+    return sum;
+}
+
 bool World::State::handed_whole_locked(const LodColumn& c) const {
     const auto it = columns_.find(c);
     if (it == columns_.end() || !it->second.surveyed) return false;
@@ -129,12 +139,13 @@ std::size_t World::State::deliver(double budget_ms, const std::function<void(con
                 if (it == chunks_.end() || it->second.pending != static_cast<std::int64_t>(f.version)) continue;
                 it->second.pending = -1;
                 it->second.handed = static_cast<std::int64_t>(f.version);
+                const LodColumn c{f.coord.lod, f.coord.x, f.coord.z};
+                Column& column = columns_.at(c);
                 if (settings_.triangle_budget > 0) {  // what the triangle budget counts
+                    column.triangles += f.mesh.triangle_count() - it->second.triangles;
                     it->second.triangles = f.mesh.triangle_count();
                     it->second.ranges = f.mesh.ranges;
                 }
-                const LodColumn c{f.coord.lod, f.coord.x, f.coord.z};
-                const Column& column = columns_.at(c);
                 visible = column.shown;
                 neighbours = column.neighbours;
                 // Its column may be ready now: the shown columns can move only then (the

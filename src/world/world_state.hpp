@@ -50,6 +50,9 @@ struct World::State {
         std::shared_ptr<const LatticeColumns> lattice_columns;  // shared by its chunks' sampling
         bool shown = false;
         Neighbourhood neighbours;  // as shown
+        // While the triangle budget counts: its handed chunks' triangles, all ranges, which
+        // is at least what it draws beside any neighbours (a bound kept as meshes come in).
+        std::size_t triangles = 0;
     };
     struct Finished {
         ChunkCoord coord;
@@ -78,6 +81,9 @@ struct World::State {
     /// the triangle budget counts them by. Workers only add chunks meanwhile, which leaves
     /// these in place.
     void chunks_of_locked(const LodColumnSet& shown, const LodColumnSet& ready, ColumnChunks& out) const;
+    /// Returns the Column::triangles of `shown` and `ready` together: a bound on what any
+    /// next shown partition of them draws.
+    std::size_t triangle_bound_locked(const LodColumnSet& shown, const LodColumnSet& ready) const;
     /// Returns true when column `c` is surveyed and every chunk of it handed over (an empty
     /// column at once).
     bool handed_whole_locked(const LodColumn& c) const;
