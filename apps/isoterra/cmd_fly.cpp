@@ -36,14 +36,31 @@ double peak_rss_mb() {
 
 using Clock = std::chrono::steady_clock;
 
+// How far ahead a flight over the land looks for a rise: the camera climbs before it.
+constexpr double kLookAhead_s = 1.0;
+
 // What a flight measured.
 struct FlightLog {
     double flight_start = 0.0;  // seconds from the start until the first view was filled and the camera set off
     double total = 0.0;         // seconds from the start to the end of the flight
     std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, frames = 0, max_shown = 0;
     std::size_t frames_outside_finest = 0, first_picture_chunks = 0;
+    double lowest_above_m = NAN, highest_above_m = NAN;  // the camera over the ground or the sea, 10 times a second in flight
     nlohmann::json loaded_over_time = nlohmann::json::array();
 };
+
+// The floor under x, z: the ground or the sea, whichever is higher; NaN where the field has no ground.
+double floor_at(const Field& field, double x, double z) {
+    const double g = field.ground_height(x, z);
+    return std::isfinite(g) ? std::max(g, field.sea_level_m()) : g;
+}
+
+void note_height_above_floor(const Field& field, const glm::dvec3& focus, FlightLog& log) {
+    const double above = focus.y - floor_at(field, focus.x, focus.z);
+    if (!std::isfinite(above)) return;
+    log.lowest_above_m = std::isnan(log.lowest_above_m) ? above : std::min(log.lowest_above_m, above);
+    log.highest_above_m = std::isnan(log.highest_above_m) ? above : std::max(log.highest_above_m, above);
+}
 
 // The flight, a frame every 1/60 s: still at `start` until the first view is filled, then
 // along the path for opt.seconds; a progress line each second on a terminal.
@@ -77,6 +94,7 @@ FlightLog fly(const FlyOptions& opt, Session& session, const Path& path, const g
             const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)),
                                   static_cast<int>(std::floor(focus.z / kChunkSize))};
             log.frames_outside_finest += !shown.visible_columns().count(under);
+            if (log.frames % 6 == 0) note_height_above_floor(*session.field(), focus, log);
         }
         if (std::floor(now) > last_report) {
             last_report = std::floor(now);
@@ -128,6 +146,10 @@ void report_flight(const FlyOptions& opt, const WorldSettings& settings, const S
     out["max_loaded"] = log.max_loaded;
     out["final_loaded"] = c.loaded;
     out["frames_outside_finest_ring"] = log.frames_outside_finest;
+    // The camera over the ground or the sea in flight (null: no ground height, or no flight).
+    const auto metres = [](double m) { return std::isnan(m) ? nlohmann::ordered_json() : nlohmann::ordered_json(m); };
+    out["camera_above_ground_m"]["lowest"] = metres(log.lowest_above_m);
+    out["camera_above_ground_m"]["highest"] = metres(log.highest_above_m);
     out["budget_waits"] = c.held_for_budget;  // deliveries whose swaps waited for the triangle budget
     out["peak_rss_mb"] = peak_rss_mb();
     out["loaded_over_time"] = log.loaded_over_time;
@@ -149,7 +171,11 @@ void run_fly(const FlyOptions& opt) {
     EditSession edits(opt.field, opt.world_file.path);
     Session& session = edits.session();
     const glm::dvec3 start = starting_view(*session.field()).eye;
-    const Path path = make_path(opt.path, start);
+    Path path = make_path(opt.path, start);
+    if (opt.path == "line" || path.radius > 0.0) {  // over the land, as flown (a file: as written)
+        const std::shared_ptr<const Field> field = session.field();
+        path.follow_floor([field](double x, double z) { return floor_at(*field, x, z); }, opt.speed * kLookAhead_s);
+    }
     session.start(settings);
     const FlightLog log = fly(opt, session, path, start);
     report_flight(opt, settings, session, log);
@@ -165,7 +191,9 @@ void register_fly(CLI::App& app) {
     opt.world.add_to(*cmd, 64, true);
     cmd->add_option("--speed", opt.speed, "Metres per second")->check(finite_range(0.0, 10000.0));
     cmd->add_option("--seconds", opt.seconds, "Seconds of flight after the first view is filled")->check(finite_range(0.0, 3600.0));
-    cmd->add_option("--path", opt.path, "line (north), circle:R, or a file of 'x y z' waypoints");
+    cmd->add_option("--path", opt.path,
+                    "line (north) or circle:R, each at the start's height over the ground or the sea, climbing a second "
+                    "before a rise; or a file of 'x y z' waypoints, flown as written");
     cmd->add_option("--budget-ms", opt.budget_ms, "Milliseconds per frame for taking finished meshes")->check(finite_range(0.1, 1000.0));
     cmd->add_flag("--json", opt.json, "Print one JSON object");
     cmd->add_flag("--quiet", opt.quiet, "No progress line");

@@ -11,7 +11,47 @@
 
 namespace isoterra::app {
 
+namespace {
+
+constexpr double kFloorStep_m = 8.0;  // the floor's samples along the path (a few metres of climb apart on a steep slope)
+
+}  // namespace
+
+void Path::follow_floor(std::function<double(double, double)> floor_at, double ahead) {
+    const double here = floor_at(start.x, start.z);
+    if (!std::isfinite(here)) return;
+    floor = std::move(floor_at);
+    above_m = start.y - here;
+    ahead_m = std::max(ahead, 0.0);
+    floor_samples_.clear();
+}
+
+double Path::floor_along(double s) const {
+    // Linear between the samples, so that the height is continuous in s.
+    const double k = std::max(s, 0.0) / kFloorStep_m;
+    const auto i = static_cast<std::size_t>(k);
+    while (floor_samples_.size() < i + 2) {
+        const glm::dvec3 p = along(static_cast<double>(floor_samples_.size()) * kFloorStep_m);
+        const double f = floor(p.x, p.z);
+        floor_samples_.push_back(std::isfinite(f) ? f : start.y - above_m);
+    }
+    const double t = k - static_cast<double>(i);
+    return floor_samples_[i] * (1.0 - t) + floor_samples_[i + 1] * t;
+}
+
 glm::dvec3 Path::at(double s) const {
+    glm::dvec3 p = along(s);
+    if (!floor) return p;
+    // The highest floor over the look-ahead: its two ends and the samples between.
+    const double end = s + ahead_m * std::clamp(s / std::max(ahead_m, 1e-9), 0.0, 1.0);
+    double high = std::max(floor_along(s), floor_along(end));
+    for (double k = std::floor(s / kFloorStep_m) + 1.0; k * kFloorStep_m < end; k += 1.0)
+        high = std::max(high, floor_along(k * kFloorStep_m));
+    p.y = high + above_m;
+    return p;
+}
+
+glm::dvec3 Path::along(double s) const {
     if (radius > 0.0) {
         const double a = s / radius;
         return start + glm::dvec3(radius * std::sin(a), 0.0, radius * (std::cos(a) - 1.0));

@@ -268,6 +268,23 @@ TEST(CliFly, json_report_has_the_documented_keys_and_fills_the_first_view) {
     EXPECT_EQ(r.out.find("\"first_view_s\": -1"), std::string::npos);  // it did fill
 }
 
+// Alpine rises 200 m over the 3 km north of the start (a camera held at its height
+// went 180 m into the rock): the line keeps the start's 40 m over the ground, climbing before
+// a rise; a file of waypoints is flown as written.
+TEST(CliFly, a_line_over_alpine_keeps_the_camera_over_the_ground_and_waypoints_keep_their_heights) {
+    const auto line = run_cli("fly --preset alpine --radius 2 --view-distance 600 --threads 2 --seconds 3 --speed 1000 --json");
+    ASSERT_EQ(line.code, 0) << line.err;
+    const auto above = nlohmann::json::parse(line.out)["camera_above_ground_m"];
+    EXPECT_GT(above["lowest"].get<double>(), 35.0) << above;
+    EXPECT_GT(above["highest"].get<double>(), 100.0) << above;  // over the valleys, before the next rise
+    const std::string path = ::testing::TempDir() + "/level_waypoints.txt";
+    std::ofstream(path) << "0 1223 40\n0 1223 -3000\n";
+    const auto file =
+        run_cli("fly --preset alpine --radius 2 --view-distance 600 --threads 2 --seconds 3 --speed 1000 --json --path " + path);
+    ASSERT_EQ(file.code, 0) << file.err;
+    EXPECT_LT(nlohmann::json::parse(file.out)["camera_above_ground_m"]["lowest"].get<double>(), 0.0);  // through the rock
+}
+
 TEST(CliFly, bad_paths_and_meshers_are_refused) {
     EXPECT_EQ(run_cli("fly --seconds 0 --path circle:-5").code, 2);
     EXPECT_EQ(run_cli("fly --seconds 0 --path /nonexistent/waypoints.txt").code, 2);
