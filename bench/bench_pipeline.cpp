@@ -35,7 +35,7 @@ void BM_tutorial_points(benchmark::State& state) {
 BENCHMARK(BM_tutorial_points);
 
 // The 33^3 chunk the tutorial benchmarks sample: 1 m spacing, its middle on the ground.
-Lattice surface_chunk(const TerrainField& terrain) {
+Lattice surface_chunk(const Field& terrain) {
     Lattice chunk;
     chunk.origin = {10, static_cast<std::int64_t>(std::floor(terrain.surface_height(26, 26))) - 16, 10};
     chunk.size = {33, 33, 33};

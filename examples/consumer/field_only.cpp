@@ -7,7 +7,7 @@
 int main() {
     const isoterra::Preset preset = isoterra::builtin_preset("tutorial");
     const auto terrain = isoterra::make_terrain(preset, preset.seed);
-    const double ground = terrain->surface_height(0.0, 0.0);
+    const double ground = terrain->ground_height(0.0, 0.0);
     const double below = terrain->value({0.0, ground - 5.0, 0.0});
     const double above = terrain->value({0.0, ground + 40.0, 0.0});
     std::printf("field only: ground at (0, 0) %.3f m, 5 m below %.3f, 40 m above %.3f\n", ground, below, above);

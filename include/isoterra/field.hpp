@@ -248,6 +248,9 @@ public:
 
     /// Returns the ground height at (x, z), or NaN when the field has none. Thread-safe.
     virtual double ground_height(double x, double z) const;
+    /// ground_height(), by its name from before the terrain function became a graph
+    /// node (issue 54), so that consumers' code keeps building.
+    double surface_height(double x, double z) const { return ground_height(x, z); }
     /// True when the field has a ground height (a terrain; a graph with a ground output),
     /// though it may still be NaN or infinite at some columns. False by default.
     virtual bool has_ground() const { return false; }
@@ -329,7 +332,7 @@ enum class CsgOp { union_, subtract, intersect, smooth_union, smooth_subtract };
 std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a, std::shared_ptr<const Field> b, double blend_m = 0.0);
 
 // ---------------------------------------------------------------------------------------
-// The terrain field and its presets (field/terrain.cpp, field/preset.cpp).
+// The terrain function's presets (field/preset.cpp) and the terrain they describe (field/terrain_node.cpp).
 
 /// Every knob of the terrain function. Scales are feature sizes in metres, heights in
 /// metres; the defaults are the terrain of the seed-000 tutorial.
@@ -407,51 +410,10 @@ Preset load_preset_file(const std::string& path);
 /// Returns `preset` as TOML text that parse_preset reads back to the same values.
 std::string preset_to_toml(const Preset& preset);
 
-/// The procedural terrain: hills, ridged mountains, overhangs and tunnel caves, as minus
-/// the seed-000 density. Immutable; every call is thread-safe.
-class TerrainField final : public Field {
-public:
-    TerrainField(const TerrainParams& params, std::uint32_t seed);
-    ~TerrainField() override;
-
-    void sample_points(const glm::dvec3* points, std::size_t count, double* out) const override;
-    void sample_lattice(const Lattice& lattice, float* out) const override;
-    ValueRange bounds(const Box& box) const override;
-    MaterialSample material(const glm::dvec3& p, const glm::dvec3& normal) const override;
-    const MaterialRules& material_rules() const override;
-    double sea_level_m() const override;
-    bool ground_heights(const Lattice& lattice, float* out) const override;
-    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
-                                   const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const override;
-    std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const override;
-
-    /// Returns the ground height at (x, z) before overhangs and caves.
-    double surface_height(double x, double z) const;
-    double ground_height(double x, double z) const override { return surface_height(x, z); }
-    bool has_ground() const override { return true; }
-    /// Returns a height no ground rises above in the square from (x, z) to (x+size, z+size):
-    /// the seed-003 rule (highest of 5x5 heights + the most overhang + 16 m).
-    double highest_ground(double x, double z, double size) const;
-    /// Returns a proven range of the ground height over the square, overhangs included
-    /// (branch and bound on the height with proven per-cell variation).
-    ValueRange ground_range(double x0, double z0, double x1, double z1) const;
-    /// Returns bounds() of `box` given ground_range() over the box's square, so a caller that
-    /// keeps the ground range of a column pays for it once.
-    ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const override;
-    /// The most the overhangs push the ground out, in metres.
-    double most_bend() const;
-    double ground_bend() const override { return most_bend(); }
-
-    const TerrainParams& params() const;
-    std::uint32_t seed() const;
-
-    struct State;  // the function's parameters, noises and workings (src/field/terrain_state.hpp)
-
-private:
-    std::unique_ptr<const State> s_;
-};
-
-/// Builds the field a preset describes, with `seed` in place of the preset's own.
-std::unique_ptr<TerrainField> make_terrain(const Preset& preset, std::uint32_t seed);
+/// Builds the field a preset describes, with `seed` in place of the preset's own: a graph of
+/// the `terrain` node (the procedural terrain: hills, ridged mountains, overhangs and tunnel
+/// caves, as minus the seed-000 density) and its ground, a GraphField (isoterra/graph.hpp).
+/// Immutable; every call is thread-safe.
+std::unique_ptr<Field> make_terrain(const Preset& preset, std::uint32_t seed);
 
 }  // namespace isoterra

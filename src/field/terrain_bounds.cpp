@@ -11,13 +11,6 @@ namespace isoterra {
 
 double TerrainFunction::most_bend() const { return std::max(p_.overhang_plains_m, p_.overhang_mountains_m); }
 
-double TerrainFunction::highest_ground(double x, double z, double size) const {
-    double highest = -INFINITY;
-    for (int i = 0; i <= 4; ++i)
-        for (int j = 0; j <= 4; ++j) highest = std::max(highest, surface_height(x + (i * size) / 4, z + (j * size) / 4));
-    return highest + most_bend() + 16;
-}
-
 double TerrainFunction::height_variation(double reach, double mountain_max) const {
     const double l2 = Simplex2::kLipschitz;
     // Warped points lie further apart than the points themselves, by the warp's own change.

@@ -27,7 +27,6 @@ public:
     /// The ground heights of `count` columns (the same bits as surface_height one by one).
     void heights(const double* xs, const double* zs, std::size_t count, double* out) const;
     double surface_height(double x, double z) const;
-    double highest_ground(double x, double z, double size) const;
     /// A proven range of the ground height over the square, before (`bent` false) or after
     /// the overhangs push it out.
     ValueRange ground_range(double x0, double z0, double x1, double z1, bool bent = true) const;

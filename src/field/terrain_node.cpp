@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "isoterra/base.hpp"
 #include "isoterra/graph.hpp"
-#include "preset_parts.hpp"
 #include "terrain_function.hpp"
 
 namespace isoterra::graph {
@@ -93,17 +93,25 @@ std::string classic_graph_text(const Preset& preset) {
         knobs += fmt::format(", {} = {}", list[i].name, v);
     }
     return fmt::format(
-        "format = 1\nname = {}\ndescription = {}\nseed = {}\n\n[node]\nterrain = {{ type = \"terrain\"{} }}\n"
-        "ground = {{ type = \"terrain_ground\"{} }}\n\n[output]\nsdf = \"terrain\"\nground = \"ground\"\n",
-        detail::toml_quote(preset.name), detail::toml_quote(preset.description), preset.seed, knobs, knobs);
+        "format = 1\n\n[node]\nterrain = {{ type = \"terrain\"{} }}\nground = {{ type = \"terrain_ground\"{} }}\n\n"
+        "[output]\nsdf = \"terrain\"\nground = \"ground\"\n",
+        knobs, knobs);
 }
 
 std::shared_ptr<const graph::Program> classic_program(const Preset& preset) {
-    auto program = std::make_shared<graph::Program>(graph::compile_graph(classic_graph_text(preset), "preset " + preset.name, ""));
+    auto program =
+        std::make_shared<graph::Program>(graph::compile_graph(classic_graph_text(preset), "preset " + text_excerpt(preset.name, 100), ""));
+    program->name = preset.name;
+    program->description = preset.description;
+    program->seed = preset.seed;
     program->materials = preset.terrain.materials;
     program->materials.surface_reach_m = std::max(preset.terrain.overhang_plains_m, preset.terrain.overhang_mountains_m);
     program->sea_level = preset.terrain.sea_level_m;
     return program;
+}
+
+std::unique_ptr<Field> make_terrain(const Preset& preset, std::uint32_t seed) {
+    return std::make_unique<GraphField>(classic_program(preset), seed);
 }
 
 }  // namespace isoterra

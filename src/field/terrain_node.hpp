@@ -39,10 +39,10 @@ const TerrainParams* fused_terrain(const Program& program);
 }  // namespace isoterra::graph
 
 namespace isoterra {
-/// The graph text of a classic preset: its terrain node and its ground, the outputs, the
-/// name, description and seed. (Materials and the sea level: classic_program.)
+/// The graph text of a classic preset's terrain: its terrain node and its ground as the sdf
+/// and ground outputs.
 std::string classic_graph_text(const Preset& preset);
-/// A classic preset compiled: classic_graph_text's graph with the preset's materials (their
-/// surface reach the most the overhangs bend) and sea level.
+/// A classic preset compiled: classic_graph_text's graph with the preset's name, description,
+/// seed, materials (their surface reach the most the overhangs bend) and sea level.
 std::shared_ptr<const graph::Program> classic_program(const Preset& preset);
 }  // namespace isoterra

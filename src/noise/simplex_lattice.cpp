@@ -57,7 +57,7 @@ void Simplex3::lattice_fast(const NoiseLattice& l, float* out) const {
     }
 #endif
     // Gated points read 0 here one by one; the AVX2 path gates whole groups. Callers use
-    // the gate only where the value cannot matter (see TerrainField::sample_lattice).
+    // the gate only where the value cannot matter (see TerrainFunction::sample_lattice_and_ground).
     std::size_t n = 0;
     for (int k = 0; k < l.size.z; ++k)
         for (int j = 0; j < l.size.y; ++j)

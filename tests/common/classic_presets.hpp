@@ -1,5 +1,5 @@
 // The built-in terrain function's presets as they were before the landform presets (issue
-// 24): alpine and islands were TerrainField presets until ea97c59 and are field graphs
+// 24): alpine and islands were classic presets until ea97c59 and are field graphs
 // since, so tests that need varied subjects for the terrain function (warps, reshaping,
 // overhangs, caves) read the old files, kept in tests/reference/presets/. Tutorial is the
 // same built-in as then. Also the old canyons graph (classic_terrain("canyons")).

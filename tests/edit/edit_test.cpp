@@ -33,7 +33,7 @@ ChunkSamples sampled(const Field& base, const ChunkDeltas& deltas, const ChunkCo
 using test::same_bits;
 
 // A mix of every brush around the tutorial's ground near the origin, some capped.
-std::vector<EditOp> mixed_ops(const TerrainField& t, int n, unsigned seed) {
+std::vector<EditOp> mixed_ops(const Field& t, int n, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> xz(-30.0, 60.0), r(2.0, 9.0), u(0.0, 1.0);
     std::vector<EditOp> ops;
@@ -102,7 +102,7 @@ TEST(Edit, carving_a_sphere_out_of_a_plane_leaves_the_analytic_hole_closed_acros
 
 TEST(Edit, brushes_move_values_the_way_their_mode_says_and_no_further_than_their_strength) {
     const auto base = tutorial();
-    const auto& t = static_cast<const TerrainField&>(*base);
+    const auto& t = *base;
     for (const auto& [kind, mode] : {std::pair{BrushKind::sphere, BrushMode::carve}, std::pair{BrushKind::sphere, BrushMode::add},
                                      std::pair{BrushKind::smooth, BrushMode::carve}, std::pair{BrushKind::flatten, BrushMode::carve}}) {
         EditOp op;
@@ -141,7 +141,7 @@ TEST(Edit, brushes_move_values_the_way_their_mode_says_and_no_further_than_their
 
 TEST(Edit, undo_gives_back_the_base_and_redo_the_edits_bit_for_bit) {
     const auto base = tutorial();
-    const auto ops = mixed_ops(static_cast<const TerrainField&>(*base), 12, 7);
+    const auto ops = mixed_ops(*base, 12, 7);
     const std::vector<ChunkCoord> chunks = {{0, 0, 0, 0}, {-1, 0, 1, 0}, {1, 0, 1, 0}, {0, 1, 0, 0}};
     std::vector<std::vector<float>> base_samples;
     for (const ChunkCoord& c : chunks) base_samples.push_back(sampled(*base, {}, c).values);
@@ -178,7 +178,7 @@ TEST(Edit, undo_gives_back_the_base_and_redo_the_edits_bit_for_bit) {
 
 TEST(Edit, replaying_the_log_equals_the_deltas_and_undo_by_replay_equals_undo_by_swap) {
     const auto base = tutorial();
-    const auto ops = mixed_ops(static_cast<const TerrainField&>(*base), 10, 11);
+    const auto ops = mixed_ops(*base, 10, 11);
     EditHistory live(base);
     for (const EditOp& op : ops) live.apply(op);
     EXPECT_TRUE(replay_edits(*base, ops, ops.size()).same_as(live.deltas()));
@@ -200,7 +200,7 @@ TEST(Edit, replaying_the_log_equals_the_deltas_and_undo_by_replay_equals_undo_by
 // sample, and samples outside the edit's box keep their base values.
 TEST(Edit, edited_chunks_agree_on_shared_samples_and_nothing_outside_the_box_moves) {
     const auto base = tutorial();
-    const auto& t = static_cast<const TerrainField&>(*base);
+    const auto& t = *base;
     EditOp op{BrushKind::sphere, BrushMode::add, {32.0, t.surface_height(32.0, 32.0), 32.0}, 8.0};
     ChunkDeltas deltas;
     apply_edit(*base, op, deltas);
@@ -276,7 +276,7 @@ TEST(RayCast, finds_the_plane_and_then_the_bottom_of_a_carved_hole) {
 // ops by replaying: still every state bit for bit, with never more than the cap kept.
 TEST(Edit, undo_past_the_kept_chunks_replays_and_gives_the_same_bits) {
     const auto base = tutorial();
-    const auto ops = mixed_ops(static_cast<const TerrainField&>(*base), 10, 23);
+    const auto ops = mixed_ops(*base, 10, 23);
     EditHistory history(base, 6);
     std::vector<ChunkDeltas> after;
     std::size_t most = 0;

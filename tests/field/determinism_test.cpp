@@ -11,7 +11,7 @@ using namespace isoterra;
 
 namespace {
 
-std::vector<float> sample_chunks(const TerrainField& t, int threads) {
+std::vector<float> sample_chunks(const Field& t, int threads) {
     constexpr int kChunks = 8;
     const Lattice proto{{0, 0, 0}, {33, 33, 33}, 1.0};
     std::vector<float> all(proto.count() * kChunks);

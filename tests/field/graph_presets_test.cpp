@@ -32,7 +32,7 @@ protected:
         graph_ = parse_graph(preset_to_graph(preset_), "exported.toml");
     }
     Preset preset_;
-    std::unique_ptr<TerrainField> builtin_;
+    std::unique_ptr<Field> builtin_;
     std::unique_ptr<GraphField> graph_;
 };
 

@@ -1,9 +1,10 @@
 // The seed's terrain function as a graph node (issue 54): a classic preset opens as a graph of
-// a `terrain` node and its `terrain_ground` and gives the terrain function's bits (points,
-// lattices of either use, ground heights, columns, bounds); a terrain node inside a larger
-// graph samples the same function; bad knobs are refused with the node and input named.
+// a `terrain` node and its `terrain_ground` with the preset's materials and sea (its bits, the
+// same as the node expanded into primitive nodes: graph_presets_test.cpp); a terrain node
+// inside a larger graph samples the same function; bad knobs are refused, node and input named.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -19,12 +20,10 @@ class ClassicAsNode : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
         preset_ = test::classic_preset(GetParam());
-        builtin_ = make_terrain(preset_, preset_.seed);
-        node_ = terrain_of(preset_).make_field();
+        field_ = terrain_of(preset_).make_field();
     }
     Preset preset_;
-    std::unique_ptr<TerrainField> builtin_;
-    std::shared_ptr<const Field> node_;
+    std::shared_ptr<const Field> field_;
 };
 
 Lattice chunk(glm::i64vec3 origin, double spacing) {
@@ -37,39 +36,36 @@ Lattice chunk(glm::i64vec3 origin, double spacing) {
 
 }  // namespace
 
-TEST_P(ClassicAsNode, is_a_graph_of_the_terrain_node) {
-    const auto* graph = dynamic_cast<const GraphField*>(node_.get());
+TEST_P(ClassicAsNode, is_a_graph_of_the_terrain_node_and_its_ground_with_the_presets_materials_and_sea) {
+    const auto* graph = dynamic_cast<const GraphField*>(field_.get());
     ASSERT_NE(graph, nullptr);
     EXPECT_EQ(graph->node_count(), 2u);  // terrain and terrain_ground
-    EXPECT_EQ(node_->sea_level_m(), builtin_->sea_level_m());
-    EXPECT_EQ(node_->ground_bend(), builtin_->most_bend());
-    EXPECT_EQ(node_->material_rules().surface_reach_m, builtin_->material_rules().surface_reach_m);
+    EXPECT_TRUE(graph->has_ground());
+    const double bend = std::max(preset_.terrain.overhang_plains_m, preset_.terrain.overhang_mountains_m);
+    EXPECT_EQ(field_->ground_bend(), bend);
+    EXPECT_EQ(field_->material_rules().surface_reach_m, bend);
+    EXPECT_EQ(field_->material_rules().snow_line_m, preset_.terrain.materials.snow_line_m);
+    EXPECT_EQ(field_->sea_level_m(), preset_.terrain.sea_level_m);
 }
 
-TEST_P(ClassicAsNode, samples_the_terrain_functions_bits) {
-    Mulberry32 r(5);
-    std::vector<glm::dvec3> points;
-    for (int i = 0; i < 600; ++i) points.emplace_back((r.next() * 2 - 1) * 4e3, -100.0 + 400.0 * r.next(), (r.next() * 2 - 1) * 4e3);
-    std::vector<double> want(points.size()), got(points.size());
-    builtin_->sample_points(points.data(), points.size(), want.data());
-    node_->sample_points(points.data(), points.size(), got.data());
-    for (std::size_t i = 0; i < points.size(); ++i) ASSERT_TRUE(test::same_bits(got[i], want[i])) << i;
-    for (std::size_t i = 0; i < points.size(); i += 17)
-        ASSERT_TRUE(test::same_bits(node_->ground_height(points[i].x, points[i].z), builtin_->surface_height(points[i].x, points[i].z)));
+TEST_P(ClassicAsNode, lattices_of_both_uses_and_shared_columns_give_the_same_surface_within_the_bounds) {
+    // The fused loop: `surface` may leave air it proves unread at any positive value, the
+    // columns given or worked out give the same bits, and the bounds hold every value.
     for (const double spacing : {1.0, 4.0}) {
-        const double h = builtin_->surface_height(40.0 * spacing, 40.0 * spacing);
+        const double h = field_->ground_height(40.0 * spacing, 40.0 * spacing);
         const Lattice l = chunk({24, static_cast<std::int64_t>(std::floor(h / spacing)) - 16, 24}, spacing);
-        for (const LatticeUse use : {LatticeUse::values, LatticeUse::surface}) {
-            std::vector<float> a(l.count()), b(l.count()), ga(33 * 33), gb(33 * 33);
-            ASSERT_TRUE(builtin_->sample_lattice_and_ground(l, a.data(), ga.data(), use));
-            ASSERT_TRUE(node_->sample_lattice_and_ground(l, b.data(), gb.data(), use, node_->columns_of(l).get()));
-            ASSERT_TRUE(test::same_bits(a, b)) << spacing;
-            ASSERT_TRUE(test::same_bits(ga, gb)) << spacing;
+        std::vector<float> values(l.count()), surface(l.count()), shared(l.count()), ground(33 * 33), heights(33 * 33);
+        ASSERT_TRUE(field_->sample_lattice_and_ground(l, values.data(), ground.data()));
+        ASSERT_TRUE(field_->sample_lattice_and_ground(l, surface.data(), nullptr, LatticeUse::surface));
+        ASSERT_TRUE(field_->sample_lattice_and_ground(l, shared.data(), nullptr, LatticeUse::values, field_->columns_of(l).get()));
+        ASSERT_TRUE(test::same_bits(values, shared));
+        ASSERT_TRUE(field_->ground_heights(l, heights.data()));
+        ASSERT_TRUE(test::same_bits(ground, heights));
+        const ValueRange range = field_->bounds(l.bounds());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            ASSERT_TRUE(values[i] >= range.lo && values[i] <= range.hi) << i;
+            if (!(values[i] > 0.0f)) ASSERT_TRUE(test::same_bits(surface[i], values[i])) << i;
         }
-        const Box box = l.bounds();
-        const ValueRange want_range = builtin_->bounds(box), got_range = node_->bounds(box);
-        EXPECT_EQ(got_range.lo, want_range.lo);
-        EXPECT_EQ(got_range.hi, want_range.hi);
     }
 }
 
@@ -82,7 +78,7 @@ TEST(TerrainNode, inside_a_graph_samples_the_terrain_function) {
         "format = 1\n[node]\nterrain = { type = \"terrain\" }\nball = { type = \"sphere\", center = [0.0, 30.0, 0.0], radius = 5.0 }\n"
         "cut = { type = \"subtract\", a = \"terrain\", b = \"ball\" }\n[output]\nsdf = \"cut\"\n";
     const auto graph = parse_graph(text, "cut.toml");
-    const auto tutorial = make_terrain(builtin_preset("tutorial"), graph->seed());
+    const auto tutorial = make_terrain(builtin_preset("tutorial"), graph->seed());  // the node alone: its fused loop
     const glm::dvec3 far(300.0, tutorial->surface_height(300.0, 200.0) - 2.0, 200.0);
     EXPECT_TRUE(test::same_bits(graph->value(far), tutorial->value(far)));
     const glm::dvec3 inside(0.0, 30.0, 0.0);

@@ -16,8 +16,8 @@ namespace isoterra::test {
 using Key = std::tuple<int, int, int, int>;  // lod, x, y, z
 inline Key key(const ChunkCoord& c) { return {c.lod, c.x, c.y, c.z}; }
 
-inline std::shared_ptr<const TerrainField> tutorial() {
-    static const std::shared_ptr<const TerrainField> t = make_terrain(builtin_preset("tutorial"), 20261114);
+inline std::shared_ptr<const Field> tutorial() {
+    static const std::shared_ptr<const Field> t = make_terrain(builtin_preset("tutorial"), 20261114);
     return t;
 }
 
