@@ -41,6 +41,8 @@ struct GraphChannel {
     int level = 0;                            // 0: the trunks
     int order = 0;                            // levels - level: the trunks have the highest
     double bend = 0.0, waves = 1.0;           // drainage's meander: its bends across the line from `from` to `to`
+    double vary = 0.0, head = 0.0;            // drainage's meander_vary: how its bends wander, over what share of a head they grow
+    std::uint64_t coin = 0;                   // ... and the channel's own coin for them
     /// Returns the channel's line at share t of the way from its source (0) to its end (1),
     /// its bends included.
     glm::dvec2 point(double t) const;

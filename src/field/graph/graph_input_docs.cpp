@@ -100,6 +100,9 @@ const std::map<std::string, std::string>& type_docs() {
         {"drainage.spring", "the share of a head channel over which its bed widens and deepens from nothing at the source"},
         {"drainage.carve_m", "with it, a river's water lies below the coarser ground out to this far beside its line: it cuts its valley"},
         {"drainage.blend_m", "with it, the valleys meet in a soft minimum of this width: no crease where two valleys meet"},
+        {"drainage.meander_vary",
+         "how much the bends' wavelength and amplitude vary along and between channels (heads start straight, "
+         "dry gullies bend gently, tributaries meet the bent line at the network's angle); 0: a plain sine"},
     };
     return docs;
 }

@@ -162,11 +162,12 @@ const std::vector<NodeType>& node_types() {
           number("sea_level", false, -1e9, -1e9, 1e5), number("smooth_m", false, 0.0, 0, 1e4), number("floodplain", false, 0.0, 0, 10),
           number("water_reach_m", false, 0.0, 0, 1e4), number("far_bed_samples", false, 0.0, 0, 16),
           number("meander", false, 0.0, 0, 1.5), number("meander_cells", false, 0.25, 0.02, 0.5), number("spring", false, 0.0, 0, 1),
-          number("carve_m", false, 0.0, 0, 1e5), number("blend_m", false, 0.0, 0, 1e4)},
+          number("carve_m", false, 0.0, 0, 1e5), number("blend_m", false, 0.0, 0, 1e4),
+          number("meander_vary", false, 0.0, 0, 1)},
          "a river network computed locally: level 0 of one jittered point per cell_m square linked to its lowest neighbour "
          "under `control`, each finer level's points joined to the nearest coarser channel; the ground is the lowest of "
          "`control + relief` and each channel's valley (its water level + slope x distance, a floor rising at `floodplain`, "
-         "a river bed; channels bending across their lines at `meander`, beds growing from a spring over a head's first `spring`); outputs "
+         "a river bed; channels bending across their lines at `meander`, irregularly with `meander_vary`, beds growing from a spring over a head's first `spring`); outputs "
          "'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient in the valleys, 0 where control + relief is "
          "lower; turning smoothly over smooth_m metres across creases), 'ID.distance' (to the nearest channel), 'ID.water' (its water level where a river runs, else -10000; "
          "with water_reach_m, the nearest rivers' level out to that far from them, sinking beyond), "

@@ -214,7 +214,8 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
         const double reach = kReach * p_.cell(level) / std::sqrt(1.0 + p_.junction * p_.junction);
         if (!nearest || !(best > 1e-6 * p_.cell(level)) || best > reach) continue;
         // The junction, moved downstream so the tributary meets at an angle.
-        const double t = std::min(1.0, best_t + p_.junction * best * std::sqrt(nearest->inv_len2));
+        double t = std::min(1.0, best_t + p_.junction * best * std::sqrt(nearest->inv_len2));
+        if (p_.vary > 0.0) t = natural_junction(*nearest, q, t, std::atan2(1.0, p_.junction));  // at that angle to the bent line
         const glm::dvec2 r = channel_point(*nearest, t);
         const double zr = valley(*nearest, r).water;
         const double ground = lowest_valley(q, level, control[n] + relief[n], nullptr);
@@ -265,8 +266,8 @@ std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseS
             for (std::int64_t tx = tile_of(i0); tx <= tile_of(i1); ++tx)
                 for (const Channel& ch : net.tile(k, tx, tz)->channels)
                     if (ch.q.x >= lo.x && ch.q.x <= hi.x && ch.q.y >= lo.y && ch.q.y <= hi.y)
-                        out.push_back(
-                            {ch.q, ch.r, std::max(ch.zq, p.sea_level), std::max(ch.zr, p.sea_level), k, p.levels - k, ch.bend, ch.waves});
+                        out.push_back({ch.q, ch.r, std::max(ch.zq, p.sea_level), std::max(ch.zr, p.sea_level), k, p.levels - k, ch.bend,
+                                       ch.waves, ch.wander.vary, ch.wander.head, ch.wander.coin});
     }
     return out;
 }

@@ -28,7 +28,7 @@ constexpr double kDry = -1e4;             // the water output where no river run
 constexpr double kFar = 1e7;              // the distance output where no channel is seen
 constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
 constexpr double kCarveRise = 2.0;        // carve_m: a floor rises at this many times its channel's fall
-constexpr std::size_t kOwnNumbers = 20;   // the node's own numbers (graph_nodes.cpp); a far level's copy adds one
+constexpr std::size_t kOwnNumbers = 21;   // the node's own numbers (graph_nodes.cpp); a far level's copy adds one
 
 // The node's settings, and what they give per level (worked out once: valleys are the
 // inner loop).
@@ -49,6 +49,11 @@ struct Params {
     // lie below the coarser ground (drainage_carve.cpp), and the width of the soft minimum
     // that blends the valleys into the height (no crease where two valleys meet).
     double carve = 0.0, blend = 0.0;
+    // 0 in older graphs (a plain sine, their bits kept): how much the bends' wavelength and
+    // amplitude vary along and between channels, with heads that start straight, the dry
+    // levels' gullies bending gently and tributaries meeting the bent line at the network's
+    // angle (drainage_meander.cpp, drainage_junction.cpp).
+    double vary = 0.0;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -62,6 +67,7 @@ struct Params {
         if (p.size() > 13) floodplain = p[12], reach = p[13];
         if (p.size() > 17) meander = p[15], meander_cells = p[16], spring = p[17];
         if (p.size() > 19) carve = p[18], blend = p[19];
+        if (p.size() > 20) vary = p[20];
         levels = std::clamp(node.shape.octaves, 1, 8);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
@@ -137,6 +143,18 @@ inline double window_lift(std::int64_t ci, std::int64_t cj, double cell, double 
     return lift;
 }
 
+// How a channel's bends wander (meander_vary, drainage_meander.cpp): its phase runs at
+// pi waves (1 + sum warp cos(2 pi warp_k t + warp_phase)), its amplitude swells by
+// 1 + swell sin(2 pi swell_k t + swell_phase) over that rate (a longer bend is a wider one)
+// and grows from nothing over a head's first `head` share; `coin` and `vary` make it again.
+struct Wander {
+    double vary = 0.0, head = 0.0;
+    std::uint64_t coin = 0;
+    double warp[2] = {0.0, 0.0}, warp_k[2] = {1.0, 1.0}, warp_phase[2] = {0.0, 0.0};
+    double swell = 0.0, swell_k = 1.0, swell_phase = 0.0;
+    double widest = 1.0, longest = 1.0;  // the most its amplitude and wavelength grow
+};
+
 // A channel: from its source q down to r, water levels zq >= zr, the level falling as
 // zr + (zq - zr) u^gamma with u the share of the way still to go (1 at the source).
 struct Channel {
@@ -150,6 +168,8 @@ struct Channel {
     // Its bends (drainage_meander.cpp): offset `bend` sin(pi waves t) across its line, eased
     // to nothing and level at both ends; 0: straight.
     double bend = 0.0, waves = 1.0;
+    // With meander_vary: the sine's phase and amplitude wander (shape_bends); vary 0: a plain sine.
+    Wander wander;
 };
 
 // A channel's offset across its line at share t of the way from its source, and the offset's
@@ -163,8 +183,15 @@ double felt_offset(const Channel& c, double t, double s, double* dt, double* ds)
 glm::dvec2 channel_point(const Channel& c, double t);
 // The distance from `at` to the channel (its bends as felt there) and the share t of its closest point.
 double channel_distance(const Channel& c, const glm::dvec2& at, double* share = nullptr);
-// Gives channel c (its ends, length and level set) its bends, their side from `hash`.
+// Gives channel c (its ends, length, level and taper set) its bends, their side from `hash`.
 void bend_channel(const Params& p, std::uint64_t hash, Channel& c);
+// Gives channel c (its waves set) the wander of vary, coin and head (see Wander).
+void shape_bends(double vary, std::uint64_t coin, double head, Channel& c);
+// With meander_vary (drainage_junction.cpp): where a tributary from q meets channel c, near
+// share t0 of it: the share nearest t0 at which it arrives at `angle` (radians) to c's own
+// downstream direction there, within kJunctionSlack; t0 where none is within two waves.
+double natural_junction(const Channel& c, const glm::dvec2& q, double t0, double angle);
+constexpr double kJunctionSlack = 0.2618;  // 15 degrees
 
 struct Tile {
     std::vector<Channel> channels;  // those whose sources lie in the tile's cells
