@@ -44,7 +44,7 @@ struct FlightLog {
     double flight_start = 0.0;  // seconds from the start until the first view was filled and the camera set off
     double total = 0.0;         // seconds from the start to the end of the flight
     std::size_t max_waiting = 0, max_loaded = 0, triangles = 0, frames = 0, max_shown = 0;
-    std::size_t frames_outside_finest = 0, first_picture_chunks = 0;
+    std::size_t frames_outside_finest = 0, first_picture_chunks = 0, flight_frames = 0;
     double lowest_above_m = NAN, highest_above_m = NAN;  // the camera over the ground or the sea, 10 times a second in flight
     nlohmann::json loaded_over_time = nlohmann::json::array();
 };
@@ -94,6 +94,7 @@ FlightLog fly(const FlyOptions& opt, Session& session, const Path& path, const g
             const LodColumn under{0, static_cast<int>(std::floor(focus.x / kChunkSize)),
                                   static_cast<int>(std::floor(focus.z / kChunkSize))};
             log.frames_outside_finest += !shown.visible_columns().count(under);
+            ++log.flight_frames;
             if (log.frames % 6 == 0) note_height_above_floor(*session.field(), focus, log);
         }
         if (std::floor(now) > last_report) {
@@ -134,6 +135,7 @@ void report_flight(const FlyOptions& opt, const WorldSettings& settings, const S
     out["first_view_s"] = times.first_view_s;
     out["flight_s"] = log.total - log.flight_start;
     out["frames"] = log.frames;
+    out["flight_frames"] = log.flight_frames;  // those after the first view: what frames_outside_finest_ring counts among
     out["chunks_built"] = c.built;
     out["chunks_skipped"] = c.skipped;
     out["chunks_per_s"] = c.built / log.total;
