@@ -126,6 +126,13 @@ public:
     const std::vector<NavTile>& tiles() const { return tiles_; }
 
 private:
+    friend class NavStream;
+    /// An empty mesh whose tiles a NavStream installs and removes.
+    NavMesh(std::shared_ptr<const Field> field, std::shared_ptr<const ChunkDeltas> deltas, const AgentSettings& agent);
+    /// Returns true when the column under `p` has a tile (perhaps one with nothing walkable).
+    bool holds(const glm::dvec3& p) const;
+    /// Takes tile (x, z) out, if held.
+    void remove(int x, int z);
     struct Detour;
     void install(std::vector<NavTile> built);
     std::shared_ptr<const Field> field_;
@@ -134,6 +141,65 @@ private:
     TileRange range_;
     std::vector<NavTile> tiles_;
     std::unique_ptr<Detour> detour_;
+};
+
+}  // namespace isoterra
+
+namespace isoterra {
+
+/// What a NavStream keeps around its World's focus.
+struct NavStreamSettings {
+    AgentSettings agent;
+    /// The tiles whose area comes within this of the focus (in x and z) are kept, in [32, 512]
+    /// m; one is dropped once it lies a tile's width farther.
+    double radius_m = 256.0;
+};
+
+/// Counts at one moment. Thread-safe to read via NavStream::counts().
+struct NavStreamCounts {
+    std::size_t wanted = 0;         // tiles kept around the focus
+    std::size_t current = 0;        // of those, built at their current version
+    std::uint64_t tiles_built = 0;  // tile builds finished since the start (kept or not)
+    std::uint64_t columns_meshed = 0;
+};
+
+/// Navigation tiles kept around a World's focus (nav/nav_stream.cpp): built on the World's
+/// workers between its chunk jobs, nearest first, each as soon as the meshes of its column
+/// and the columns beside it are made (never after the whole view); after an edit, exactly
+/// the tiles that read a changed sample (nav_tiles_touching) are built again, the old ones
+/// kept until then. A tile's bytes are build_nav_tiles' for the same field and edits,
+/// whatever the threads and the order. It may outlive its World (then it stops: its tiles
+/// stay as they are).
+class NavStream {
+public:
+    /// Attaches to `world` and starts on the tiles around its focus. Throws NavError for
+    /// bad settings.
+    NavStream(World& world, const NavStreamSettings& settings);
+    /// Stops: jobs in flight finish on the World's workers and are dropped, and the World's
+    /// calls do nothing from then on.
+    ~NavStream();
+    NavStream(const NavStream&) = delete;
+    NavStream& operator=(const NavStream&) = delete;
+
+    /// Hands the tiles finished since the last call to the mesh and takes out those dropped
+    /// (with the owner's workers, threads < 0, builds a piece first). Returns the columns
+    /// whose tile was added, replaced or taken out, (x, z). Owner's thread, once a frame.
+    std::vector<glm::ivec2> update();
+    /// Returns true when every tile kept is in the mesh at its current version. Owner's thread.
+    bool settled() const;
+    NavStreamCounts counts() const;
+    /// Returns the first error a tile's build threw ("" when none; that tile is left empty).
+    std::string error() const;
+    /// The tiles in hand: paths, triangles, tiles() (not range(): a stream has none).
+    /// Owner's thread.
+    const NavMesh& mesh() const { return *mesh_; }
+    const NavStreamSettings& settings() const { return settings_; }
+
+private:
+    struct Core;  // nav/nav_stream_core.hpp
+    NavStreamSettings settings_;
+    std::shared_ptr<Core> core_;
+    std::unique_ptr<NavMesh> mesh_;
 };
 
 }  // namespace isoterra

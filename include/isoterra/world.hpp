@@ -224,6 +224,24 @@ private:
     glm::dvec3 velocity_{0.0};
 };
 
+class TaskPool;
+
+/// Work of a later stage that follows a World (navigation tiles: nav.hpp's NavStream): told
+/// of every focus and edit on the owner's thread, and run on the World's workers between its
+/// own jobs, one piece at a time, so that it never waits for the whole view.
+class WorldCompanion {
+public:
+    virtual ~WorldCompanion() = default;
+    /// From set_focus, the focus as given. Owner's thread.
+    virtual void focus_moved(const glm::dvec3& focus) = 0;
+    /// From set_edits, after the World took them. Owner's thread.
+    virtual void edited(const std::shared_ptr<const ChunkDeltas>& deltas, const Box& changed) = 0;
+    /// Runs one piece of its work; false when none waits now. Any of the World's workers.
+    virtual bool run_one() = 0;
+    /// From the World's destructor, before its workers stop: no piece may start after it.
+    virtual void world_ending() = 0;
+};
+
 class World {
 public:
     /// Starts its task pool over `field` plus `deltas` (edits; null for none). A field with a
@@ -285,7 +303,21 @@ public:
     int levels() const;
     const WorldSettings& settings() const;
 
+    // Companions (world/world_companion.cpp).
+    /// Attaches `companion` for the World's life, held shared so that a worker's call in
+    /// flight keeps it alive (a companion stops itself). Owner's thread.
+    void attach(std::shared_ptr<WorldCompanion> companion);
+    /// Returns the World's pool (null with the owner's workers, threads < 0), for a
+    /// companion's own tasks.
+    TaskPool* pool() const;
+    /// Returns the field and the edits chunks are built with now (null: none).
+    std::shared_ptr<const Field> field() const;
+    std::shared_ptr<const ChunkDeltas> edits() const;
+    /// Returns the focus last set. Owner's thread.
+    glm::dvec3 focus() const;
+
 private:
+    std::vector<std::shared_ptr<WorldCompanion>> companions() const;
     struct State;  // world/world_state.hpp
     std::unique_ptr<State> state_;
 };

@@ -61,7 +61,23 @@ NavMesh::NavMesh(std::shared_ptr<const Field> field, std::shared_ptr<const Chunk
     install(nav_detail::tiles_from_soups(detour_->soups, agent_, columns, threads));
 }
 
+NavMesh::NavMesh(std::shared_ptr<const Field> field, std::shared_ptr<const ChunkDeltas> deltas, const AgentSettings& agent)
+    : field_(std::move(field)), deltas_(std::move(deltas)), agent_(agent), detour_(std::make_unique<Detour>()) {}
+
 NavMesh::~NavMesh() = default;
+
+bool NavMesh::holds(const glm::dvec3& p) const {
+    const NavTile key{static_cast<int>(std::floor(p.x / kChunkSize)), static_cast<int>(std::floor(p.z / kChunkSize)), {}};
+    return std::binary_search(tiles_.begin(), tiles_.end(), key, tile_before);
+}
+
+void NavMesh::remove(int x, int z) {
+    const NavTile key{x, z, {}};
+    const auto at = std::lower_bound(tiles_.begin(), tiles_.end(), key, tile_before);
+    if (at == tiles_.end() || at->x != x || at->z != z) return;
+    if (const dtTileRef ref = detour_->mesh->getTileRefAt(x, z, 0)) detour_->mesh->removeTile(ref, nullptr, nullptr);
+    tiles_.erase(at);
+}
 
 void NavMesh::install(std::vector<NavTile> built) {
     std::sort(built.begin(), built.end(), tile_before);
@@ -80,15 +96,9 @@ void NavMesh::install(std::vector<NavTile> built) {
 
 std::size_t NavMesh::update(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed, int threads) {
     deltas_ = std::move(deltas);
-    // The columns whose chunks read a changed sample (two samples of padding) are meshed again.
     std::vector<std::pair<int, int>> remesh;
-    const int x0 = static_cast<int>(std::floor((changed.lo.x - 2.0) / kChunkSize)),
-              x1 = static_cast<int>(std::floor((changed.hi.x + 2.0) / kChunkSize));
-    const int z0 = static_cast<int>(std::floor((changed.lo.z - 2.0) / kChunkSize)),
-              z1 = static_cast<int>(std::floor((changed.hi.z + 2.0) / kChunkSize));
-    for (int z = z0; z <= z1; ++z)
-        for (int x = x0; x <= x1; ++x)
-            if (detour_->soups.contains({z, x})) remesh.emplace_back(z, x);
+    for (const auto& key : nav_detail::columns_remeshed(changed))
+        if (detour_->soups.contains(key)) remesh.push_back(key);
     nav_detail::mesh_columns(*field_, deltas_.get(), remesh, threads, detour_->soups);
     std::vector<glm::ivec2> columns;
     for (const glm::ivec2& c : nav_tiles_touching(changed, agent_))

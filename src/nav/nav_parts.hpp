@@ -1,6 +1,7 @@
 // What the navigation stage's files share (src/nav/ only).
 #pragma once
 
+#include <array>
 #include <map>
 #include <utility>
 #include <vector>
@@ -35,10 +36,26 @@ using ColumnSoups = std::map<std::pair<int, int>, TileTriangles>;
 /// Returns the (z, x) of the columns the tiles of `columns` read: each and the ring around it.
 std::vector<std::pair<int, int>> columns_read(const std::vector<glm::ivec2>& columns);
 
+/// Returns the (z, x) of the columns whose chunks read a sample in `changed` (two samples of
+/// padding): their meshes change with an edit there.
+std::vector<std::pair<int, int>> columns_remeshed(const Box& changed);
+
 /// Meshes the columns `keys` ((z, x)) of `field` with `deltas` on `threads` threads and puts
 /// their soups in `into`, replacing what it held for them.
 void mesh_columns(const Field& field, const ChunkDeltas* deltas, const std::vector<std::pair<int, int>>& keys, int threads,
                   ColumnSoups& into);
+
+/// Returns the drawn triangles of column (x, z)'s level-0 chunks, bottom to top, meshed on
+/// the calling thread: the soup mesh_columns makes for it.
+TileTriangles mesh_column(const Field& field, const ChunkDeltas* deltas, int x, int z);
+
+/// The soups of the columns around a tile, (z + k / 3 - 1, x + k % 3 - 1) for k in 0..8
+/// (null: none).
+using AroundTile = std::array<const TileTriangles*, 9>;
+
+/// Returns tile (x, z)'s Detour data built from the triangles of `around` that reach it or
+/// its border.
+std::vector<unsigned char> build_tile_from(const AroundTile& around, const AgentSettings& agent, int x, int z);
 
 /// Builds the tiles of `columns` from the soups of their columns and of those beside them.
 std::vector<NavTile> tiles_from_soups(const ColumnSoups& soups, const AgentSettings& agent, const std::vector<glm::ivec2>& columns,

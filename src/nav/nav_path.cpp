@@ -25,10 +25,8 @@ std::string point_text(const glm::dvec3& p) { return fmt::format("{:g},{:g},{:g}
 namespace nav_detail {
 
 // Why `p` has no walkable ground near it, in one line.
-std::string off_ground_reason(const Field& field, const ChunkDeltas* deltas, const TileRange& range, const AgentSettings& agent,
-                              const glm::dvec3& p) {
-    const int cx = static_cast<int>(std::floor(p.x / kChunkSize)), cz = static_cast<int>(std::floor(p.z / kChunkSize));
-    if (!range.contains(cx, cz)) return "lies outside the navigation mesh's region";
+std::string off_ground_reason(const Field& field, const ChunkDeltas* deltas, bool held, const AgentSettings& agent, const glm::dvec3& p) {
+    if (!held) return "lies outside the navigation mesh's region";
     static const ChunkDeltas kNone;
     double value = 0.0;
     sample_edited(field, deltas ? *deltas : kNone, &p, 1, &value);
@@ -73,7 +71,7 @@ NavPath NavMesh::path(const glm::dvec3& from, const glm::dvec3& to, const std::s
         const float p[3] = {float(points[e].x), float(points[e].y), float(points[e].z)};
         if (dtStatusFailed(q.findNearestPoly(p, extents, &filter, &ends[e], at[e])) || ends[e] == 0)
             throw NavError(fmt::format("{} {} {}", *names[e], point_text(points[e]),
-                                       nav_detail::off_ground_reason(*field_, deltas_.get(), range_, agent_, points[e])));
+                                       nav_detail::off_ground_reason(*field_, deltas_.get(), holds(points[e]), agent_, points[e])));
     }
     std::vector<dtPolyRef> corridor(kMaxCorridor);
     int count = 0;

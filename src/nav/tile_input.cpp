@@ -78,6 +78,25 @@ std::vector<std::pair<int, int>> columns_read(const std::vector<glm::ivec2>& col
     return keys;
 }
 
+std::vector<std::pair<int, int>> columns_remeshed(const Box& changed) {
+    const int x0 = static_cast<int>(std::floor((changed.lo.x - 2.0) / kChunkSize)),
+              x1 = static_cast<int>(std::floor((changed.hi.x + 2.0) / kChunkSize));
+    const int z0 = static_cast<int>(std::floor((changed.lo.z - 2.0) / kChunkSize)),
+              z1 = static_cast<int>(std::floor((changed.hi.z + 2.0) / kChunkSize));
+    std::vector<std::pair<int, int>> out;
+    for (int z = z0; z <= z1; ++z)
+        for (int x = x0; x <= x1; ++x) out.emplace_back(z, x);
+    return out;
+}
+
+TileTriangles mesh_column(const Field& field, const ChunkDeltas* deltas, int x, int z) {
+    const std::vector<ChunkCoord> chunks = surface_chunks(field, deltas, x, z);
+    const std::vector<MeshBuffers> meshes = mesh_chunks(field, deltas, chunks, Mesher::marching_cubes, 1);
+    TileTriangles soup;
+    for (const MeshBuffers& m : meshes) add_mesh(m, soup);
+    return soup;
+}
+
 void mesh_columns(const Field& field, const ChunkDeltas* deltas, const std::vector<std::pair<int, int>>& keys, int threads,
                   ColumnSoups& into) {
     std::vector<std::vector<ChunkCoord>> per(keys.size());
@@ -90,20 +109,26 @@ void mesh_columns(const Field& field, const ChunkDeltas* deltas, const std::vect
     for (std::size_t i = 0; i < chunks.size(); ++i) add_mesh(meshes[i], into[{chunks[i].z, chunks[i].x}]);
 }
 
+std::vector<unsigned char> build_tile_from(const AroundTile& around, const AgentSettings& agent, int x, int z) {
+    const double pad = tile_border_cells(agent) * agent.cell_size_m + agent.cell_size_m;
+    const glm::dvec2 lo(x * double(kChunkSize) - pad, z * double(kChunkSize) - pad);
+    const glm::dvec2 hi((x + 1) * double(kChunkSize) + pad, (z + 1) * double(kChunkSize) + pad);
+    TileTriangles input;
+    // Columns in one order (z, then x): the same triangles, the same bytes.
+    for (const TileTriangles* soup : around)
+        if (soup) add_triangles(*soup, lo, hi, input);
+    return build_tile_data(input, agent, x, z);
+}
+
 std::vector<NavTile> tiles_from_soups(const ColumnSoups& soups, const AgentSettings& agent, const std::vector<glm::ivec2>& columns,
                                       int threads) {
-    const double pad = tile_border_cells(agent) * agent.cell_size_m + agent.cell_size_m;
     std::vector<NavTile> tiles(columns.size());
     parallel_for(columns.size(), threads, [&](std::size_t i) {
         const int x = columns[i].x, z = columns[i].y;
-        const glm::dvec2 lo(x * double(kChunkSize) - pad, z * double(kChunkSize) - pad);
-        const glm::dvec2 hi((x + 1) * double(kChunkSize) + pad, (z + 1) * double(kChunkSize) + pad);
-        TileTriangles input;
-        // Columns in one order (z, then x): the same triangles, the same bytes.
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dx = -1; dx <= 1; ++dx)
-                if (const auto it = soups.find({z + dz, x + dx}); it != soups.end()) add_triangles(it->second, lo, hi, input);
-        tiles[i] = {x, z, build_tile_data(input, agent, x, z)};
+        AroundTile around{};
+        for (int k = 0; k < 9; ++k)
+            if (const auto it = soups.find({z + k / 3 - 1, x + k % 3 - 1}); it != soups.end()) around[k] = &it->second;
+        tiles[i] = {x, z, build_tile_from(around, agent, x, z)};
     });
     return tiles;
 }

@@ -26,14 +26,22 @@ double distance_to_box(const glm::dvec3& p, const Box& b) {
 
 World::World(std::shared_ptr<const Field> field, const WorldSettings& settings, std::shared_ptr<const ChunkDeltas> deltas)
     : state_(std::make_unique<State>(std::move(field), settings, std::move(deltas))) {}
-World::~World() = default;
-void World::set_focus(const glm::dvec3& focus) {
-    state_->set_focus(focus, std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
+World::~World() {
+    for (const auto& c : companions()) c->world_ending();
 }
-void World::set_focus(const glm::dvec3& focus, double time_s) { state_->set_focus(focus, time_s); }
+void World::set_focus(const glm::dvec3& focus) {
+    set_focus(focus, std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+void World::set_focus(const glm::dvec3& focus, double time_s) {
+    state_->set_focus(focus, time_s);
+    for (const auto& c : companions()) c->focus_moved(focus);
+}
 void World::set_mesher(Mesher mesher) { state_->set_mesher(mesher); }
 void World::invalidate(const Box& box) { state_->invalidate(box); }
-void World::set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed) { state_->set_edits(std::move(deltas), changed); }
+void World::set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed) {
+    state_->set_edits(deltas, changed);
+    for (const auto& c : companions()) c->edited(deltas, changed);
+}
 std::size_t World::deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink) {
     return state_->deliver(budget_ms, sink);
 }
@@ -350,6 +358,12 @@ void World::State::run_jobs() {
         columns.reset();
         lock.lock();
         finish_job_locked(job, std::move(result));
+        if (!companions_.empty()) {  // a piece of each companion's work between jobs
+            const auto companions = companions_;
+            lock.unlock();
+            for (const auto& c : companions) c->run_one();
+            lock.lock();
+        }
     }
     if (--tasks_ == 0) idle_.notify_all();
 }

@@ -140,6 +140,7 @@ struct World::State {
     std::vector<WorldJob> jobs_;  // nearest last, for pop_back
     std::deque<Finished> finished_;
     WorldCounts counts_;
+    std::vector<std::shared_ptr<WorldCompanion>> companions_;  // world_companion.cpp; run between jobs
     // The World's own pool, settings_.threads workers (none for the owner's workers): a pool
     // of its own rather than TaskPool::shared(), so that `threads` still means how many jobs
     // run at once, whatever else the process runs, and one World's jobs never wait behind

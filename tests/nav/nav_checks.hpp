@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <gtest/gtest.h>
 
@@ -31,6 +32,22 @@ inline double edited_value(const Field& field, const ChunkDeltas& deltas, const 
     double v = 0.0;
     sample_edited(field, deltas, &p, 1, &v);
     return v;
+}
+
+/// Carves a tunnel from `foot_a` to `foot_b` into `history`: balls of 3 m every 2 m (51 of
+/// them), their centres 2.5 m above the line between the feet (a floor half a metre down).
+/// Returns the box of what changed.
+inline Box carve_tunnel(EditHistory& history, const glm::dvec3& foot_a, const glm::dvec3& foot_b) {
+    Box changed{glm::dvec3(1e9), glm::dvec3(-1e9)};
+    for (int i = 0; i <= 50; ++i) {
+        EditOp op;
+        op.centre = foot_a + (foot_b - foot_a) * (i / 50.0) + glm::dvec3(0.0, 2.5, 0.0);
+        op.radius_m = 3.0;
+        history.apply(op);
+        const Box e = edit_box(op);
+        changed = {glm::min(changed.lo, e.lo), glm::max(changed.hi, e.hi)};
+    }
+    return changed;
 }
 
 /// Checks every waypoint lies within `tolerance` metres of ground along the vertical (rock

@@ -9,8 +9,6 @@
 namespace isoterra::test {
 namespace {
 
-Box box_union(const Box& a, const Box& b) { return {glm::min(a.lo, b.lo), glm::max(a.hi, b.hi)}; }
-
 TEST(NavEdit, a_tunnel_through_a_hill_carries_the_path_shorter_and_undo_restores_the_old_one) {
     // The hill along z = 100 rises about 12 m above its feet at x = 50 and x = 150.
     const auto field = nav_tutorial();
@@ -22,17 +20,9 @@ TEST(NavEdit, a_tunnel_through_a_hill_carries_the_path_shorter_and_undo_restores
     const std::vector<NavTile> before_tiles = nav.tiles();
     const NavPath before = nav.path(a, b);
 
-    // Balls of 3 m every 2 m from foot to foot, their centres 2.5 m above the line between the
-    // feet: a floor half a metre down, entered at 34 degrees.
+    // A floor half a metre down, entered at 34 degrees.
     EditHistory history(field);
-    Box changed{glm::dvec3(1e9), glm::dvec3(-1e9)};
-    for (int i = 0; i <= 50; ++i) {
-        EditOp op;
-        op.centre = foot_a + (foot_b - foot_a) * (i / 50.0) + glm::dvec3(0.0, 2.5, 0.0);
-        op.radius_m = 3.0;
-        history.apply(op);
-        changed = box_union(changed, edit_box(op));
-    }
+    const Box changed = carve_tunnel(history, foot_a, foot_b);
     auto deltas = std::make_shared<const ChunkDeltas>(history.deltas());
     const std::size_t rebuilt = nav.update(deltas, changed, 2);
     EXPECT_LT(rebuilt, static_cast<std::size_t>(range.count())) << "an edit rebuilt every tile";
