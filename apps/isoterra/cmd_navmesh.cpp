@@ -63,19 +63,9 @@ struct PathOptions {
 void run_path(const PathOptions& opt) {
     const AgentSettings agent = opt.agent.settings();
     const glm::dvec3 a = parse_vec3(opt.from, "--from"), b = parse_vec3(opt.to, "--to");
-    // The tiles around both points, a margin wide, for detours around what lies between.
-    const glm::dvec2 lo(std::min(a.x, b.x) - opt.margin_m, std::min(a.z, b.z) - opt.margin_m);
-    const glm::dvec2 hi(std::max(a.x, b.x) + opt.margin_m, std::max(a.z, b.z) + opt.margin_m);
-    const TileRange range = nav_region(lo, hi);
     const EditSession session(opt.field, opt.world.path, false);
     const int threads = opt.threads > 0 ? opt.threads : default_threads();
-    const NavMesh nav = build_nav(session, agent, range, threads);
-    NavPath path;
-    try {
-        path = nav.path(a, b, "--from", "--to");
-    } catch (const NavError& e) {
-        throw UsageError(e.what());
-    }
+    const NavPath path = find_nav_path(session, agent, a, b, opt.margin_m, threads, "--from", "--to");
     if (opt.json) {
         nlohmann::json j;
         j["waypoints"] = nlohmann::json::array();

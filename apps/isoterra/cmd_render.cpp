@@ -12,7 +12,9 @@
 #include "isoterra/base.hpp"
 #include "isoterra/io.hpp"
 #include "isoterra/world.hpp"
+#include "nav_cli.hpp"
 #include "render/headless_gl.hpp"
+#include "render/path_overlay.hpp"
 #include "render/terrain_renderer.hpp"
 
 namespace isoterra::app {
@@ -22,10 +24,19 @@ struct RenderOptions {
     FieldOptions field;
     WorldOptions world;
     WorldFileOption world_file;
-    std::string eye, target, size = "1280x720", output;
+    std::string eye, target, size = "1280x720", output, path;
     double fog_m = -1.0;
     bool level_colours = false;
 };
+
+// The two ends of --path X,Y,Z,X,Y,Z.
+std::pair<glm::dvec3, glm::dvec3> parse_path_ends(const std::string& text) {
+    std::size_t third = 0;
+    for (int i = 0; i < 3; ++i)
+        if ((third = text.find(',', i == 0 ? 0 : third + 1)) == std::string::npos)
+            throw UsageError(fmt::format("--path: expected X,Y,Z,X,Y,Z (two points on the ground), got '{}'", text_excerpt(text)));
+    return {parse_vec3(text.substr(0, third), "--path"), parse_vec3(text.substr(third + 1), "--path")};
+}
 
 }  // namespace
 
@@ -41,6 +52,8 @@ void register_render(CLI::App& app) {
     cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
         ->check(finite_range(0.0, 1e6));
     cmd->add_flag("--level-colours", opt.level_colours, "Tint each chunk by its level of detail");
+    cmd->add_option("--path", opt.path,
+                    "Draw the path an agent walks between two points on the ground, X,Y,Z,X,Y,Z (default agent; exit 3: no path)");
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->callback([] {
         if (opt.eye.empty() != opt.target.empty()) throw UsageError("--eye/--target: give both, or neither for the viewer's start");
@@ -64,6 +77,11 @@ void register_render(CLI::App& app) {
         HeadlessGl gl(width, height);  // before the world file: a machine without EGL leaves none
         const EditSession session(opt.field, opt.world_file.path);
         const std::shared_ptr<const Field> field = session.field();
+        NavPath path;  // before the picture: a bad end or no path leaves no file
+        if (!opt.path.empty()) {
+            const auto [a, b] = parse_path_ends(opt.path);
+            path = find_nav_path(session, AgentSettings{}, a, b, 64.0, default_threads(), "--path's first point", "--path's second point");
+        }
         if (opt.eye.empty()) {
             const StartingView start = starting_view(*field);
             eye = start.eye, target = start.target;
@@ -88,7 +106,8 @@ void register_render(CLI::App& app) {
         draw.sea_level_m = session.terrain().sea_level_m();
         draw.level_colours = opt.level_colours;
         renderer.draw(camera, width, height, draw);
-        const std::vector<std::uint8_t> rgb = gl.read_rgb();
+        std::vector<std::uint8_t> rgb = gl.read_rgb();
+        if (!path.points.empty()) draw_path(rgb, width, height, camera, path.points, kPathColour, 3);
         try {
             write_png(opt.output, width, height, 3, 8, rgb.data());
         } catch (const IoError& e) {
@@ -96,6 +115,7 @@ void register_render(CLI::App& app) {
         }
         std::fprintf(stderr, "wrote %s: %dx%d, %d levels, %zu chunks, %zu triangles\n", printable(opt.output).c_str(), width, height,
                      world.settings().levels, renderer.chunk_count(), renderer.triangle_count());
+        if (!path.points.empty()) std::fprintf(stderr, "path: %zu waypoints, %.1f m\n", path.points.size(), path.length_m);
     });
 }
 

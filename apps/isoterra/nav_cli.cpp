@@ -1,6 +1,8 @@
 // The agent's flags and the navigation errors as the program's (see nav_cli.hpp).
 #include "nav_cli.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace isoterra::app {
@@ -39,6 +41,18 @@ TileRange nav_region(const glm::dvec2& from, const glm::dvec2& to) {
 NavMesh build_nav(const EditSession& session, const AgentSettings& agent, const TileRange& range, int threads) {
     try {
         return NavMesh(session.field(), session.deltas(), agent, range, threads);
+    } catch (const NavError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+NavPath find_nav_path(const EditSession& session, const AgentSettings& agent, const glm::dvec3& a, const glm::dvec3& b, double margin_m,
+                      int threads, const std::string& from_what, const std::string& to_what) {
+    const glm::dvec2 lo(std::min(a.x, b.x) - margin_m, std::min(a.z, b.z) - margin_m);
+    const glm::dvec2 hi(std::max(a.x, b.x) + margin_m, std::max(a.z, b.z) + margin_m);
+    const NavMesh nav = build_nav(session, agent, nav_region(lo, hi), threads);
+    try {
+        return nav.path(a, b, from_what, to_what);
     } catch (const NavError& e) {
         throw UsageError(e.what());
     }

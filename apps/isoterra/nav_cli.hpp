@@ -26,4 +26,10 @@ TileRange nav_region(const glm::dvec2& from, const glm::dvec2& to);
 /// UsageError for input the library refuses.
 NavMesh build_nav(const EditSession& session, const AgentSettings& agent, const TileRange& range, int threads);
 
+/// Returns the path from `a` to `b` over the tiles around both, `margin_m` more on every
+/// side (for detours); throws UsageError naming `from_what` or `to_what` for a point off
+/// walkable ground or a region the library refuses, NoPathError when nothing joins them.
+NavPath find_nav_path(const EditSession& session, const AgentSettings& agent, const glm::dvec3& a, const glm::dvec3& b, double margin_m,
+                      int threads, const std::string& from_what, const std::string& to_what);
+
 }  // namespace isoterra::app
