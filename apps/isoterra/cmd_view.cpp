@@ -24,6 +24,7 @@
 #include "render/scene_framebuffer.hpp"
 #include "render/terrain_renderer.hpp"
 #include "view/view_input.hpp"
+#include "view/view_nav.hpp"
 #include "view/view_panel.hpp"
 #include "view/view_window.hpp"
 
@@ -126,6 +127,8 @@ private:
         const ViewToggles keys = input_.frame(window_, dt, !io.WantCaptureKeyboard, !io.WantCaptureMouse, camera_, session_, status_);
         panel_.wireframe ^= keys.wireframe;
         panel_.level_colours ^= keys.level_colours;
+        if (keys.navmesh) nav_.toggle(session_);
+        for (const glm::dvec3& p : keys.path_ends) nav_.pick(session_, p, status_);
         const double clock_s = std::chrono::duration<double>(now - t0_).count();
         if (!path_.points.empty() || path_.radius > 0.0) camera_.position = path_.at(clock_s * input_.speed);
 
@@ -144,6 +147,7 @@ private:
         const auto u0 = Clock::now();
         const double delivered_s = std::chrono::duration<double>(u0 - t0_).count();
         session_.deliver(opt_.budget_ms, [&](const ChunkUpdate& u) { renderer_->apply(u, delivered_s); });
+        nav_.frame(session_);
         const double this_upload = std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
         upload_ms_ = upload_ms_ * 0.9 + 0.1 * this_upload;
 
@@ -169,10 +173,13 @@ private:
         draw.wireframe = panel_.wireframe;
         draw.level_colours = panel_.level_colours;
         draw.time_s = clock_s;
-        renderer_->draw(Camera{camera_.position, camera_.position + camera_.forward(), 60.0, 0.5, view_m * 1.5}, width, height, draw);
+        const Camera camera{camera_.position, camera_.position + camera_.forward(), 60.0, 0.5, view_m * 1.5};
+        renderer_->draw(camera, width, height, draw);
         scene_.copy_to(0);
         glViewport(0, 0, width, height);
         window_.begin_panel();
+        const ImVec2 panel = ImGui::GetIO().DisplaySize;  // the panel's units (the cursor's)
+        nav_.draw(camera, static_cast<int>(panel.x), static_cast<int>(panel.y));
         panel_.draw(session_, camera_, fps_, upload_ms_, input_.speed, status_);
         window_.end_panel();
     }
@@ -189,6 +196,7 @@ private:
     Path path_;
     ViewInput input_;
     ViewPanel panel_;
+    ViewNav nav_;
     double fps_ = 0.0, upload_ms_ = 0.0;
     FrameTimes times_;
     const Clock::time_point t0_;

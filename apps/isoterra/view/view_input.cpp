@@ -35,11 +35,12 @@ ViewToggles ViewInput::keys(const ViewWindow& window, Session& session) {
     t.wireframe = pressed(GLFW_KEY_L, key_l_);
     t.level_colours = pressed(GLFW_KEY_C, key_c_);
     t.screenshot = pressed(GLFW_KEY_F12, key_f12_);
+    t.navmesh = pressed(GLFW_KEY_N, key_n_);
     if (pressed(GLFW_KEY_M, key_m_)) session.set_mesher(next_mesher(session.settings().mesher));
     return t;
 }
 
-void ViewInput::mouse(const ViewWindow& window, FlyCamera& camera, Session& session, std::string& status) {
+void ViewInput::mouse(const ViewWindow& window, FlyCamera& camera, Session& session, std::string& status, ViewToggles& t) {
     GLFWwindow* w = window.handle();
     double mx, my;
     glfwGetCursorPos(w, &mx, &my);
@@ -53,6 +54,14 @@ void ViewInput::mouse(const ViewWindow& window, FlyCamera& camera, Session& sess
         // The sphere brush at the ground under the cursor, through the picture's 60 degrees.
         const double nx = 2.0 * e.x / width - 1.0, ny = 1.0 - 2.0 * e.y / height;
         const glm::dvec3 ray = camera.ray_through(nx, ny, 60.0, double(width) / std::max(1, height));
+        if (e.kind == ViewEvent::path_end) {
+            static const ChunkDeltas kNone;
+            const std::shared_ptr<const ChunkDeltas> deltas = session.deltas();
+            glm::dvec3 hit;
+            if (ray_cast(*session.field(), deltas ? *deltas : kNone, camera.position, ray, 2000.0, hit)) t.path_ends.push_back(hit);
+            else status = "no ground under the cursor within 2 km";
+            continue;
+        }
         status = session.brush_along(camera.position, ray, e.kind == ViewEvent::carve ? BrushMode::carve : BrushMode::add);
     }
     const bool alt = down(window, GLFW_KEY_LEFT_ALT) || down(window, GLFW_KEY_RIGHT_ALT);
@@ -77,7 +86,7 @@ ViewToggles ViewInput::frame(const ViewWindow& window, double dt, bool keyboard_
         move(window, dt, camera);
         t = keys(window, session);
     }
-    if (mouse_free) mouse(window, camera, session, status);
+    if (mouse_free) mouse(window, camera, session, status, t);
     return t;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "isoterra/session.hpp"
 #include "view_window.hpp"
@@ -10,7 +11,8 @@ namespace isoterra::app {
 
 /// What the keys asked of the picture in one frame.
 struct ViewToggles {
-    bool wireframe = false, level_colours = false, screenshot = false;
+    bool wireframe = false, level_colours = false, screenshot = false, navmesh = false;
+    std::vector<glm::dvec3> path_ends;  // the ground under each Shift+click
 };
 
 class ViewInput {
@@ -18,7 +20,8 @@ public:
     /// One frame's input, `dt` seconds after the last: W A S D Q E move the camera (Shift four
     /// times as fast), middle-drag or Alt+left-drag turn it, the wheel sets the speed
     /// (Ctrl+wheel the brush), clicks carve and add through the session, Ctrl+Z / Ctrl+Y
-    /// undo and redo, M steps to the next mesher. Keys and mouse the panel wants are left to
+    /// undo and redo, M steps to the next mesher, N shows the navigation mesh, Shift+click
+    /// sets a path's end. Keys and mouse the panel wants are left to
     /// it. `status` gets what an edit did.
     ViewToggles frame(const ViewWindow& window, double dt, bool keyboard_free, bool mouse_free, FlyCamera& camera, Session& session,
                       std::string& status);
@@ -28,9 +31,9 @@ public:
 private:
     void move(const ViewWindow& window, double dt, FlyCamera& camera) const;
     ViewToggles keys(const ViewWindow& window, Session& session);
-    void mouse(const ViewWindow& window, FlyCamera& camera, Session& session, std::string& status);
+    void mouse(const ViewWindow& window, FlyCamera& camera, Session& session, std::string& status, ViewToggles& t);
 
-    bool key_l_ = false, key_m_ = false, key_c_ = false, key_f12_ = false;  // down in the last frame
+    bool key_l_ = false, key_m_ = false, key_c_ = false, key_f12_ = false, key_n_ = false;  // down in the last frame
     bool dragging_ = false;
     double last_x_ = 0.0, last_y_ = 0.0;
 };

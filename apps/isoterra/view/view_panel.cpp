@@ -69,6 +69,7 @@ void ViewPanel::draw(Session& session, const FlyCamera& camera, double fps, doub
     if (ImGui::Button("redo (Ctrl+Y)")) status = session.step_history(true);
     ImGui::Text("WASD move, QE down/up, middle-drag or Alt+drag to look, Shift x4, wheel speed");
     ImGui::Text("left carve, right add, Ctrl+Z undo, Ctrl+Y redo, M mesher, F12 screenshot");
+    ImGui::Text("N navigation mesh, Shift+click a path's ends");
     ImGui::End();
     if (new_terrain) {
         TerrainSource chosen = builtin_terrain(names_[static_cast<std::size_t>(preset_index_)]);

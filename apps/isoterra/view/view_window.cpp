@@ -46,7 +46,8 @@ void ViewWindow::on_button(GLFWwindow* w, int button, int action, int mods) {
     if (action != GLFW_PRESS || (mods & GLFW_MOD_ALT)) return;
     double x, y;
     glfwGetCursorPos(w, &x, &y);
-    if (button == GLFW_MOUSE_BUTTON_LEFT) owner(w).events_.push_back({ViewEvent::carve, x, y});
+    if (button == GLFW_MOUSE_BUTTON_LEFT)
+        owner(w).events_.push_back({mods & GLFW_MOD_SHIFT ? ViewEvent::path_end : ViewEvent::carve, x, y});
     if (button == GLFW_MOUSE_BUTTON_RIGHT) owner(w).events_.push_back({ViewEvent::add, x, y});
 }
 

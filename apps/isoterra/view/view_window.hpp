@@ -12,7 +12,7 @@ namespace isoterra::app {
 /// A click or key press: a click can start and end between two frames, where polling the
 /// button would miss it, so callbacks keep them (a click with where the cursor was).
 struct ViewEvent {
-    enum Kind { carve, add, undo, redo } kind;
+    enum Kind { carve, add, undo, redo, path_end } kind;
     double x = 0.0, y = 0.0;
 };
 
