@@ -9,18 +9,15 @@
 #include "graph_eval.hpp"
 #include "graph_gates.hpp"
 #include "graph_intervals.hpp"
+#include "graph_nodes.hpp"
 
 namespace isoterra::graph {
 namespace {
 
-// Ops that give a finite value wherever their inputs are finite (so no NaN where every
-// range is finite): all but a raster's no-data and the drainage's tiles.
-bool finite_on_finite(Op op) { return op != Op::heightmap && op != Op::drainage; }
-
 // The sign of a masked side's zero: +1 where its values never have the sign bit (a ridge
 // profile is pow(max(r, +0), e); abs), or its range is above 0; -1 below 0; 0 unknown.
 int sign_of(const Node& node, const ValueRange& range) {
-    if (range.lo > 0.0 || node.op == Op::ridge_profile || node.op == Op::ridged2 || node.op == Op::abs) return 1;
+    if (range.lo > 0.0 || node.kind->unsigned_zero) return 1;
     return range.hi < 0.0 ? -1 : 0;
 }
 
@@ -44,7 +41,7 @@ void find_column_masks(Program& program) {
     for (std::size_t m = program.nodes.size(); m-- > 0;) {
         const Node& mul = program.nodes[m];
         // A mul on a grid reads its inputs at the grid's nodes, not at the columns.
-        if (!needed[m] || taken[m] || mul.op != Op::mul || mul.folded || mul.grid_m > 0.0 || !eval::is_column(mul) ||
+        if (!needed[m] || taken[m] || mul.kind->guard != Guard::mask || mul.folded || mul.grid_m > 0.0 || !eval::is_column(mul) ||
             mul.in[0].is_constant() || mul.in[1].is_constant())
             continue;
         if ((budget -= 2.0 * visits) < 0.0) break;
@@ -55,8 +52,10 @@ void find_column_masks(Program& program) {
             for (std::size_t n = 0; n < program.nodes.size() && usable; ++n) {
                 if (!needed[n] || still[n] || program.nodes[n].folded) continue;
                 // A node on a grid reads its inputs at the grid's nodes, not at the columns.
-                usable = !taken[n] && program.nodes[n].grid_m <= 0.0 && finite_on_finite(program.nodes[n].op);
-                noise = noise || is_noise(program.nodes[n].op);
+                // (Finite wherever its inputs are, so no NaN where every range is finite: not a
+                // raster's no-data, nor the drainage's tiles.)
+                usable = !taken[n] && program.nodes[n].grid_m <= 0.0 && program.nodes[n].kind->finite;
+                noise = noise || is_noise(program.nodes[n]);
                 mask.nodes.push_back(static_cast<int>(n));
             }
             if (!usable || !noise) continue;

@@ -69,10 +69,10 @@ Operand Compiler::resolve(const RawOperand& raw, const std::string& who) {
         throw GraphError(fmt::format("{}: {}: unknown node '{}'{}", at, who, text_excerpt(raw.reference, 60),
                                      best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best)));
     }
-    const NodeType& type = *find_node_type(found->second.node.type);
-    if (type.ports == 1 && !port.empty())
+    const NodeType& type = *found->second.node.kind;
+    if (port_count(type) == 1 && !port.empty())
         throw GraphError(fmt::format("{}: {}: node '{}' has one output; refer to it as '{}'", at, who, target, target));
-    if (type.ports > 1) {
+    if (port_count(type) > 1) {
         const std::vector<std::string> names = port_names(type);
         const auto found_port = std::find(names.begin(), names.end(), port);
         if (found_port != names.end()) {

@@ -52,7 +52,6 @@ private:
     void read_operand(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id);
     void read_knot_values(const InputSpec& spec, const toml::node* value, RawNode& raw, const std::string& at, const std::string& id);
     void read_knots(const InputSpec& spec, const toml::node* value, Node& node, const std::string& at, const std::string& id);
-    void read_raster(const toml::table& table, Node& node, const std::string& at);
     // Resolving and ordering (graph_compile.cpp).
     Operand resolve(const RawOperand& raw, const std::string& who);
     Operand read_output(const toml::table& output, const char* name, bool required);

@@ -40,36 +40,18 @@ void check_column_output(const Program& program, const Operand& output, const ch
 
 }  // namespace
 
-// What each node depends on, from its own kind and its inputs.
+// What each node depends on: its inputs, its row's own axes and its absent coordinates.
 void find_axes(Program& program) {
     for (Node& node : program.nodes) {
         unsigned axes = kNone;
         for (const Operand& in : node.in)
             if (!in.is_constant()) axes |= program.nodes[static_cast<std::size_t>(in.node)].axes;
-        // clang-format off
-        switch (node.op) {
-            case Op::x: axes = kX; break;
-            case Op::y: axes = kY; break;
-            case Op::z: axes = kZ; break;
-            case Op::plane: axes |= kY; break;
-            case Op::sphere: case Op::box: axes |= kXYZ; break;
-            case Op::simplex2: case Op::fbm2: case Op::ridged2: case Op::warp2: case Op::heightmap:
-            case Op::dfbm2: case Op::erosion: case Op::cellular:
-                if (node.coordinate_default[0]) axes |= kX;
-                if (node.coordinate_default[1]) axes |= kZ;
-                break;
-            case Op::terrain: axes |= kXYZ; break;
-            case Op::curvature: case Op::drainage: case Op::terrain_ground:
-                axes |= kXZ;  // they read inputs at other points around (x, z)
-                break;
-            case Op::simplex3: case Op::fbm3: case Op::warp3:
-                if (node.coordinate_default[0]) axes |= kX;
-                if (node.coordinate_default[1]) axes |= kY;
-                if (node.coordinate_default[2]) axes |= kZ;
-                break;
-            default: break;
-        }
-        // clang-format on
+        axes |= node.kind->axes;
+        // An absent coordinate is the sample's own: its axis.
+        std::size_t slot = 0;
+        for (const InputSpec& spec : node.kind->inputs)
+            if (spec.kind == InputKind::coordinate && node.coordinate_default[slot++])
+                axes |= spec.name[0] == 'x' ? kX : spec.name[0] == 'y' ? kY : kZ;
         node.axes = axes;
     }
 }
@@ -144,7 +126,7 @@ void fold_constants(Program& program) {
         // Only nodes whose inputs are all numbers by now: a noise of constant coordinates
         // depends on nothing either, but is not folded, and its users read its lanes.
         const bool all_numbers = std::all_of(node.in.begin(), node.in.end(), [](const Operand& in) { return in.is_constant(); });
-        if (node.axes != kNone || node.ports != 1 || is_noise(node.op) || !all_numbers) continue;
+        if (node.axes != kNone || node.ports != 1 || is_noise(node) || !all_numbers) continue;
         folded[n] = evaluate_constant(node);
         is_folded[n] = node.folded = true;
     }

@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include "graph_compile_parts.hpp"
-#include "landform_nodes.hpp"
 
 namespace isoterra::graph::compiler {
 namespace {
@@ -29,11 +28,7 @@ std::vector<Operand> field_inputs(const Node& node) {
 }
 
 // The points at which `node` reads its field inputs for one sample, beyond the sample's own.
-double resampled_points(const Node& node) {
-    if (node.op == Op::curvature) return 4.0;
-    if (node.op == Op::drainage) return drainage_reads_per_sample(node);
-    return 0.0;
-}
+double resampled_points(const Node& node) { return node.kind->reads_per_sample ? node.kind->reads_per_sample(node) : 0.0; }
 
 // Sums the cost of every node that `roots` reach, each once (a pass runs a node once however
 // many users read it); stops early once the sum passes `stop`.

@@ -44,11 +44,21 @@ struct Lanes {
     LodLanes lod;
 };
 
+/// A pointwise node's lanes (NodeType::pointwise): its inputs (null past its count), the
+/// position, its one output.
+struct PointwiseLanes {
+    const double *a = nullptr, *b = nullptr, *c = nullptr;
+    const double *x = nullptr, *y = nullptr, *z = nullptr;
+    double* out = nullptr;
+    std::size_t count = 0;
+    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
+};
+
 /// A noise node's coordinate lanes: its input `axis_slot`, or `position` when the file gave none.
 const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const double* position);
 
 /// True for nodes that read a noise table.
-bool is_noise(Op op);
+bool is_noise(const Node& node);
 /// Returns the value of a node whose inputs are all numbers and that reads no position or noise.
 double evaluate_constant(const Node& node);
 

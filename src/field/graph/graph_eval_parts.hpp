@@ -15,18 +15,9 @@
 
 namespace isoterra::graph::eval {
 
-// Runs `node` over the lanes `l` (its table's formula, or its landform's function).
-void evaluate(const Node& node, const NoiseSet* noise, const Lanes& l);
-
-// A pointwise node's lanes (graph_pointwise.cpp): its inputs (null past its count), the
-// position, its one output.
-struct PointwiseLanes {
-    const double *a = nullptr, *b = nullptr, *c = nullptr;
-    const double *x = nullptr, *y = nullptr, *z = nullptr;
-    double* out = nullptr;
-    std::size_t count = 0;
-    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
-};
+// Runs `node` over the lanes `l` (its row's loop: graph_eval.cpp).
+void evaluate(const Node& node, const Lanes& l);
+using graph::PointwiseLanes;
 // True for a node type whose value at a lane depends on its inputs and the position at that
 // lane alone: run off a grid, it may run over any split of the lanes with the same bits.
 bool is_pointwise(const Node& node);

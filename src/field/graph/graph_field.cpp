@@ -168,7 +168,7 @@ std::vector<GraphRaster> GraphField::rasters() const {
 
 std::vector<GraphChannel> GraphField::channels(const std::string& id, const glm::dvec2& lo, const glm::dvec2& hi) const {
     for (const graph::Node& node : program_->nodes)
-        if (node.id == id && node.op == graph::Op::drainage) return graph::drainage_channels(*program_, noise_, node, lo, hi);
+        if (node.id == id && node.is("drainage")) return graph::drainage_channels(*program_, noise_, node, lo, hi);
     throw GraphError(fmt::format("{}: no drainage node '{}'", program_->source, text_excerpt(id, 60)));
 }
 

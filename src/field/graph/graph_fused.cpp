@@ -8,6 +8,7 @@
 
 #include "graph_eval_parts.hpp"
 #include "graph_lod.hpp"
+#include "graph_nodes.hpp"
 
 namespace isoterra::graph::eval {
 namespace {
@@ -17,12 +18,10 @@ constexpr std::size_t kBlock = kFusedBlock;
 // The guards whose result is one input as it is where the other's noise was skipped: min and
 // max (and their CSG names) either way, subtract (max(a, -b)) where b's was.
 bool copies_other_side(const Node& guard, int side) {
-    switch (guard.op) {
-        case Op::min:
-        case Op::union_:
-        case Op::max:
-        case Op::intersect: return true;
-        case Op::subtract: return side == 1;
+    switch (guard.kind->guard) {
+        case Guard::min:
+        case Guard::max: return true;
+        case Guard::subtract: return side == 1;
         default: return false;
     }
 }

@@ -10,19 +10,11 @@
 #include "graph_eval_parts.hpp"
 #include "graph_gates.hpp"
 #include "graph_lod.hpp"
+#include "graph_nodes.hpp"
 #include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
 namespace {
-
-bool has_bound_rule(Op op) {
-    // clang-format off
-    switch (op) {
-        case Op::add: case Op::sub: case Op::mul: case Op::neg: case Op::abs: case Op::min: case Op::max: case Op::hypot: return true;
-        default: return false;
-    }
-    // clang-format on
-}
 
 // How a guard is decided by its other side against the bound of the gated side: the other
 // below the side's least (min, union), above its most (max, intersect), or subtract's
@@ -31,10 +23,10 @@ enum class GuardRule { none, below_lo, above_hi, subtract_b, subtract_a };
 
 GuardRule guard_rule(const Program& program, const Gate& gate) {
     // clang-format off
-    switch (program.nodes[static_cast<std::size_t>(gate.guard)].op) {
-        case Op::min: case Op::union_: return GuardRule::below_lo;
-        case Op::max: case Op::intersect: return GuardRule::above_hi;
-        case Op::subtract: return gate.side == 1 ? GuardRule::subtract_b : GuardRule::subtract_a;
+    switch (program.nodes[static_cast<std::size_t>(gate.guard)].kind->guard) {
+        case Guard::min: return GuardRule::below_lo;
+        case Guard::max: return GuardRule::above_hi;
+        case Guard::subtract: return gate.side == 1 ? GuardRule::subtract_b : GuardRule::subtract_a;
         default: return GuardRule::none;
     }
     // clang-format on
@@ -69,12 +61,12 @@ void bound_by_lanes(const Node& node, const GateStep& step, const Operand* other
                     std::size_t count) {
     const bool first = step.on == 0;
     // clang-format off
-    switch (node.op) {
-        case Op::add:  // a + b and b + a are the same number
+    switch (node.kind->bound) {
+        case BoundStep::add:  // a + b and b + a are the same number
             if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] + v[i];
             if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] + v[i];
             break;
-        case Op::sub:
+        case BoundStep::sub:
             if (first) {
                 if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = lo[i] - v[i];
                 if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = hi[i] - v[i];
@@ -85,13 +77,13 @@ void bound_by_lanes(const Node& node, const GateStep& step, const Operand* other
                 }
             }
             break;
-        case Op::neg:
+        case BoundStep::neg:
             for (std::size_t i = 0; i < count; ++i) {
                 const double l = -hi[i];
                 hi[i] = -lo[i], lo[i] = l;
             }
             break;
-        case Op::mul:
+        case BoundStep::mul:
             if (other->is_constant()) {  // one end from one end, by the number's sign
                 const double c = other->constant;
                 if (c >= 0.0) {
@@ -111,22 +103,22 @@ void bound_by_lanes(const Node& node, const GateStep& step, const Operand* other
                 lo[i] = nan ? NAN : std::min(p, q), hi[i] = nan ? NAN : std::max(p, q);
             }
             break;
-        case Op::abs:
+        case BoundStep::abs:
             for (std::size_t i = 0; i < count; ++i) {
                 const bool nan = !(lo[i] <= hi[i]);
                 const double l = lo[i] >= 0.0 ? lo[i] : hi[i] <= 0.0 ? -hi[i] : 0.0;
                 hi[i] = nan ? NAN : std::max(std::fabs(lo[i]), std::fabs(hi[i])), lo[i] = nan ? NAN : l;
             }
             break;
-        case Op::min:
+        case BoundStep::min:
             if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::min(lo[i], v[i]);
             if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::min(hi[i], v[i]);
             break;
-        case Op::max:
+        case BoundStep::max:
             if (step.lo) for (std::size_t i = 0; i < count; ++i) lo[i] = std::max(lo[i], v[i]);
             if (step.hi) for (std::size_t i = 0; i < count; ++i) hi[i] = std::max(hi[i], v[i]);
             break;
-        case Op::hypot: bound_hypot(first, !step.hi && uniform, v, lo, hi, count); break;
+        case BoundStep::hypot: bound_hypot(first, !step.hi && uniform, v, lo, hi, count); break;
         default: break;  // gate_path takes no other node
     }
     // clang-format on
@@ -205,7 +197,8 @@ std::vector<GateStep> gate_path(const Program& program, const Gate& gate, const 
         }
         if (reads_of_at != 1) return {};
         const Node& node = program.nodes[static_cast<std::size_t>(next)];
-        if (!has_bound_rule(node.op) || node.ports != 1 || node.grid_m > 0.0 || position[static_cast<std::size_t>(next)] < 0) return {};
+        if (node.kind->bound == BoundStep::none || node.ports != 1 || node.grid_m > 0.0 || position[static_cast<std::size_t>(next)] < 0)
+            return {};
         for (std::size_t i = 0; i < node.in.size(); ++i)
             if (static_cast<int>(i) != on && !known(node.in[i])) return {};
         path.push_back({next, on});
@@ -219,11 +212,12 @@ std::vector<GateStep> gate_path(const Program& program, const Gate& gate, const 
         GateStep& step = path[s];
         const Node& node = program.nodes[static_cast<std::size_t>(step.node)];
         const Operand v = node.in.size() > 1 ? node.in[static_cast<std::size_t>(1 - step.on)] : Operand{};
-        const bool swaps = node.op == Op::neg || (node.op == Op::sub && step.on == 1);
-        const bool by_number = node.op == Op::mul && v.is_constant();
+        const BoundStep rule_of = node.kind->bound;
+        const bool swaps = rule_of == BoundStep::neg || (rule_of == BoundStep::sub && step.on == 1);
+        const bool by_number = rule_of == BoundStep::mul && v.is_constant();
         step.lo = lo || swaps || (by_number && v.constant < 0.0), step.hi = hi || swaps || (by_number && v.constant < 0.0);
         if (swaps || (by_number && !(v.constant >= 0.0))) lo = hi = true;
-        else if (node.op == Op::abs || node.op == Op::hypot || (node.op == Op::mul && !by_number)) lo = hi = true;
+        else if (rule_of == BoundStep::abs || rule_of == BoundStep::hypot || (rule_of == BoundStep::mul && !by_number)) lo = hi = true;
         // (add, sub's first input, min, max and a product with a number >= 0: the same ends)
     }
     return path;

@@ -7,24 +7,10 @@
 #include <cmath>
 
 #include "graph_eval.hpp"
+#include "graph_nodes.hpp"
 #include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
-namespace {
-
-bool is_guard(Op op) {
-    // clang-format off
-    switch (op) {
-        case Op::min: case Op::max: case Op::union_: case Op::intersect: case Op::subtract: case Op::smooth_union: case Op::smooth_subtract:
-        case Op::mul:  // a noise times a mask: not needed where the mask is 0
-            return true;
-        default:
-            return false;
-    }
-    // clang-format on
-}
-
-}  // namespace
 
 std::vector<bool> reads_gated(const Program& program, const std::vector<Gate>& gates) {
     std::vector<bool> reads(program.nodes.size(), false);
@@ -53,8 +39,8 @@ std::vector<Gate> search_gates(const Program& program, const std::vector<Gate>& 
     for (const bool masks : {false, true})
         for (std::size_t m = 0; m < program.nodes.size(); ++m) {
             const Node& guard = program.nodes[m];
-            if (!needed[m] || !is_guard(guard.op) || (guard.op == Op::mul) != masks || guard.in[0].is_constant() ||
-                guard.in[1].is_constant())
+            if (!needed[m] || guard.kind->guard == Guard::none || (guard.kind->guard == Guard::mask) != masks ||
+                guard.in[0].is_constant() || guard.in[1].is_constant())
                 continue;
             if ((budget -= 2.0 * nodes) < 0.0) return gates;
             for (int side = 0; side < 2; ++side) {
@@ -91,7 +77,7 @@ std::vector<Gate> drop_conflicts(const Program& program, std::vector<Gate>& gate
                 // more: whole ranges of samples, not only where a mask is 0).
                 std::size_t drop = g;
                 for (std::size_t h = 0; h < gates.size() && budget >= 0.0; ++h)
-                    if (program.nodes[static_cast<std::size_t>(gates[h].guard)].op == Op::mul) {
+                    if (program.nodes[static_cast<std::size_t>(gates[h].guard)].kind->guard == Guard::mask) {
                         budget -= nodes;
                         if (reads_gated(program, {gates[h]})[static_cast<std::size_t>(other.node)]) drop = h;
                     }
@@ -138,13 +124,13 @@ double gate_threshold(const Program& program, const Gate& gate, const std::vecto
     const ValueRange r = ranges[static_cast<std::size_t>(side.node)][static_cast<std::size_t>(side.port)];
     double t = NAN;
     // clang-format off
-    switch (guard.op) {
-        case Op::min: case Op::union_: t = r.lo; break;        // the other wins where it is below the side
-        case Op::max: case Op::intersect: t = r.hi; break;     // ... above it
-        case Op::subtract: t = gate.side == 1 ? -r.lo : -r.hi; break;  // max(a, -b)
-        case Op::smooth_union: t = r.lo - guard.number[0]; break;     // ... below it by k
-        case Op::smooth_subtract: t = gate.side == 1 ? r.lo - guard.number[0] : -r.hi - guard.number[0]; break;
-        case Op::mul: {
+    switch (guard.kind->guard) {
+        case Guard::min: t = r.lo; break;        // the other wins where it is below the side
+        case Guard::max: t = r.hi; break;     // ... above it
+        case Guard::subtract: t = gate.side == 1 ? -r.lo : -r.hi; break;  // max(a, -b)
+        case Guard::smooth_union: t = r.lo - guard.number[0]; break;     // ... below it by k
+        case Guard::smooth_subtract: t = gate.side == 1 ? r.lo - guard.number[0] : -r.hi - guard.number[0]; break;
+        case Guard::mask: {
             // The other side decides where it is 0: only worth a gate where it can be.
             const Operand& other = guard.in[static_cast<std::size_t>(1 - gate.side)];
             const ValueRange o = ranges[static_cast<std::size_t>(other.node)][static_cast<std::size_t>(other.port)];
@@ -162,35 +148,33 @@ void gate_values(const Program& program, const Gate& gate, double t, const doubl
     const Node& guard = program.nodes[static_cast<std::size_t>(gate.guard)];
     // Below 0 only where the other side decides the guard: a difference of two doubles has
     // the sign of the true difference, and a float of it is below 0 only if it is.
-    switch (guard.op) {
-        case Op::min:
-        case Op::union_:
+    switch (guard.kind->guard) {
+        case Guard::min:
             for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(other[i] - t);
             return;
-        case Op::max:
-        case Op::intersect:
+        case Guard::max:
             for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(t - other[i]);
             return;
-        case Op::subtract:
+        case Guard::subtract:
             // b gated: a > -lo(b); a gated: b < -hi(a).
             if (gate.side == 1)
                 for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(t - other[i]);
             else
                 for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(other[i] - t);
             return;
-        case Op::smooth_union:
-        case Op::smooth_subtract: {
+        case Guard::smooth_union:
+        case Guard::smooth_subtract: {
             // smooth_min(a, b, k) is a itself where b - a >= k (and b where a - b >= k): asked
             // with a margin of 1e-9 of the numbers involved, rounding cannot make it a blend.
             const double k = guard.number[0];
-            const double sign = guard.op == Op::smooth_subtract && gate.side == 1 ? -1.0 : 1.0;  // -a is the smooth_min's input
+            const double sign = guard.kind->guard == Guard::smooth_subtract && gate.side == 1 ? -1.0 : 1.0;  // -a is the smooth_min's input
             for (std::size_t i = 0; i < count; ++i) {
                 const double v = sign * other[i];
                 out[i] = static_cast<float>(v - t + 1e-9 * (std::fabs(v) + std::fabs(t) + k));
             }
             return;
         }
-        case Op::mul:
+        case Guard::mask:
             // 0 times the noise is 0 whatever it reads (up to the sign of a zero, which no
             // comparison with 0 tells apart).
             for (std::size_t i = 0; i < count; ++i) out[i] = other[i] == 0.0 ? -1.0f : 1.0f;

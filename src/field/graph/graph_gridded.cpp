@@ -95,7 +95,7 @@ void run_gridded(const Program& program, const NoiseSet& noise, int n, const dou
     for (int port = 0; port < node.ports; ++port) value_lanes[port] = values[static_cast<std::size_t>(port)].data();
     run_node(program, noise, node, in_lanes.data(), value_lanes, grid.x.data(), nullptr, grid.z.data(), m, lattice);
     // Interpolated to the lanes.
-    const std::string blend = find_node_type(node.type)->port_blend;
+    const std::string blend = node.kind->port_blend;
     for (int port = 0; port < node.ports; ++port) {
         const double* v = values[static_cast<std::size_t>(port)].data();
         double* o = out[port];

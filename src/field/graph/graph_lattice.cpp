@@ -13,6 +13,7 @@
 #include "graph_intervals.hpp"
 #include "graph_lattice_parts.hpp"
 #include "graph_lod.hpp"
+#include "graph_nodes.hpp"
 #include "simd/target_clones.hpp"
 
 namespace isoterra::graph {
@@ -49,7 +50,7 @@ void lattice_noise_values(const Node& node, const NoiseSet& noise, const NoiseLa
                           const FbmShape* shape = nullptr) {
     if (!node.fast_noise) return noise.noise3.lattice_fast(lattice, out);
     const FastSimplex3 fast(noise.seed);
-    if (node.op == Op::fbm3) return fast.fbm_lattice(lattice, shape ? *shape : node.shape, out);
+    if (node.kind->lattice == LatticeKernel::fbm) return fast.fbm_lattice(lattice, shape ? *shape : node.shape, out);
     fast.lattice(lattice, out);
 }
 

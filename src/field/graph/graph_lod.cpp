@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "graph_nodes.hpp"
 #include "landform_nodes.hpp"
 #include "simd/target_clones.hpp"
 
@@ -34,7 +35,7 @@ std::vector<double> lod_weights(const Program& program, const Lattice& lattice) 
 int kept_octaves(const Node& node, const FbmShape& shape, double spacing_m) {
     if (shape.octaves > 1 && !(shape.lacunarity > 1.0)) return shape.octaves;
     // The 3D noises' finer scale decides (a vertical scale under the horizontal one).
-    double wavelength = node.op == Op::simplex3 || node.op == Op::fbm3 ? std::min(node.number[0], node.number[1]) : node.number[0];
+    double wavelength = node.kind->lattice != LatticeKernel::none ? std::min(node.number[0], node.number[1]) : node.number[0];
     int kept = 0;
     for (; kept < shape.octaves && wavelength >= 2.0 * spacing_m; ++kept) wavelength /= shape.lacunarity;
     return kept;
@@ -122,7 +123,7 @@ ISOTERRA_CLONES_WIDE void blend_to_far(double* values, const double* weight, std
 }
 
 bool lod_noise_of(const Node& node, const Lattice& lattice, bool read_inside, LodNoise& out) {
-    out.every = node.op == Op::fbm3 ? node.shape : FbmShape{1, 1.0, 1.0, 1.0};
+    out.every = node.kind->lattice == LatticeKernel::fbm ? node.shape : FbmShape{1, 1.0, 1.0, 1.0};
     out.shown = out.every;
     out.shown.octaves = node.lod ? kept_octaves(node, out.every, lattice.spacing_m) : out.every.octaves;
     out.far = 0.0;

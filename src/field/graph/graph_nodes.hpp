@@ -1,7 +1,14 @@
-// The node types of field graphs (internal to field/graph/): names, inputs and their kinds,
-// ranges and defaults, outputs. One table read by the compiler, `graph types` and the docs.
+// The node table (internal to field/graph/): each node type is one row, defined once in a
+// file of its family (nodes_math.cpp, nodes_shapes.cpp, nodes_noise.cpp, nodes_raster.cpp,
+// landform/nodes_landform.cpp, ...): its name, inputs (default, range, unit, one-line doc),
+// outputs, how it runs, its interval rule and its traits. The compiler, the evaluator, the
+// gates, the cost, `graph types` and the docs read the rows. Every file named nodes_NAME.cpp
+// under src/field/ defines `NodeFamily nodes_NAME()`; CMake lists them (cmake/node_families.cmake),
+// so a new node type is one new file.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,19 +40,76 @@ struct InputSpec {
     double fallback;  // when absent (number kinds; NaN for "see the type")
     double lo, hi;    // accepted numbers (number kinds)
     bool lo_open, hi_open;
+    const char* doc = nullptr;   // one line; null: the word's shared meaning (graph_input_docs.cpp)
+    const char* unit = nullptr;  // null: "m" for a name ending in _m (the project's naming rule), else none
+    /// The same input with its own one-line doc.
+    InputSpec with(const char* line) const {
+        InputSpec s = *this;
+        s.doc = line;
+        return s;
+    }
 };
 
+struct Lanes;
+struct PointwiseLanes;
+struct RangeContext;
+
+/// What a row's setup sees once a node's inputs are read: where it is, what the file wrote.
+struct NodeSetup {
+    std::string at;                                 // "file:line" of the node
+    std::string directory;                          // where the graph's files are found ("": the working directory)
+    std::function<bool(const char*)> given;         // the file wrote this input
+    std::function<std::string(const char*)> where;  // "file:line" of an input as written
+    std::function<void(const std::string&)> fail;   // throws GraphError "AT: node 'ID': WHAT"
+};
+
+/// How gates treat a node as a guard (graph_gates.hpp): the side that decides it alone.
+enum class Guard : std::uint8_t { none, min, max, subtract, smooth_union, smooth_subtract, mask };
+/// How a gate's bound per sample passes through the node (graph_gate_bounds.cpp).
+enum class BoundStep : std::uint8_t { none, add, sub, mul, neg, abs, min, max, hypot };
+/// A 3D noise of the raw position run on the lattice kernel (graph_lattice.cpp).
+enum class LatticeKernel : std::uint8_t { none, noise, fbm };
+
+/// One node type.
 struct NodeType {
     const char* name;
-    Op op;
-    int ports;
-    const char* port_names;  // "x,z" for the warps, "value,dx,dz" for dfbm2..., else ""
     std::vector<InputSpec> inputs;
-    const char* formula;          // one line for `graph types` and the docs
+    const char* formula;       // one line for `graph types` and the docs
+    const char* outputs = "";  // the ports' names, "x,z" for warp2...; "": one output
+    // How it evaluates: `pointwise` for a value at a lane from its inputs and the position at
+    // that lane alone (run over any split of the lanes, fused in blocks), else `run` over
+    // lanes (columns and points alike; a node reading other points reads them itself).
+    void (*pointwise)(const Node&, const PointwiseLanes&) = nullptr;
+    void (*run)(const Node&, const Lanes&) = nullptr;
+    /// Its proven ranges over a box from its inputs' (graph_intervals.hpp).
+    NodeRanges (*ranges)(const Node&, const RangeContext&) = nullptr;
+    /// Checks and preparation once its inputs are read (a raster read, a cache made).
+    void (*setup)(Node&, const NodeSetup&) = nullptr;
+    /// The points beyond the sample's own at which it reads its field inputs (graph_cost.cpp).
+    double (*reads_per_sample)(const Node&) = nullptr;
+    unsigned axes = kNone;  // what it depends on beyond its inputs and its absent coordinates
+    bool noise = false;     // reads a noise table: never folded to a constant
+    bool lod = false;       // takes `lod`: octaves its level cannot show left out (graph_lod.hpp)
+    LatticeKernel lattice = LatticeKernel::none;
+    Guard guard = Guard::none;
+    BoundStep bound = BoundStep::none;
+    bool finite = true;           // finite wherever its inputs are (a raster's no-data is not)
+    bool unsigned_zero = false;   // its values never have the sign bit (a column mask's zero is +0)
     bool bare_is_first = false;   // a reference without a port means the first output
     const char* port_blend = "";  // with grid_m, per port: 'l' bilinear (the default), 'm' the most of the four nodes
 };
 
+/// A file's rows, and where they come in the table's order (lower first).
+struct NodeFamily {
+    int rank;
+    std::vector<NodeType> types;
+};
+
+/// Every family (generated: build/generated/node_families.cpp).
+std::vector<NodeFamily> node_families();
+
+/// The number of outputs of a type.
+int port_count(const NodeType& type);
 /// The names of a type's outputs, in port order (one empty name for a single output).
 std::vector<std::string> port_names(const NodeType& type);
 
@@ -53,7 +117,22 @@ std::vector<std::string> port_names(const NodeType& type);
 const std::vector<NodeType>& node_types();
 /// The type called `name`, or null.
 const NodeType* find_node_type(const std::string& name);
-/// One line on input `input` of type `type` (graph_input_docs.cpp); "" for one not described.
-std::string input_doc(const std::string& type, const std::string& input);
+/// One line on input `input` of type `type`: its own, or the word's shared meaning
+/// (graph_input_docs.cpp); "" for one not described.
+std::string input_doc(const NodeType& type, const InputSpec& input);
+
+/// Inputs as rows write them.
+namespace rows {
+InputSpec value(const char* name, bool required = true, double fallback = 0.0);
+InputSpec coordinate(const char* name);
+InputSpec number(const char* name, bool required, double fallback, double lo, double hi, bool lo_open = false, bool hi_open = false);
+InputSpec point(InputKind kind, const char* name, bool required, double lo = -1e9, double hi = 1e9);
+InputSpec scale(const char* name, double fallback = 1.0);
+InputSpec field(const char* name, bool required = true, double fallback = 0.0);
+InputSpec flavour();
+/// fBm settings with the presets' ranges and defaults (FbmShape's).
+std::vector<InputSpec> fbm_inputs();
+std::vector<InputSpec> join(std::vector<InputSpec> a, const std::vector<InputSpec>& b);
+}  // namespace rows
 
 }  // namespace isoterra::graph

@@ -19,20 +19,7 @@ namespace isoterra::graph {
 /// An unbounded end of a node's range.
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// clang-format off
-enum class Op : std::uint8_t {
-    x, y, z, constant,
-    add, sub, mul, min, max, neg, abs, clamp, lerp, smoothstep, pow, remap, curve, terrace, hypot,
-    plane, sphere, box,
-    union_, intersect, subtract, smooth_union, smooth_subtract,
-    simplex2, fbm2, ridged2, simplex3, fbm3, ridge_profile, warp2, warp3,
-    heightmap,
-    // The landform nodes (landform_nodes.hpp).
-    dfbm2, erosion, spline, fold, slope, curvature, cellular, drainage,
-    // The seed's terrain function as a node (../terrain_node.hpp).
-    terrain, terrain_ground,
-};
-// clang-format on
+struct NodeType;
 
 struct HeightRaster;
 
@@ -60,11 +47,11 @@ struct Operand {
 };
 
 struct Node {
-    std::string id;    // as the file names it
-    std::string type;  // as the file names it
-    int line = 0;      // where the file defines it (0: unknown)
-    Op op = Op::constant;
-    int ports = 1;  // outputs: 1, or up to kMaxPorts (warp2: x, z; dfbm2: value, dx, dz; ...)
+    std::string id;                  // as the file names it
+    std::string type;                // as the file names it
+    int line = 0;                    // where the file defines it (0: unknown)
+    const NodeType* kind = nullptr;  // its row of the node table (graph_nodes.hpp)
+    int ports = 1;                   // outputs: 1, or up to kMaxPorts (warp2: x, z; dfbm2: value, dx, dz; ...)
     unsigned axes = kNone;
     /// Value inputs in the order of the node type's table (an absent optional one is the
     /// position's coordinate for noise nodes, flagged by `coordinate_default`).
@@ -85,14 +72,13 @@ struct Node {
     double detail_m = 0.0;  // > 0: what the node adds is this small; under two samples, inside World columns the node is `far`
     double far = 0.0;
     double depth_m = 0.0;  // > 0 (with detail_m): left out only where it lies more than this under the ground output
+    /// True when the node is of the type called `type_name`.
+    bool is(const char* type_name) const;
 };
 
 /// True for a 3D noise of the raw position: run on a lattice kernel (Simplex3::lattice_fast, or
 /// the fast flavour's noise and fBm) on the lattice path, and the kind of node a gate can skip.
-inline bool is_lattice_noise(const Node& node) {
-    return (node.op == Op::simplex3 || (node.op == Op::fbm3 && node.fast_noise)) && !node.folded && node.coordinate_default[0] &&
-           node.coordinate_default[1] && node.coordinate_default[2];
-}
+bool is_lattice_noise(const Node& node);
 
 /// A lattice noise needed only where node `guard`'s other input does not decide it alone:
 /// `noise` reaches the sdf only through input `side` of `guard`.

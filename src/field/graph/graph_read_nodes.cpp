@@ -11,13 +11,20 @@
 #include <fmt/format.h>
 
 #include "graph_compile_parts.hpp"
-#include "height_raster.hpp"
-#include "landform_nodes.hpp"
-#include "../terrain_node.hpp"
 #include "isoterra/base.hpp"
 
 namespace isoterra::graph::compiler {
 namespace {
+
+// The types that take `lod`, in words ("a, b and c").
+std::string lod_types() {
+    std::vector<std::string> names;
+    for (const NodeType& t : node_types())
+        if (t.lod) names.push_back(t.name);
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return text;
+}
 
 std::string known_types() {
     std::string all;
@@ -245,8 +252,8 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
     node.type = text_excerpt(type_node->as_string()->get(), 60);
     const NodeType* type = find_node_type(type_node->as_string()->get());
     if (!type) fail(at, id, fmt::format("unknown type '{}' (known: {})", node.type, known_types()));
-    node.op = type->op;
-    node.ports = type->ports;
+    node.kind = type;
+    node.ports = port_count(*type);
     for (auto&& [key_view, value] : *table) {
         const std::string key(key_view.str());
         if (key == "type") continue;
@@ -261,11 +268,9 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
         }
         if (key == "lod") {
             // A noise may leave out, inside a World column, the octaves its level cannot show.
-            const bool noise =
-                node.op == Op::simplex2 || node.op == Op::fbm2 || node.op == Op::ridged2 || node.op == Op::simplex3 || node.op == Op::fbm3;
-            if (!noise)
+            if (!type->lod)
                 fail(detail::toml_where(source_, value), id,
-                     fmt::format("input 'lod': only the noises simplex2, fbm2, ridged2, simplex3 and fbm3 take it, not {}", type->name));
+                     fmt::format("input 'lod': only the noises {} take it, not {}", lod_types(), type->name));
             if (!value.is_boolean())
                 fail(detail::toml_where(source_, value), id,
                      fmt::format("input 'lod': expected true or false, got {}", detail::toml_shown(value)));
@@ -303,33 +308,16 @@ RawNode Compiler::read_node(const std::string& id, const toml::node& entry) {
         if (table->get(key) && !table->get("detail_m"))
             fail(at, id, fmt::format("input '{}': goes with 'detail_m' (the size under which it applies)", key));
     if (node.detail_m > 0.0 && node.ports > 1) fail(at, id, fmt::format("input 'detail_m': a {} node has several outputs", type->name));
-    if (node.op == Op::smoothstep && node.number[0] == node.number[1]) fail(at, id, "input 'to': must differ from 'from'");
-    if (node.op == Op::remap && node.number[0] == node.number[1]) fail(at, id, "input 'from': its two ends must differ");
-    if (node.op == Op::simplex3 || node.op == Op::fbm3)
-        if (std::isnan(node.number[1])) node.number[1] = node.number[0];  // vertical scale: the scale
-    if (node.op == Op::heightmap) read_raster(*table, node, detail::toml_where(source_, *table->get("file")));
-    if (node.op == Op::drainage) node.cache = make_drainage_cache();
-    if (node.op == Op::terrain || node.op == Op::terrain_ground) node.cache = make_terrain_cache(node, at);
-    return raw;
-}
-
-// A heightmap node's raster, found relative to the graph file and read now: a graph that
-// compiles has every raster it needs.
-void Compiler::read_raster(const toml::table& table, Node& node, const std::string& at) {
-    RasterPlacement placement;
-    const auto given = [&](const char* key, std::size_t first) -> std::optional<glm::dvec2> {
-        if (!table.get(key)) return std::nullopt;
-        return glm::dvec2(node.number[first], node.number[first + 1]);
-    };
-    placement.from = given("from", 0), placement.to = given("to", 2), placement.heights = given("heights", 4);
-    if (placement.from.has_value() != placement.to.has_value())
-        fail(at, node.id, "inputs 'from' and 'to' go together: the first and the last pixel centres, [x, z] in metres");
-    const std::string path = node.file.front() == '/' || directory_.empty() ? node.file : directory_ + "/" + node.file;
-    try {
-        node.raster = load_height_raster(path, placement);
-    } catch (const RasterError& e) {
-        throw RasterError(fmt::format("{}: node '{}': {}", at, node.id, e.what()));
+    if (type->setup) {
+        NodeSetup setup;
+        setup.at = at;
+        setup.directory = directory_;
+        setup.given = [&](const char* key) { return table->get(key) != nullptr; };
+        setup.where = [&](const char* key) { return table->get(key) ? detail::toml_where(source_, *table->get(key)) : at; };
+        setup.fail = [&](const std::string& what) { fail(at, id, what); };
+        type->setup(node, setup);
     }
+    return raw;
 }
 
 }  // namespace isoterra::graph::compiler

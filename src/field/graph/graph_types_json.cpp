@@ -45,11 +45,11 @@ nlohmann::ordered_json input_json(const graph::NodeType& type, const graph::Inpu
     nlohmann::ordered_json in;
     const std::string name = s.name;
     in["name"] = name;
-    in["doc"] = graph::input_doc(type.name, name);
+    in["doc"] = graph::input_doc(type, s);
     in["kind"] = kind_text(s.kind);
     in["required"] = s.required;
-    // Metres by the project's naming rule: a key ending in _m is a length.
-    in["unit"] = name.size() > 2 && name.compare(name.size() - 2, 2, "_m") == 0 ? "m" : "";
+    // The row's unit, or metres by the project's naming rule: a key ending in _m is a length.
+    in["unit"] = s.unit ? s.unit : name.size() > 2 && name.compare(name.size() - 2, 2, "_m") == 0 ? "m" : "";
     const bool numeric = has_number_range(s.kind);
     // A default is a number: the points, paths, flavours and coordinates say in `kind` what
     // their absence means.

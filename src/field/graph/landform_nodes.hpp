@@ -14,17 +14,6 @@
 
 namespace isoterra::graph {
 
-/// What a range rule sees: the box, the ranges of the node's inputs (in the table's order),
-/// and the program, noise and the node's place in the program (for the ranges of inputs read
-/// at other points: node_intervals(program, noise, other_box, nullptr, index)).
-struct RangeContext {
-    const Program& program;
-    const NoiseSet& noise;
-    const Box& box;
-    const std::vector<ValueRange>& in;
-    std::size_t index;
-};
-
 /// fold(v) = 1 - |3 |v| - 2|: peaks and valleys from a ridge noise (Minecraft's PV).
 double fold_at(double v);
 ValueRange fold_range(const ValueRange& in);

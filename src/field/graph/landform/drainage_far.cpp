@@ -43,7 +43,7 @@ void run_picked(const Node& node, const Lanes& l, const std::vector<std::size_t>
 }  // namespace
 
 bool widens_far_beds(const Node& node) {
-    return node.op == Op::drainage && node.number.size() > kFarBedSamples && node.number[kFarBedSamples] > 0.0;
+    return node.is("drainage") && node.number.size() > kFarBedSamples && node.number[kFarBedSamples] > 0.0;
 }
 
 void run_drainage_far(const Node& node, const Lanes& l) {
