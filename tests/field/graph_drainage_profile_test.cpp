@@ -152,3 +152,51 @@ TEST(DrainageProfile, with_carve_m_a_rivers_water_lies_below_the_coarser_ground_
     EXPECT_GT(carved_samples, 1000);
     EXPECT_EQ(carved_samples, plain_samples);
 }
+
+// With spring_slope = s a river head whose water falls more steeply than s is a dry gully down
+// to the share t_s where its profile's fall, (zq - zr) gamma u^(gamma - 1) / length, eases to s:
+// on its line the water lies below the ground there (at t_s / 2), and from four own bed widths
+// past t_s on it is the water of the graph without spring_slope, bit for bit (at points no
+// other river's water reaches). The ground is the same bits everywhere.
+TEST(DrainageProfile, with_spring_slope_a_steep_head_is_dry_until_its_fall_eases_to_the_slope) {
+    const std::string base =
+        "cell_m = 2000.0, levels = 2, slope = 0.3, floor_m = 40.0, bed_width_m = 10.0, bed_depth_m = 2.0, water_levels = 2, "
+        "concavity = 3.0, junction = 0.5, sea_level = 0.0, water_reach_m = 30.0";
+    const auto water = parse_graph(coast_graph(base + ", spring_slope = 0.15", "drain.water"), "spring.toml");
+    const auto today_water = parse_graph(coast_graph(base, "drain.water"), "today.toml");
+    const auto ground = parse_graph(coast_graph(base + ", spring_slope = 0.15"), "ground.toml");
+    const auto today_ground = parse_graph(coast_graph(base), "today_ground.toml");
+    const auto channels = ground->channels("drain", {-4000.0, -6000.0}, {8000.0, 6000.0});
+    // Whether another channel passes within reach of p (its water then may be the highest).
+    const auto alone = [&](const GraphChannel& own, const glm::dvec2& p) {
+        for (const GraphChannel& c : channels) {
+            double t = 0.0;
+            if (&c != &own && profile_segment(p, c.from, c.to, &t) < 100.0) return false;
+        }
+        return true;
+    };
+    int dry = 0, wet = 0;
+    for (const GraphChannel& c : channels) {
+        if (c.level != 1 || c.water_to <= 0.0 || c.from.x > 6000.0 || std::fabs(c.from.y) > 4000.0) continue;
+        const double length = glm::length(c.to - c.from);
+        const double steepest = (c.water_from - c.water_to) * 3.0 / length;
+        const double start = steepest > 0.15 ? 1.0 - std::sqrt(0.15 / steepest) : 0.0;
+        if (start < 0.1 || start > 0.75) continue;
+        const glm::dvec2 up = c.point(0.5 * start);
+        if (alone(c, up)) {
+            EXPECT_LT(water->ground_height(up.x, up.y), ground->ground_height(up.x, up.y)) << up.x << ", " << up.y;
+            EXPECT_GT(today_water->ground_height(up.x, up.y), today_ground->ground_height(up.x, up.y)) << up.x << ", " << up.y;
+            ++dry;
+        }
+        for (double t = start + 4.0 * 5.0 / length + 0.01; t < 0.95; t += 0.05) {
+            const glm::dvec2 p = c.point(t);
+            if (!alone(c, p)) continue;
+            EXPECT_EQ(water->ground_height(p.x, p.y), today_water->ground_height(p.x, p.y)) << p.x << ", " << p.y;
+            ++wet;
+        }
+    }
+    EXPECT_GT(dry, 5);
+    EXPECT_GT(wet, 20);
+    for (double x = -2000.0; x <= 6000.0; x += 173.0)
+        for (double z = -4000.0; z <= 4000.0; z += 211.0) EXPECT_EQ(ground->ground_height(x, z), today_ground->ground_height(x, z));
+}

@@ -339,7 +339,7 @@ void run_drainage(const Node& node, const Lanes& l) {
         prepare(net, seen, glo, ghi, ceiling, band, want_distance, want_rivers, group);
         for (const std::size_t i : lanes) {
             LaneGround g = lowest_ground(net, group, at[i], control[i] + relief[i], want_slope, k, p.blend, band, near_valleys);
-            const bool river = g.best && g.best->level < p.water_levels && g.best_valley.distance < g.best_valley.width;
+            const bool river = g.best && g.best->level < p.water_levels && in_water(p, *g.best, g.best_valley);
             const RiverWater rw =
                 want_rivers ? river_water(net, group.rivers, at[i], g.ground) : RiverWater{river ? g.best_valley.water : kDry, kFar};
             // blend_m rounds the hillsides, not the banks: with a reach it fades in beyond them.

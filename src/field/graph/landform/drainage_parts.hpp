@@ -28,7 +28,7 @@ constexpr double kDry = -1e4;             // the water output where no river run
 constexpr double kFar = 1e7;              // the distance output where no channel is seen
 constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
 constexpr double kCarveRise = 2.0;        // carve_m: a floor rises at this many times its channel's fall
-constexpr std::size_t kOwnNumbers = 21;   // the node's own numbers (graph_nodes.cpp); a far level's copy adds one
+constexpr std::size_t kOwnNumbers = 22;   // the node's own numbers (graph_nodes.cpp); a far level's copy adds one
 
 // The node's settings, and what they give per level (worked out once: valleys are the
 // inner loop).
@@ -54,6 +54,10 @@ struct Params {
     // levels' gullies bending gently and tributaries meeting the bent line at the network's
     // angle (drainage_meander.cpp, drainage_junction.cpp).
     double vary = 0.0;
+    // 0 in older graphs (their bits kept): the steepest fall (a tangent) of a river head's
+    // water; above it the head is a dry gully and its water springs where the profile's fall
+    // eases to it (drainage_rivers.cpp). The ground is the same either way.
+    double spring_slope = 0.0;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -68,6 +72,7 @@ struct Params {
         if (p.size() > 17) meander = p[15], meander_cells = p[16], spring = p[17];
         if (p.size() > 19) carve = p[18], blend = p[19];
         if (p.size() > 20) vary = p[20];
+        if (p.size() > 21) spring_slope = p[21];
         levels = std::clamp(node.shape.octaves, 1, 8);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
@@ -206,6 +211,7 @@ struct Valley {
     double ground = 0.0, water = 0.0, distance = 0.0;
     glm::dvec2 gradient{0.0};
     double width = 0.0;  // the bed's half-width at the closest point (where the water runs)
+    double share = 0.0;  // the closest point's share of the way from the source
 };
 
 class DrainageCache;  // drainage_network.cpp
@@ -265,7 +271,7 @@ public:
         const double across = b * b;
         ground -= lv.bed_depth * taper * across;
         Valley v{ground, water, d};
-        v.width = width;
+        v.width = width, v.share = t;
         if (slope) {
             const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
             glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
@@ -343,6 +349,12 @@ struct RiverWater {
 RiverWater river_water(const Network& net, const std::vector<const Channel*>& rivers, const glm::dvec2& at, double ground);
 // The lowest the water port gives with these settings where no control nor ground is lower.
 double river_water_lowest(const Params& p, double lowest);
+// spring_slope: the share of channel c from its source that is dry (0: all wet, 1: all dry).
+double wet_start(const Params& p, const Channel& c);
+// Without water_reach_m: whether a point whose valley v is channel c's lies in its water (its bed, past its spring).
+inline bool in_water(const Params& p, const Channel& c, const Valley& v) {
+    return v.distance < v.width && (p.spring_slope <= 0.0 || v.share >= wet_start(p, c));
+}
 
 // blend_m (drainage_blend.cpp): the smooth minimum of width w of the envelope and the valleys
 // near a lane whose exact minimum is m (with slope `lowest`); its slope too when asked.

@@ -65,6 +65,8 @@ std::vector<InputSpec> drainage_inputs() {
         number("meander_vary", false, 0.0, 0, 1).with(
             "how much the bends' wavelength and amplitude vary along and between channels (heads start straight, "
             "dry gullies bend gently, tributaries meet the bent line at the network's angle); 0: a plain sine"),
+        number("spring_slope", false, 0.0, 0, 10).with(
+            "with it, a river head steeper than this (a tangent) is a dry gully: its water springs where its fall eases to it"),
     };
     // clang-format on
 }
@@ -74,7 +76,7 @@ const char* const kDrainageFormula =
     "under `control`, each finer level's points joined to the nearest coarser channel; the ground is the lowest of "
     "`control + relief` and each channel's valley (its water level + slope x distance, a floor rising at `floodplain`, "
     "a river bed; channels bending across their lines at `meander`, irregularly with `meander_vary`, beds growing from a spring over "
-    "a head's first `spring`); outputs "
+    "a head's first `spring`, a head's water springing where its fall eases to `spring_slope`); outputs "
     "'ID.height' (also plain 'ID'), 'ID.dx', 'ID.dz' (its gradient in the valleys, 0 where control + relief is "
     "lower; turning smoothly over smooth_m metres across creases), 'ID.distance' (to the nearest channel), 'ID.water' (its water level "
     "where a river runs, else -10000; "
