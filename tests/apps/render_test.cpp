@@ -47,7 +47,9 @@ void check_sky_and_terrain(const Image& img, int width, int height) {
     const double mean = sum / terrain, stddev = std::sqrt(sum2 / terrain - mean * mean);
     EXPECT_GT(stddev, 10.0);            // shaded, not flat
     EXPECT_GT(greenish, terrain / 20);  // grass...
-    EXPECT_GT(greyish, terrain / 10);   // ...and rock
+    // ...and rock: 8 % of alpine's start view since its gullies were calmed out to 300 m from its
+    // rivers (ca146d9), with meander_vary off (was 10 %).
+    EXPECT_GT(greyish, terrain / 20);
     std::printf("sky %.0f%%, terrain luminance %.0f +- %.0f, grass %.0f%%, grey %.0f%%\n", 100.0 * sky / pixels, mean, stddev,
                 100.0 * greenish / terrain, 100.0 * greyish / terrain);
 }
