@@ -42,6 +42,11 @@ async function importShowsTheEdit(page, out, at) {
   execFileSync(isoterra(), ['edit', '--world', made, '--preset', 'tutorial', '--seed', String(kSeed),
     'sphere', '--at', at.join(','), '--radius', '5', '--mode', 'add']);
   await page.setInputFiles('#open-file', made);
+  // Opening a file is asynchronous (the file is read, then the world restarts): wait for the
+  // imported history before waiting for the picture, or the old world may still answer.
+  await page.waitForFunction(() => {
+    try { return window.isoterra.history().ops[0]?.startsWith('sphere add'); } catch { return false; }
+  }, null, { timeout: 120000, polling: 100 });
   await settleAgain(page);
   const imported = await page.evaluate(() => window.isoterra.history());
   assert.equal(imported.ops.length, 1);
