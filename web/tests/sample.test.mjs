@@ -71,6 +71,10 @@ test('sample in the page is isoterra sample, bit for bit', async () => {
     execFileSync(isoterra(), ['edit', '--world', world, '--config', graph, 'sphere', '--at', '5000,60,5000', '--radius', '3']);
     const page = await openPage(browser.context, server.url, '?preset=tutorial&view=64');
     await page.setInputFiles('#open-file', world);
+    // The file opens asynchronously: wait for its one edit before sampling.
+    await page.waitForFunction(() => {
+      try { return window.isoterra.history().ops.length === 1; } catch { return false; }
+    }, null, { timeout: 120000, polling: 100 });
     await settleAgain(page);
     const pts = points(77, 1000);
     const inPage = await page.evaluate((p) => p.map(([x, y, z]) => window.isoterra.sample(x, y, z)), pts);
