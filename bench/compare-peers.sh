@@ -3,8 +3,12 @@
 # seed's JavaScript terrain sampling a tutorial chunk; noise3 over the same 33^3 lattice from
 # npm simplex-noise, npm fastnoise-lite (OpenSimplex2) and Debian's libnoise (Perlin, one
 # octave, in build/bench/isoterra_bench); and npm isosurface meshing the six tutorial chunks
-# that `isoterra bench` meshes. The sides run alternately, ROUNDS times (default 5), so that
-# a noisy neighbour slows all alike. Needs node and npm (installs the pinned simplex-noise
+# that `isoterra bench` meshes; and the same tutorial chunk ready for meshing (every sample a
+# mesher reads; LatticeUse::surface, as the World samples it) against the JavaScript's full
+# chunk. The sides run alternately, ROUNDS times (default 5), so that a noisy neighbour slows
+# all alike; the chunks and meshers are also compared by CPU time, which leaves out what a busy
+# machine's scheduler gives to others (a 5 ms JavaScript run is preempted where a 0.4 ms one
+# is not). Needs node and npm (installs the pinned simplex-noise
 # 4.0.3, fastnoise-lite 1.1.1 and isosurface 1.0.0). Run from the project root after building:
 #   bash bench/compare-peers.sh [ROUNDS]
 set -euo pipefail
@@ -29,8 +33,15 @@ med = statistics.median
 node = subprocess.check_output(['node', '--version']).decode().strip()
 c = med(x["tutorial_chunk_sample_ms"] for x in cpp)
 j = med(x["js_tutorial_chunk_sample_ms"] for x in js)
-print(f"{rounds} alternating rounds, medians; node {node}")
+load = open('/proc/loadavg').read().split()[0]
+print(f"{rounds} alternating rounds, medians; node {node}; load average at the end {load}")
 print(f"sampling a tutorial 33^3 chunk: isoterra {c:.3f} ms, seed JavaScript {j:.3f} ms, ratio {j / c:.1f}x")
+ready = med(x["tutorial_chunk_surface_ms"] for x in cpp)
+print(f"a tutorial chunk ready for meshing: isoterra {ready:.3f} ms, the JavaScript's full chunk {j:.3f} ms, ratio {j / ready:.1f}x")
+cc = med(x["tutorial_chunk_sample_cpu_ms"] for x in cpp)
+cr = med(x["tutorial_chunk_surface_cpu_ms"] for x in cpp)
+jc = med(x["js_tutorial_chunk_sample_cpu_ms"] for x in js)
+print(f"by CPU time: the full chunk {cc:.3f} ms, ready for meshing {cr:.3f} ms, the JavaScript's {jc:.3f} ms, ratios {jc / cc:.1f}x and {jc / cr:.1f}x")
 cn = med(x["noise3_lattice_ns"] for x in cpp)
 jn = med(x["js_noise3_lattice_ns"] for x in js)
 print(f"noise3 over a 33^3 lattice: isoterra {cn:.2f} ns a sample, simplex-noise {jn:.2f} ns, ratio {jn / cn:.1f}x")
@@ -43,4 +54,7 @@ for name in ("marching-cubes", "surface-nets"):
     ours = med(x["mesh_ms"][name] for x in cpp)
     theirs = med(x[name]["ms"] for x in mesh)
     print(f"{name} per tutorial chunk: isoterra {ours:.3f} ms, npm isosurface {theirs:.3f} ms, ratio {theirs / ours:.1f}x")
+    ours_cpu = med(x["mesh_cpu_ms"][name] for x in cpp)
+    theirs_cpu = med(x[name]["cpu_ms"] for x in mesh)
+    print(f"{name} per tutorial chunk by CPU time: isoterra {ours_cpu:.3f} ms, npm isosurface {theirs_cpu:.3f} ms, ratio {theirs_cpu / ours_cpu:.1f}x")
 PY

@@ -138,7 +138,8 @@ TEST(Cli, bench_json_has_the_documented_keys) {
     const auto r = run_cli("bench --json --repeats 1");
     ASSERT_EQ(r.code, 0) << r.err;
     for (const char* key : {"noise2_ns", "noise3_ns", "fbm5_ns", "tutorial_sample_ns", "tutorial_chunk_sample_ms", "mesh_ms",
-                            "mesh_mtris_per_s", "marching-cubes", "surface-nets", "blocks", "noise_path"})
+                            "mesh_mtris_per_s", "marching-cubes", "surface-nets", "blocks", "noise_path", "tutorial_chunk_surface_ms",
+                            "tutorial_chunk_sample_cpu_ms", "tutorial_chunk_surface_cpu_ms", "mesh_cpu_ms"})
         EXPECT_NE(r.out.find(std::string("\"") + key + "\""), std::string::npos) << key;
     EXPECT_EQ(nlohmann::json::parse(r.out)["graph"], false);
 }
