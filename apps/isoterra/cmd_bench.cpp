@@ -257,9 +257,9 @@ void print_figures(const nlohmann::ordered_json& out, const TerrainSource& sourc
     for (auto it = out.begin(); it != out.end(); ++it) {
         if (it.value().is_object()) {
             for (auto in = it.value().begin(); in != it.value().end(); ++in)
-                fmt::print("  {:<28} {:>10.3f}\n", it.key() + "." + in.key(), in.value().get<double>());
+                fmt::print("  {:<32} {:>10.3f}\n", it.key() + "." + in.key(), in.value().get<double>());
         } else if (it.value().is_number_float()) {
-            fmt::print("  {:<28} {:>10.3f}\n", it.key(), it.value().get<double>());
+            fmt::print("  {:<32} {:>10.3f}\n", it.key(), it.value().get<double>());
         }
     }
 }
