@@ -3,6 +3,7 @@
 // layer regions (no distance field: a third of watershed's time, and regions made for
 // tiles), traced into contours and polygons with height detail, and packed as Detour tile
 // data. Recast has no threads or randomness: the same triangles give the same bytes.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -46,8 +47,11 @@ rcConfig tile_config(const TileTriangles& input, const AgentSettings& agent, int
     cfg.tileSize = static_cast<int>(std::lround(kChunkSize / agent.cell_size_m));
     cfg.borderSize = tile_border_cells(agent);
     cfg.width = cfg.height = cfg.tileSize + 2 * cfg.borderSize;
+    // Height detail sampled every 6 cells and refined to 0.3 m (or a cell height): at
+    // one cell height (0.1 m) it took half of a navmesh build; paths' waypoints are put on the
+    // ground itself anyway (path_ground.cpp, within a metre).
     cfg.detailSampleDist = static_cast<float>(6.0 * agent.cell_size_m);
-    cfg.detailSampleMaxError = static_cast<float>(agent.cell_height_m);
+    cfg.detailSampleMaxError = static_cast<float>(std::max(agent.cell_height_m, 0.3));
     // Whole cells from the world's origin, so that every tile quantizes heights alike.
     const double pad = cfg.borderSize * agent.cell_size_m;
     float ylo = 0.0f, yhi = 0.0f;
