@@ -53,7 +53,8 @@ void register_render(CLI::App& app) {
         ->check(finite_range(0.0, 1e6));
     cmd->add_flag("--level-colours", opt.level_colours, "Tint each chunk by its level of detail");
     cmd->add_option("--path", opt.path,
-                    "Draw the path an agent walks between two points on the ground, X,Y,Z,X,Y,Z (default agent; exit 3: no path)");
+                    "Draw the path an agent walks between two points on the ground, X,Y,Z,X,Y,Z (default agent; exit 3: no path; guide: "
+                    "docs/guides/navigation.md)");
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->callback([] {
         if (opt.eye.empty() != opt.target.empty()) throw UsageError("--eye/--target: give both, or neither for the viewer's start");
