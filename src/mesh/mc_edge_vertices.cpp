@@ -1,7 +1,13 @@
 // The last pass of marching cubes: each crossed lattice edge's vertex, once, with only what
 // exists computed (position, normal from the gradients at the edge's ends, material, and
 // for levels of detail the secondary position near the chunk's faces). The arithmetic is
-// push_edge_vertex's, step for step, so the vertices are the same to the bit.
+// push_edge_vertex's, step for step, so the vertices are the same to the bit. As Flying
+// Edges does, it runs in three loops over all the vertices rather than one a vertex: the
+// crossings and blended gradients, then the normals (a root and three divides each, whose
+// latency the independent vertices of one short loop hide, and which the compiler may do
+// four at once), then positions and materials.
+#include <vector>
+
 #include "marching_passes.hpp"
 
 namespace isoterra::detail {
@@ -30,17 +36,6 @@ void secondary_position(const glm::dvec3& cell, int edge_axis, const int lower[3
     flags = static_cast<std::uint16_t>(near | on << 8);
 }
 
-// unit_or_up with the three lanes' squares, sum, root and quotients as one vector each: the
-// same operations in the same order, so the same bits.
-glm::vec3 unit_normal(const glm::vec3& g) {
-    const Lanes v = {g.x, g.y, g.z, 0.0f};
-    const Lanes sq = v * v;
-    const float len = std::sqrt(sq[0] + sq[1] + sq[2]);
-    if (!(len > 0.0f && std::isfinite(len))) return unit_or_up(g);
-    const Lanes n = v / (Lanes{} + len);
-    return {n[0], n[1], n[2]};
-}
-
 }  // namespace
 
 void mc_edge_vertices(const ChunkSamples& s, const MaterialClassifier& classify, const std::uint32_t* edges, std::size_t count,
@@ -50,6 +45,9 @@ void mc_edge_vertices(const ChunkSamples& s, const MaterialClassifier& classify,
     out.materials.resize(count);
     out.secondary.assign(count, glm::vec3(0.0f));
     out.side_flags.resize(count);
+    // Each vertex's crossing along its edge: a multiple of 2^-16 in [0, 1], exact in float.
+    thread_local std::vector<float> crossing;
+    crossing.resize(count);
     const double sp = s.lattice.spacing_m;
     const std::size_t step[3] = {1, static_cast<std::size_t>(s.lattice.size.x),
                                  static_cast<std::size_t>(s.lattice.size.x) * static_cast<std::size_t>(s.lattice.size.y)};
@@ -58,19 +56,33 @@ void mc_edge_vertices(const ChunkSamples& s, const MaterialClassifier& classify,
         return glm::vec3(values[at + step[0]] - values[at - step[0]], values[at + step[1]] - values[at - step[1]],
                          values[at + step[2]] - values[at - step[2]]);
     };
+    const auto sample_at = [&](std::uint32_t e) {
+        return s.lattice.index(static_cast<int>(e & 255) + s.pad.lo, static_cast<int>(e >> 8 & 255) + s.pad.lo,
+                               static_cast<int>(e >> 16 & 255) + s.pad.lo);
+    };
+    // The crossings, and the gradient blended at each into out.normals.
+    for (std::size_t v = 0; v < count; ++v) {
+        const std::size_t at = sample_at(edges[v]), next = at + step[edges[v] >> 24];
+        const float t = static_cast<float>(edge_crossing(values[at], values[next]));
+        crossing[v] = t;
+        const glm::vec3 ga = gradient(at), gb = gradient(next);
+        out.normals[v] = ga + (gb - ga) * t;
+    }
+    // The normals: unit_or_up's root of ((x^2 + y^2) + z^2) and quotients, so the same bits.
+    for (glm::vec3& n : out.normals) {
+        const glm::vec3 g = n;
+        const float len = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+        n = len > 0.0f && std::isfinite(len) ? glm::vec3(g.x / len, g.y / len, g.z / len) : unit_or_up(g);
+    }
     for (std::size_t v = 0; v < count; ++v) {
         const std::uint32_t e = edges[v];
         const int lower[3] = {static_cast<int>(e & 255), static_cast<int>(e >> 8 & 255), static_cast<int>(e >> 16 & 255)};
         const int axis = static_cast<int>(e >> 24);
-        const std::size_t at = s.lattice.index(lower[0] + s.pad.lo, lower[1] + s.pad.lo, lower[2] + s.pad.lo);
-        const double t = edge_crossing(values[at], values[at + step[axis]]);
+        const double t = crossing[v];
         glm::dvec3 p = sample_position(s, lower[0], lower[1], lower[2]);
         p[axis] += t * sp;
-        const glm::vec3 ga = gradient(at), gb = gradient(at + step[axis]);
-        const glm::vec3 n = unit_normal(ga + (gb - ga) * static_cast<float>(t));
         out.positions[v] = glm::vec3(p - out.origin);
-        out.normals[v] = n;
-        out.materials[v] = classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z), point_looks(s, p.x, p.z));
+        out.materials[v] = classify(p.y, glm::dvec3(out.normals[v]), ground_depth(s, p.x, p.y, p.z), point_looks(s, p.x, p.z));
         glm::dvec3 cell(lower[0], lower[1], lower[2]);
         cell[axis] += t;
         secondary_position(cell, axis, lower, sp, out.secondary[v], out.side_flags[v]);

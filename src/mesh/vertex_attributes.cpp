@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #endif
 #include <limits>
+#include <type_traits>
 
 namespace isoterra {
 
@@ -62,7 +63,8 @@ struct ColumnCell {
     int i, k;
     double fu, fv;
 };
-ColumnCell column_cell(const ChunkSamples& s, double x, double z, int stride) {
+template <typename Stride>
+ColumnCell column_cell_with(const ChunkSamples& s, double x, double z, Stride stride) {
     const double sp = s.lattice.spacing_m * stride;
     const double core_x = static_cast<double>(s.lattice.origin.x + s.pad.lo) / stride;
     const double core_z = static_cast<double>(s.lattice.origin.z + s.pad.lo) / stride;
@@ -71,6 +73,11 @@ ColumnCell column_cell(const ChunkSamples& s, double x, double z, int stride) {
     const double v = std::clamp(z / sp - core_z, double(first), last - 0.001);
     const double fi = std::floor(u), fk = std::floor(v);
     return {static_cast<int>(fi) * stride + s.pad.lo, static_cast<int>(fk) * stride + s.pad.lo, u - fi, v - fk};
+}
+ColumnCell column_cell(const ChunkSamples& s, double x, double z, int stride) {
+    // A chunk's own level (stride 1) as a constant: its divisions by the stride, two integer
+    // and two double, fold away (each is exact by 1, so the same bits).
+    return stride == 1 ? column_cell_with(s, x, z, std::integral_constant<int, 1>{}) : column_cell_with(s, x, z, stride);
 }
 
 // A channel bilinear over the cell's corners where it is a number, or NaN where none is.
