@@ -8,10 +8,13 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <regex>
+#include <string>
 #include <vector>
 
 #include <glm/vec3.hpp>
 
+#include "isoterra/field.hpp"
 #include "isoterra/graph.hpp"
 
 namespace {
@@ -87,4 +90,53 @@ TEST(BatchIndependence, an_alpine_point_keeps_its_bits_when_a_point_15_km_away_j
     // faded across the valley sides and it was no longer carved; -104.54758601387721 with meanders felt everywhere, -80.215070451471092 once carved,
     // -74.73992454400468 from 2ade7c0, -68.2138729411911 before.
     EXPECT_NEAR(alone, -63.990830441707431, 1e-9);
+}
+
+// With meander_vary a channel's bends stray up to 2.7 |bend| from its straight line, where a
+// batch's lane groups bounded them by |bend|: a lane whose lowest valley was such a bend lost
+// it in one group and kept it in another (alpine's levels opened seams at chunk faces, and
+// canyons' page, sampling one point at a time, differed from `isoterra sample`'s batch at 6
+// of the web test's 1000 points). Canyons at seed 99 with meander_vary = 1 around two of
+// those points: each point alone, in one batch, in batches of 97, and in lattices of 8 and
+// 16 m whose samples start elsewhere, the same bits (34 of these 1936 points differed before).
+TEST(BatchIndependence, canyons_with_wandering_bends_gives_a_point_the_same_bits_alone_in_batches_and_in_two_lattices) {
+    std::string text = std::regex_replace(isoterra::builtin_preset_text("canyons"), std::regex(", meander_vary = [0-9.]+"), "");
+    text = std::regex_replace(text, std::regex("(drain = \\{ type = \"drainage\",[^\n]*) \\}"), "$1, meander_vary = 1.0 }");
+    ASSERT_NE(text.find("meander_vary = 1.0 }"), std::string::npos);
+    isoterra::TerrainSource source = isoterra::parse_terrain_source(text, "canyons-vary.toml");
+    isoterra::set_terrain_seed(source, 99);
+    const auto field = source.make_field();
+    isoterra::Lattice fine, coarse;
+    fine.origin = {48, 0, 80}, fine.size = {96, 1, 96}, fine.spacing_m = 8.0;
+    coarse.origin = {28, 0, 44}, coarse.size = {64, 1, 64}, coarse.spacing_m = 16.0;
+    std::vector<float> at_fine(fine.count()), at_coarse(coarse.count());
+    field->sample_lattice(fine, at_fine.data());
+    field->sample_lattice(coarse, at_coarse.data());
+    std::vector<glm::dvec3> points;
+    std::vector<float> from_fine, from_coarse;
+    for (int k = 0; k < coarse.size.z; ++k)
+        for (int i = 0; i < coarse.size.x; ++i) {
+            const glm::dvec3 p = coarse.position(i, 0, k);
+            const int fi = static_cast<int>(p.x / fine.spacing_m) - 48, fk = static_cast<int>(p.z / fine.spacing_m) - 80;
+            if (fi >= fine.size.x || fk >= fine.size.z) continue;
+            points.push_back(p);
+            from_fine.push_back(at_fine[fine.index(fi, 0, fk)]), from_coarse.push_back(at_coarse[coarse.index(i, 0, k)]);
+        }
+    ASSERT_EQ(points.size(), 44u * 44u);
+    const std::size_t n = points.size();
+    std::vector<double> alone(n), batch(n), in97(n);
+    for (std::size_t i = 0; i < n; ++i) field->sample_points(&points[i], 1, &alone[i]);
+    field->sample_points(points.data(), n, batch.data());
+    for (std::size_t i = 0; i < n; i += 97) field->sample_points(&points[i], std::min<std::size_t>(97, n - i), &in97[i]);
+    int differ = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float single = static_cast<float>(alone[i]);
+        const bool same = batch_same_bits(batch[i], alone[i]) && batch_same_bits(in97[i], alone[i]) &&
+                          std::memcmp(&from_fine[i], &single, sizeof single) == 0 &&
+                          std::memcmp(&from_coarse[i], &single, sizeof single) == 0;
+        if (!same && ++differ <= 5)
+            ADD_FAILURE() << points[i].x << ", " << points[i].z << ": alone " << alone[i] << ", batch " << batch[i] << ", in 97 " << in97[i]
+                          << ", 8 m " << from_fine[i] << ", 16 m " << from_coarse[i];
+    }
+    EXPECT_EQ(differ, 0);
 }

@@ -83,6 +83,13 @@ double meander_offset(const Channel& c, double t, double* slope) {
     return c.bend * s * e;
 }
 
+double most_offset(const Channel& c) {
+    // A plain sine: |bend sin e| <= |bend|. Wandering: amp = grow swell / rate is at most
+    // (1 + swell) / (1 - |warp0| - |warp1|) = widest; 1e-12 over it for the rounding of amp.
+    const double most = std::fabs(c.bend);
+    return c.wander.vary > 0.0 ? most * c.wander.widest * (1.0 + 1e-12) : most;
+}
+
 double felt_offset(const Channel& c, double t, double s, double* dt, double* ds) {
     *dt = *ds = 0.0;
     if (c.bend == 0.0) return 0.0;

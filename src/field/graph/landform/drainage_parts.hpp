@@ -180,6 +180,9 @@ struct Channel {
 // A channel's offset across its line at share t of the way from its source, and the offset's
 // derivative in t (drainage_meander.cpp).
 double meander_offset(const Channel& c, double t, double* slope);
+// The most a channel's line strays across its straight line (|offset| at any t): the bound
+// a batch's pruning of channels relies on (drainage.cpp).
+double most_offset(const Channel& c);
 // The bend at share t as felt at signed distance s across the line: whole out to twice the
 // bend, faded to nothing by four bends and half a wavelength (else every valley side would
 // ripple with its channel's bends), with its derivatives in t and s.
