@@ -69,7 +69,10 @@ NavPath NavMesh::path(const glm::dvec3& from, const glm::dvec3& to, const std::s
     const std::string* names[2] = {&from_what, &to_what};
     for (int e = 0; e < 2; ++e) {
         const float p[3] = {float(points[e].x), float(points[e].y), float(points[e].z)};
-        if (dtStatusFailed(q.findNearestPoly(p, extents, &filter, &ends[e], at[e])) || ends[e] == 0)
+        // Detour takes a polygon whose bounds meet the box even when its ground there lies
+        // farther up or down (a cave's point snapped to the ground above it): refused too.
+        if (dtStatusFailed(q.findNearestPoly(p, extents, &filter, &ends[e], at[e])) || ends[e] == 0 ||
+            std::fabs(at[e][1] - p[1]) > extents[1])
             throw NavError(fmt::format("{} {} {}", *names[e], point_text(points[e]),
                                        nav_detail::off_ground_reason(*field_, deltas_.get(), holds(points[e]), agent_, points[e])));
     }

@@ -38,6 +38,23 @@ TEST(NavPath, reaches_a_point_deep_in_a_tutorial_cave_through_its_mouth) {
     EXPECT_LT(top_ground(*field, start.x, start.z).y, start.y + 0.5);
 }
 
+TEST(NavPath, a_cave_point_under_walkable_ground_is_refused_not_moved_up_to_that_ground) {
+    // A cave floor 11 m under the ground, too cramped to walk: Detour's nearest polygon is
+    // the ground above it, whose bounds meet the query's box. Before, the path ended there.
+    const auto field = nav_tutorial();
+    glm::dvec3 floor;
+    ASSERT_TRUE(ray_cast(*field, ChunkDeltas{}, {-544.0, 29.0, -1260.0}, {0.0, -1.0, 0.0}, 3.0, floor, 0.05));
+    const glm::dvec3 deep = floor + glm::dvec3(0.0, 0.1, 0.0);
+    ASSERT_GT(top_ground(*field, deep.x, deep.z).y - deep.y, 10.0);
+    const NavMesh nav(field, nullptr, AgentSettings{}, nav_tiles_covering({-600.0, -1300.0}, {-490.0, -1220.0}), 2);
+    try {
+        const NavPath p = nav.path(top_ground(*field, -519.0, -1260.0), deep, "--from", "--to");
+        FAIL() << "a path ending " << p.points.back().y - deep.y << " m above the point asked for";
+    } catch (const NavError& e) {
+        EXPECT_NE(std::string(e.what()).find("is not on walkable ground"), std::string::npos) << e.what();
+    }
+}
+
 TEST(NavPath, points_in_rock_in_the_air_or_off_the_region_are_refused_and_no_path_is_its_own_error) {
     const auto field = nav_tutorial();
     const NavMesh nav(field, nullptr, AgentSettings{}, nav_tiles_covering({-160.0, 0.0}, {-40.0, 100.0}), 1);
