@@ -92,8 +92,7 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
         const int k = ch->level;
         const double c = p.cell(k), slope = p.slope_at(k), f = p.floor_at(k);
         const auto rise = [&](double d) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; };
-        // A bent channel strays no farther from its line than this (with meander_vary up to
-        // 2.7 |bend|: bounded by |bend| alone, a group pruned valleys some of its lanes lie in).
+        // How far a bent channel strays from its line (meander_vary: up to 2.7 |bend|).
         const double sway = most_offset(*ch);
         const double near = std::max(0.0, segment_box_nearest(ch->q, ch->r, lo, hi) - sway);
         // Unlifted for every lane: the rectangle lies inside the window less its fade (such a
