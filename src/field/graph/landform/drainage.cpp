@@ -14,43 +14,10 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
-#include "drainage_parts.hpp"
+#include "drainage_bounds.hpp"
 
 namespace isoterra::graph::drainage {
 namespace {
-
-// The distance from a segment to a rectangle (0 where they meet), and the farthest a point
-// of the rectangle lies from the segment (at a corner: the distance to a segment is convex).
-double point_segment(const glm::dvec2& p, const glm::dvec2& a, const glm::dvec2& b) {
-    const glm::dvec2 ab = b - a;
-    const double len2 = glm::dot(ab, ab);
-    const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
-    return glm::length(p - (a + t * ab));
-}
-double point_box(const glm::dvec2& p, const glm::dvec2& lo, const glm::dvec2& hi) {
-    return glm::length(glm::max(glm::max(lo - p, p - hi), glm::dvec2(0.0)));
-}
-bool segments_cross(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& c, const glm::dvec2& d) {
-    const auto cross = [](const glm::dvec2& u, const glm::dvec2& v) { return u.x * v.y - u.y * v.x; };
-    const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a), d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
-    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
-}
-double segment_box_nearest(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& lo, const glm::dvec2& hi) {
-    const auto inside = [&](const glm::dvec2& p) { return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y; };
-    if (inside(a) || inside(b)) return 0.0;
-    const glm::dvec2 corner[4] = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
-    for (int e = 0; e < 4; ++e)
-        if (segments_cross(a, b, corner[e], corner[(e + 1) % 4])) return 0.0;
-    double d = std::min(point_box(a, lo, hi), point_box(b, lo, hi));
-    for (const glm::dvec2& c : corner) d = std::min(d, point_segment(c, a, b));
-    return d;
-}
-double segment_box_farthest(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& lo, const glm::dvec2& hi) {
-    const glm::dvec2 corner[4] = {lo, {hi.x, lo.y}, hi, {lo.x, hi.y}};
-    double d = 0.0;
-    for (const glm::dvec2& c : corner) d = std::max(d, point_segment(c, a, b));
-    return d;
-}
 
 // A channel that may matter for some lane of a batch, with bounds of its valley there.
 struct Candidate {
@@ -91,7 +58,7 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
     for (const Channel* ch : seen) {
         const int k = ch->level;
         const double c = p.cell(k), slope = p.slope_at(k), f = p.floor_at(k);
-        const auto rise = [&](double d) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; };
+        const auto rise = [&](double d) { return rise_beyond_floor(d, f); };
         // How far a bent channel strays from its line (meander_vary: up to 2.7 |bend|).
         const double sway = most_offset(*ch);
         const double near = std::max(0.0, segment_box_nearest(ch->q, ch->r, lo, hi) - sway);
@@ -106,7 +73,7 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
             ceiling = std::min(ceiling, ch->zq + slope * rise(far) + (p.floodplain + steepest) * (far - rise(far)));
             nearest_bound = std::min(nearest_bound, far);
         }
-        out.valleys.push_back({ch, ch->zr - p.bed_depth_at(k) + slope * rise(near) + p.floodplain * (near - rise(near)), near, unlifted});
+        out.valleys.push_back({ch, valley_at_least(p, *ch, near), near, unlifted});
         if (nearest) out.nearest.push_back({ch, 0.0, near, unlifted});
         if (rivers && k < p.water_levels && near <= river_reach + p.bed_width_at(k)) out.rivers.push_back(ch);
     }
@@ -190,9 +157,15 @@ LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec
     near_valleys.clear();
     for (const Candidate& c : group.valleys) {
         if (c.lowest > ground + band) break;  // sorted: no later one can be lower or weigh
+        // Bounded at the lane itself first (tighter than over the group): most candidates lie
+        // too high here, and skipping them before the valley's work skips what the test
+        // after it would (with room for the bound's rounding): the same bits.
+        const double least = lane_valley_at_least(net.params(), *c.channel, at);
+        const double above = ground + band + 1e-9 * (std::fabs(ground) + std::fabs(least) + 1.0);
+        if (least > above) continue;
         glm::dvec2 lift_gradient;
         const double lifted = lift_at(net.params(), c, at, &lift_gradient);
-        if (lifted == INFINITY) continue;
+        if (lifted == INFINITY || least + lifted > above) continue;
         Valley v = net.valley(*c.channel, at, want_slope, k > 0.0);
         v.ground += lifted;
         if (v.ground > ground + band) continue;

@@ -217,6 +217,10 @@ struct Valley {
     double share = 0.0;  // the closest point's share of the way from the source
 };
 
+// How far a valley's sides have risen at distance d from its line beyond its floor f: level
+// over the floor, eased in over another f, then straight.
+inline double rise_beyond_floor(double d, double f) { return d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f; }
+
 class DrainageCache;  // drainage_network.cpp
 
 // The channels of a drainage node, built tile by tile (and kept in its cache) on demand.
@@ -255,7 +259,7 @@ public:
         // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
         const Params::Level& lv = p_.level[c.level];
         const double f = lv.floor;
-        const double beyond = d <= f ? 0.0 : d < 2.0 * f ? (d - f) * (d - f) / (2.0 * f) : d - 1.5 * f;
+        const double beyond = rise_beyond_floor(d, f);
         double ground = water + lv.slope * beyond;
         // The floor falls towards the river, flattening out where the sides rise; with carve_m
         // it also rises at twice the channel's own fall there (a torrent's valley is a V: no
