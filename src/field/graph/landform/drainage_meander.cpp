@@ -31,6 +31,35 @@ double coin_at(std::uint64_t coin, int k) {
     return static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1p-53;
 }
 
+// sin and cos of x with the same bits on every platform: with meander_vary the page's
+// (emscripten's libm) and the program's (glibc's) differed in the last bit. x less the
+// nearest multiple of pi/2 (pi/2 in three parts, Cody-Waite), then Taylor polynomials on
+// [-pi/4, pi/4] (error under 1e-16), of plain IEEE operations (no contraction).
+void sin_cos(double x, double* sine, double* cosine) {
+    constexpr double kPio2[3] = {1.57079632673412561417e+00, 6.07710050630396597660e-11, 2.02226624879595063154e-21};
+    const double k = std::round(x * 0.63661977236758134308);
+    const double r = ((x - k * kPio2[0]) - k * kPio2[1]) - k * kPio2[2], r2 = r * r;
+    double s = 0.0, c = 0.0;  // Horner from the highest term: r^15 / 15! and r^16 / 16!
+    for (int n = 15; n >= 3; n -= 2) s = (s + 1.0) * -r2 / (n * (n - 1));
+    for (int n = 16; n >= 2; n -= 2) c = (c + 1.0) * -r2 / (n * (n - 1));
+    s = r + r * s, c = 1.0 + c;
+    const auto quadrant = static_cast<int>(static_cast<std::int64_t>(std::fmod(k, 4.0) + 4.0) % 4);
+    const double sq[4] = {s, c, -s, -c}, cq[4] = {c, -s, -c, s};
+    *sine = sq[quadrant], *cosine = cq[quadrant];
+}
+double same_sin(double x) {
+    double s = 0.0, c = 0.0;
+    sin_cos(x, &s, &c);
+    return s;
+}
+
+// e^x for |x| <= 1 with the same bits on every platform (as sin_cos): Taylor to x^17 / 17!.
+double same_exp(double x) {
+    double e = 1.0;
+    for (int n = 17; n >= 1; --n) e = 1.0 + x * e / n;
+    return e;
+}
+
 // The ease at share x of a quarter-wave from an end, and its derivative in x.
 double ease(double x, double* slope) {
     if (x >= 1.0) return *slope = 0.0, 1.0;
@@ -45,15 +74,17 @@ void wander_at(const Wander& w, double waves, double t, double* phase, double* d
     constexpr double kTau = 2.0 * std::numbers::pi;
     double drift = t, rate = 1.0, drate = 0.0;
     for (int m = 0; m < 2; ++m) {
-        const double a = kTau * w.warp_k[m] * t + w.warp_phase[m];
-        drift += w.warp[m] * (std::sin(a) - std::sin(w.warp_phase[m])) / (kTau * w.warp_k[m]);
-        rate += w.warp[m] * std::cos(a);
-        drate -= w.warp[m] * kTau * w.warp_k[m] * std::sin(a);
+        double sa = 0.0, ca = 0.0;
+        sin_cos(kTau * w.warp_k[m] * t + w.warp_phase[m], &sa, &ca);
+        drift += w.warp[m] * (sa - same_sin(w.warp_phase[m])) / (kTau * w.warp_k[m]);
+        rate += w.warp[m] * ca;
+        drate -= w.warp[m] * kTau * w.warp_k[m] * sa;
     }
     *phase = std::numbers::pi * waves * drift;
     *dphase = std::numbers::pi * waves * rate;
-    const double b = kTau * w.swell_k * t + w.swell_phase;
-    const double swell = 1.0 + w.swell * std::sin(b), dswell = w.swell * kTau * w.swell_k * std::cos(b);
+    double sb = 0.0, cb = 0.0;
+    sin_cos(kTau * w.swell_k * t + w.swell_phase, &sb, &cb);
+    const double swell = 1.0 + w.swell * sb, dswell = w.swell * kTau * w.swell_k * cb;
     // A head grows its bends from nothing at its source, as its bed does from a spring.
     double dgrow = 0.0;
     const double grow = w.head > 0.0 ? ease(t / w.head, &dgrow) : 1.0;
@@ -73,8 +104,9 @@ double meander_offset(const Channel& c, double t, double* slope) {
     if (c.wander.vary > 0.0) {
         double phase = 0.0, dphase = 0.0, amp = 0.0, damp = 0.0;
         wander_at(c.wander, c.waves, t, &phase, &dphase, &amp, &damp);
-        const double s = std::sin(phase);
-        *slope = c.bend * (damp * s * e + amp * dphase * std::cos(phase) * e + amp * s * de);
+        double s = 0.0, cosine = 0.0;
+        sin_cos(phase, &s, &cosine);
+        *slope = c.bend * (damp * s * e + amp * dphase * cosine * e + amp * s * de);
         return c.bend * amp * s * e;
     }
     const double phase = std::numbers::pi * c.waves * t;
@@ -136,7 +168,7 @@ void bend_channel(const Params& p, std::uint64_t hash, Channel& c) {
         // Each channel its own wavelength (0.7-1.4x) and steepness (0.8-1.2x at vary 1); the
         // dry levels' gullies bend gently (real ones run down the slope) and every head's
         // bends grow from a straight source: no short zigzag where the finest valleys start.
-        half_wave *= std::exp(p.vary * 0.35 * (2.0 * coin_at(hash, 3) - 1.0));
+        half_wave *= same_exp(p.vary * 0.35 * (2.0 * coin_at(hash, 3) - 1.0));
         slope *= 1.0 + p.vary * 0.2 * (2.0 * coin_at(hash, 4) - 1.0);
         const bool dry = c.level >= p.water_levels;
         if (dry) slope *= kDryBend;

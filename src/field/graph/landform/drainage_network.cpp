@@ -215,7 +215,7 @@ Tile Network::tributaries(int level, std::int64_t tx, std::int64_t tz) {
         if (!nearest || !(best > 1e-6 * p_.cell(level)) || best > reach) continue;
         // The junction, moved downstream so the tributary meets at an angle.
         double t = std::min(1.0, best_t + p_.junction * best * std::sqrt(nearest->inv_len2));
-        if (p_.vary > 0.0) t = natural_junction(*nearest, q, t, std::atan2(1.0, p_.junction));  // at that angle to the bent line
+        if (p_.vary > 0.0) t = natural_junction(*nearest, q, t, p_.junction);  // at that angle to the bent line
         const glm::dvec2 r = channel_point(*nearest, t);
         const double zr = valley(*nearest, r).water;
         const double ground = lowest_valley(q, level, control[n] + relief[n], nullptr);

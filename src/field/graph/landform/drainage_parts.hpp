@@ -196,9 +196,9 @@ void bend_channel(const Params& p, std::uint64_t hash, Channel& c);
 // Gives channel c (its waves set) the wander of vary, coin and head (see Wander).
 void shape_bends(double vary, std::uint64_t coin, double head, Channel& c);
 // With meander_vary (drainage_junction.cpp): where a tributary from q meets channel c, near
-// share t0 of it: the share nearest t0 at which it arrives at `angle` (radians) to c's own
+// share t0 of it: the share nearest t0 at which it arrives at atan(1 / junction) to c's own
 // downstream direction there, within kJunctionSlack; t0 where none is within two waves.
-double natural_junction(const Channel& c, const glm::dvec2& q, double t0, double angle);
+double natural_junction(const Channel& c, const glm::dvec2& q, double t0, double junction);
 constexpr double kJunctionSlack = 0.2618;  // 15 degrees
 
 struct Tile {
