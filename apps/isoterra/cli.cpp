@@ -30,12 +30,12 @@ TerrainSource FieldOptions::load() const {
     TerrainSource terrain;
     try {
         terrain = config_path.empty() ? builtin_terrain(preset_name) : load_terrain_file(config_path);
-    } catch (const PresetError& e) {
+    } catch (const TerrainError& e) {
         throw UsageError(e.what());
     }
     try {
         if (seed) set_terrain_seed(terrain, *seed);
-    } catch (const PresetError& e) {
+    } catch (const TerrainError& e) {
         throw UsageError(fmt::format("--{}", e.what()));  // "--seed: expected ..."
     }
     return terrain;

@@ -44,7 +44,7 @@ void register_graph(CLI::App& app) {
         std::unique_ptr<GraphField> g;
         try {
             g = load_graph_file(path);
-        } catch (const PresetError& e) {
+        } catch (const TerrainError& e) {
             throw UsageError(e.what());
         }
         fmt::print("{}: graph '{}', {} nodes, seed {}, ground output: {}\n", printable(path), printable(g->name(), 100), g->node_count(),
@@ -75,7 +75,7 @@ void register_graph(CLI::App& app) {
             }
             const Preset p = preset_path.empty() ? builtin_preset(preset_name) : load_preset_file(preset_path);
             std::fputs(preset_to_graph(p).c_str(), stdout);
-        } catch (const PresetError& e) {
+        } catch (const TerrainError& e) {
             throw UsageError(e.what());
         }
     });

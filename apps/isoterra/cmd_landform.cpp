@@ -84,7 +84,7 @@ HeightGrid read_raster(const LandformCommand& opt, Source& source) {
     HeightRasterPixels px;
     try {
         px = read_height_raster(opt.raster, kLandformBytesPerCell);
-    } catch (const PresetError& e) {
+    } catch (const TerrainError& e) {
         throw UsageError(fmt::format("--raster: {}", e.what()));
     }
     if ((px.width > kSideLimit || px.height > kSideLimit) && !opt.force)

@@ -107,6 +107,13 @@ Lattice lattice_at(const glm::dvec3& origin_m, const glm::ivec3& size, double sp
 /// are the same bits either way.
 enum class LatticeUse { values, surface };
 
+/// What a field keeps per column of a lattice besides the ground heights, as its own type (a
+/// graph's column nodes, a terrain node's overhang strengths); only the field that made it
+/// reads it back.
+struct FieldColumns {
+    virtual ~FieldColumns() = default;
+};
+
 /// What a field works out once per (x, z) column of a lattice, for every lattice with the same
 /// columns (the chunks of one column of a world, whatever their rows): made by
 /// Field::columns_of(), passed back to Field::sample_lattice_and_ground().
@@ -116,9 +123,8 @@ struct LatticeColumns {
     double spacing_m = 1.0;
     int lod_column_samples = 0;  // as the lattice's (Lattice::lod_column_samples)
     int lod_exact_samples = 2;
-    std::vector<double> height;              // the ground height per column, x fastest
-    std::vector<double> bend;                // how far the surface may depart from it there
-    std::shared_ptr<const void> field_data;  // what else the field keeps per column (a graph's column nodes)
+    std::vector<double> height;                      // the ground height per column, x fastest
+    std::shared_ptr<const FieldColumns> field_data;  // what else the field keeps per column
     /// Returns true when `lattice` has exactly these columns.
     bool fits(const Lattice& lattice) const {
         return origin.x == lattice.origin.x && origin.y == lattice.origin.z && size.x == lattice.size.x && size.y == lattice.size.z &&
@@ -256,9 +262,9 @@ public:
     virtual bool has_ground() const { return false; }
 
     /// How far the surface departs from the ground height of ground_heights(), up or down:
-    /// the ground's proven range over a region is the heights' range widened by this. 0 by
-    /// default. Thread-safe.
-    virtual double ground_bend() const { return 0.0; }
+    /// the ground's proven range over a region is the heights' range widened by this (a
+    /// terrain node's overhangs). 0 by default. Thread-safe.
+    double ground_bend() const { return ground_bend_m_; }
 
     /// bounds() of `box` given `ground`, a proven range of the bent ground over the box's
     /// square (heights widened by ground_bend()), for callers that keep it: a field with a
@@ -282,6 +288,10 @@ public:
 
     /// Returns the gradient at `p` by central differences of step `h` metres. Thread-safe.
     glm::dvec3 gradient(const glm::dvec3& p, double h = 0.05) const;
+
+protected:
+    /// Set once by a field whose surface departs from its ground (ground_bend()).
+    double ground_bend_m_ = 0.0;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -390,10 +400,19 @@ struct Preset {
     TerrainParams terrain;
 };
 
-/// A bad preset file or value: what() is one line, "file:line: key 'k': expected ..., got ...".
-class PresetError : public std::runtime_error {
+/// A terrain that cannot be had as asked: a bad preset or graph file or value, an unknown
+/// name, a file that cannot be read. what() is one line naming where ("file:line: ...").
+/// Its kinds: PresetError (a classic preset's), GraphError and RasterError (a field graph's,
+/// graph.hpp); what reads either throws this base (a file too large, nested too deep).
+class TerrainError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+};
+
+/// A bad preset file or value: what() is one line, "file:line: key 'k': expected ..., got ...".
+class PresetError : public TerrainError {
+public:
+    using TerrainError::TerrainError;
 };
 
 /// Parses preset TOML `text`; `source` names it in errors. Throws PresetError. Thread-safe.

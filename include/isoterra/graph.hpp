@@ -12,11 +12,11 @@
 
 namespace isoterra {
 
-/// A bad graph file: what() is one line, "file:line: node 'ID': ...". A PresetError, so
-/// whatever reports a bad preset reports a bad graph the same way.
-class GraphError : public PresetError {
+/// A bad graph file: what() is one line, "file:line: node 'ID': ...". A TerrainError, as a
+/// bad preset is, so whatever reports one reports the other the same way.
+class GraphError : public TerrainError {
 public:
-    using PresetError::PresetError;
+    using TerrainError::TerrainError;
 };
 
 /// A `heightmap` node's raster that cannot be read, or not as the node places it.
@@ -104,9 +104,6 @@ public:
     const MaterialRules& material_rules() const override;
     /// The `ground` output per column, when the graph has one.
     bool ground_heights(const Lattice& lattice, float* out) const override;
-    /// For a graph of a terrain node and its ground (a classic preset), how far its overhangs
-    /// bend the surface from the ground; else 0.
-    double ground_bend() const override;
     /// The column part of lattices with `lattice`'s columns (every node that depends on x and
     /// z only, run once), with the ground heights when the graph has a ground.
     std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const override;
@@ -180,20 +177,20 @@ std::size_t graph_compile_count();
 
 /// Reads a preset or a graph (a graph has a [node] table) from TOML `text`; `source` names
 /// it in errors, a graph's heightmap files are read relative to `directory`. Throws
-/// PresetError (a GraphError for a graph).
+/// TerrainError (a PresetError for a preset, a GraphError for a graph).
 TerrainSource parse_terrain_source(const std::string& text, const std::string& source, const std::string& directory = "");
 /// Reads a preset or graph file (heightmap files relative to its folder); throws
-/// PresetError naming the file.
+/// TerrainError naming the file.
 TerrainSource load_terrain_file(const std::string& path);
 /// A built-in preset or field graph (presets/*.toml) as a terrain source; throws
 /// PresetError for an unknown name.
 TerrainSource builtin_terrain(const std::string& name);
 /// A built-in terrain when `preset_or_path` is one's name, else the preset or graph file at
-/// that path (what the C API and the Python module take). Throws PresetError: for a name
+/// that path (what the C API and the Python module take). Throws TerrainError: for a name
 /// without '/' or '.' that is no built-in's, the unknown preset's message naming them all.
 TerrainSource find_terrain(const std::string& preset_or_path);
 /// Sets `terrain.seed` from a user's integer, negative ones as their 32-bit pattern (as
-/// --seed does); throws PresetError ("seed: expected ...") outside [-2^31, 2^32).
+/// --seed does); throws TerrainError ("seed: expected ...") outside [-2^31, 2^32).
 void set_terrain_seed(TerrainSource& terrain, std::int64_t seed);
 /// The names of every built-in terrain, presets and graphs, sorted.
 std::vector<std::string> builtin_terrain_names();

@@ -2,7 +2,6 @@
 // checked for its type and range; the first problem is reported as "file:line: key ...".
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 #include <limits>
 #include <map>
@@ -12,8 +11,9 @@
 #include "isoterra/base.hpp"
 #include "isoterra/field.hpp"
 #include "isoterra/graph.hpp"
-#include "preset_parts.hpp"
+#include "material_keys.hpp"
 #include "terrain_function.hpp"
+#include "toml_files.hpp"
 #include "toml_shape.hpp"
 
 namespace isoterra {
@@ -192,7 +192,11 @@ Preset parse_preset(const std::string& text, const std::string& file) {
     const std::string source = text_excerpt(file, 200);
     // A preset is one flat table: a megabyte and eight levels leave room for comments and
     // mistakes, and keep the parser (which recurses) far from the end of its stack.
-    detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
+    try {
+        detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
+    } catch (const TerrainError& e) {
+        throw PresetError(e.what());
+    }
     toml::table table;
     try {
         table = toml::parse(text, source);
@@ -269,38 +273,6 @@ Preset builtin_preset(const std::string& name) {
 
 namespace detail {
 
-// A TOML basic string: quotes, backslashes and control characters escaped.
-std::string toml_quote(const std::string& s) {
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        else out += c;
-    }
-    return out + "\"";
-}
-
-std::string toml_where(const std::string& source, const toml::node& node) {
-    const auto line = node.source().begin.line;
-    return line > 0 ? fmt::format("{}:{}", source, line) : source;
-}
-
-// The value as the file spelled it, for "got ..." in messages.
-std::string toml_shown(const toml::node& node) {
-    if (const auto* d = node.as_floating_point()) {
-        const double v = d->get();
-        if (std::isnan(v)) return "nan";
-        if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-        return fmt::format("{}", v);
-    }
-    if (const auto* i = node.as_integer()) return std::to_string(i->get());
-    if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
-    if (const auto* t = node.as_string()) return fmt::format("\"{}\"", text_excerpt(t->get(), 100));
-    if (node.is_array()) return "an array";
-    if (node.is_table()) return "a table";
-    return "a date or time";
-}
-
 void read_material_keys(const toml::table& table, const std::string& source, MaterialRules& rules) {
     TerrainParams terrain;
     terrain.materials = rules;
@@ -323,32 +295,16 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
     rules = terrain.materials;
 }
 
-void check_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
-    try {
-        check_regular_file(path, what, max_bytes);
-    } catch (const FileReadError& e) {
-        throw PresetError(e.what());
-    }
-}
-
-std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes) {
-    try {
-        return read_regular_file(path, what, max_bytes);  // a failed read is an error, never an empty file
-    } catch (const FileReadError& e) {
-        throw PresetError(e.what());
-    }
-}
-
-std::string folder_of(const std::string& path) {
-    std::error_code ec;
-    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-    return ec ? std::filesystem::path(path).parent_path().string() : absolute.parent_path().string();
-}
-
 }  // namespace detail
 
 Preset load_preset_file(const std::string& path) {
-    return parse_preset(detail::read_small_file(path, "preset", std::size_t{1} << 20), path);
+    std::string text;
+    try {
+        text = detail::read_small_file(path, "preset", std::size_t{1} << 20);
+    } catch (const TerrainError& e) {
+        throw PresetError(e.what());
+    }
+    return parse_preset(text, path);
 }
 
 std::string preset_to_toml(const Preset& preset) {

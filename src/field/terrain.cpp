@@ -277,12 +277,14 @@ std::shared_ptr<const LatticeColumns> TerrainFunction::columns_of(const Lattice&
     std::vector<Column> columns(ncol);
     this->columns(column_xz.data(), column_xz.data() + ncol, ncol, columns.data());
     // Per column: the ground height and the overhang strength, as rows for the vector loops.
+    auto own = std::make_shared<TerrainColumns>();
     out->height.resize(ncol);
-    out->bend.resize(ncol);
+    own->bend.resize(ncol);
     for (std::size_t c = 0; c < ncol; ++c) {
         out->height[c] = columns[c].height;
-        out->bend[c] = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * columns[c].mountain;
+        own->bend[c] = p_.overhang_plains_m + (p_.overhang_mountains_m - p_.overhang_plains_m) * columns[c].mountain;
     }
+    out->field_data = std::move(own);
     return out;
 }
 
@@ -299,9 +301,10 @@ void TerrainFunction::sample_lattice_and_ground(const Lattice& lattice, float* o
     float* cave_a = bend + count;
     float* cave_b = cave_a + count;
     std::shared_ptr<const LatticeColumns> made;
-    if (!given || !given->fits(lattice)) given = (made = columns_of(lattice)).get();
+    const auto* own = given && given->fits(lattice) ? dynamic_cast<const TerrainColumns*>(given->field_data.get()) : nullptr;
+    if (!own) given = (made = columns_of(lattice)).get(), own = static_cast<const TerrainColumns*>(given->field_data.get());
     const std::vector<double>& heights = given->height;
-    const std::vector<double>& bends = given->bend;
+    const std::vector<double>& bends = own->bend;
 
     const std::size_t nx = static_cast<std::size_t>(lattice.size.x);
     NoiseLattice bend_lattice = noise_lattice(lattice, p_.overhang_scale_m, p_.overhang_vertical_scale_m, glm::dvec3(0.0));

@@ -11,6 +11,12 @@
 
 namespace isoterra {
 
+/// What the terrain keeps per column of a lattice besides its heights: how far the surface
+/// may depart from the ground there (the overhangs' strength).
+struct TerrainColumns : FieldColumns {
+    std::vector<double> bend;
+};
+
 class TerrainFunction {
 public:
     /// A view: `params` and `noise` must outlive it.

@@ -72,7 +72,7 @@ const TerrainParams* fused_terrain(const Program& program) {
     if (program.sdf.is_constant() || !program.has_ground || program.ground.is_constant()) return nullptr;
     const Node& sdf = program.nodes[static_cast<std::size_t>(program.sdf.node)];
     const Node& ground = program.nodes[static_cast<std::size_t>(program.ground.node)];
-    if (!sdf.is("terrain") || !ground.is("terrain_ground") || sdf.number != ground.number) return nullptr;
+    if (sdf.kind->whole != WholeTerrain::field || ground.kind->whole != WholeTerrain::ground || sdf.number != ground.number) return nullptr;
     // What the fused loop does not do: a grid, detail left out far away, column looks.
     if (sdf.grid_m > 0.0 || ground.grid_m > 0.0 || sdf.detail_m > 0.0 || ground.detail_m > 0.0) return nullptr;
     for (const Operand* look : {&program.water, &program.snow_line, &program.scree})

@@ -12,7 +12,7 @@ namespace isoterra::detail {
 
 void check_toml_shape(const std::string& text, const std::string& source, std::size_t max_bytes, int max_depth) {
     if (text.size() > max_bytes)
-        throw PresetError(fmt::format("{}: {} bytes, more than the {} a preset or graph may have", source, text.size(), max_bytes));
+        throw TerrainError(fmt::format("{}: {} bytes, more than the {} a preset or graph may have", source, text.size(), max_bytes));
     // What each open bracket is: an array holds values, an inline table and a table header
     // hold keys.
     enum Open { array, inline_table, header };
@@ -21,7 +21,7 @@ void check_toml_shape(const std::string& text, const std::string& source, std::s
     int dots = 0;        // in the key being read
     long line = 1;
     const auto refuse = [&](const char* what) {
-        throw PresetError(fmt::format("{}:{}: {} nest more than {} levels deep", source, line, what, max_depth));
+        throw TerrainError(fmt::format("{}:{}: {} nest more than {} levels deep", source, line, what, max_depth));
     };
     const std::size_t n = text.size();
     for (std::size_t i = 0; i < n; ++i) {

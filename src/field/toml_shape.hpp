@@ -8,7 +8,7 @@
 
 namespace isoterra::detail {
 
-/// Throws PresetError ("source:line: ...") when `text` is longer than `max_bytes` or nests
+/// Throws TerrainError ("source:line: ...") when `text` is longer than `max_bytes` or nests
 /// arrays, inline tables or dotted keys (keys and table headers) more than `max_depth` deep.
 void check_toml_shape(const std::string& text, const std::string& source, std::size_t max_bytes, int max_depth);
 

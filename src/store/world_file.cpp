@@ -273,7 +273,7 @@ void WorldFile::load(const TerrainSource* created_from, const std::string& creat
             else terrain_ = parse_terrain_source(settings.preset, "stored preset", settings.directory);
         } catch (const RasterError& e) {
             throw WorldFileError(fmt::format("{}: its graph's raster: {}", path_, e.what()));
-        } catch (const PresetError& e) {
+        } catch (const TerrainError& e) {
             throw std::runtime_error(e.what());
         }
         check_rasters(path_, settings.rasters, terrain_.rasters);

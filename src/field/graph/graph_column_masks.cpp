@@ -110,7 +110,7 @@ void run_column_mask(const Program& program, const NoiseSet& noise, const Active
         stats->masked_columns_skipped += mask.nodes.size() * (count - kept.size());
     }
     if (kept.size() == count) {
-        for (const int n : mask.nodes) work.run(n, noise, x, nullptr, z, count, true);
+        for (const int n : mask.nodes) work.run(n, noise, x, nullptr, z, count);
         return;
     }
     // Skipped columns read a zero of the side's sign: the other side's zero times it then
@@ -140,7 +140,7 @@ void run_column_mask(const Program& program, const NoiseSet& noise, const Active
             double* to = packed.buffer(in.node, in.port);
             for (std::size_t j = 0; j < m; ++j) to[j] = from[kept[j]];
         }
-        packed.run(n, noise, px.data(), nullptr, pz.data(), m, true);
+        packed.run(n, noise, px.data(), nullptr, pz.data(), m);
     }
     const double* values = packed.buffer(side.node, side.port);
     for (std::size_t j = 0; j < m; ++j) result[kept[j]] = values[j];

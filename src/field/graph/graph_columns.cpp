@@ -91,7 +91,7 @@ ColumnValues column_values(const Program& program, const NoiseSet& noise, const 
         if (masked[static_cast<std::size_t>(n)]) continue;
         if (const ActiveMask* mask = mask_at[static_cast<std::size_t>(n)])
             run_column_mask(program, noise, *mask, cx.data(), cz.data(), cv.count, work, stats);
-        work.run(n, noise, cx.data(), nullptr, cz.data(), cv.count, true);
+        work.run(n, noise, cx.data(), nullptr, cz.data(), cv.count);
     }
     // Kept: what the samples read (their column inputs, the gates' deciding sides, the sdf
     // itself when it is a column node) and the column outputs.

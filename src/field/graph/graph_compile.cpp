@@ -225,7 +225,7 @@ Program compile_graph(const std::string& text, const std::string& file, const st
     const std::string source = text_excerpt(file, 200);
     try {
         detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
-    } catch (const PresetError& e) {
+    } catch (const TerrainError& e) {
         throw GraphError(e.what());
     }
     toml::table root;

@@ -10,7 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "../preset_parts.hpp"
+#include "field/material_keys.hpp"
+#include "field/toml_files.hpp"
 #include "graph_nodes.hpp"
 #include "graph_program.hpp"
 #include "isoterra/graph.hpp"

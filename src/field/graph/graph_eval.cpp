@@ -14,30 +14,31 @@ const double* coordinate(const Node& node, const Lanes& l, int axis_slot, const 
 
 namespace eval {
 
-void evaluate(const Node& node, const Lanes& l) {
+void evaluate(const Node& node, const Lanes& l, Path path) {
     if (!node.kind->pointwise) return node.kind->run(node, l);
     const std::size_t in = node.in.size();
-    run_pointwise(node, {in > 0 ? l.in[0] : nullptr, in > 1 ? l.in[1] : nullptr, in > 2 ? l.in[2] : nullptr, l.x, l.y, l.z, l.out[0],
-                         l.count, l.lattice});
+    pointwise_loop(node, path)(
+        node, {in > 0 ? l.in[0] : nullptr, in > 1 ? l.in[1] : nullptr, in > 2 ? l.in[2] : nullptr, l.x, l.y, l.z, l.out[0], l.count});
 }
 
 bool is_pointwise(const Node& node) { return node.kind->pointwise != nullptr; }
 
-void run_pointwise(const Node& node, const PointwiseLanes& l) { node.kind->pointwise(node, l); }
+PointwiseLoop pointwise_loop(const Node& node, Path path) {
+    return path == Path::lattice && node.kind->lattice_pointwise ? node.kind->lattice_pointwise : node.kind->pointwise;
+}
 
-void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
-              const double* y, const double* z, std::size_t count, bool lattice, const LodLanes& lod) {
+void Workspace::run_node(const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
+                         const double* y, const double* z, std::size_t count) const {
     Lanes l;
     l.in = in;
     for (int port = 0; port < node.ports; ++port) l.out[port] = out[port];
     l.x = x, l.y = y, l.z = z;
     l.count = count;
-    l.lattice = lattice;
     l.ports_read = node.ports_read;
-    l.program = &program;
+    l.program = &program_;
     l.noise = &noise;
-    l.lod = lod;
-    evaluate(node, l);
+    l.lod = lod_;
+    evaluate(node, l, path_);
 }
 
 }  // namespace eval
@@ -53,7 +54,7 @@ double evaluate_constant(const Node& node) {
     l.in = lanes.data();
     l.out[0] = &out;
     l.count = 1;
-    eval::evaluate(node, l);
+    eval::evaluate(node, l, eval::Path::points);  // folded as the point path folds it
     return out;
 }
 

@@ -37,7 +37,6 @@ struct Lanes {
     const double* z = nullptr;
     double* out[kMaxPorts] = {};
     std::size_t count = 0;
-    bool lattice = false;       // hypot as sqrt(a a + b b), as the built-in lattice path
     unsigned ports_read = ~0u;  // the outputs something reads (bit per port): the rest may be left as they are
     const Program* program = nullptr;
     const NoiseSet* noise = nullptr;
@@ -51,7 +50,6 @@ struct PointwiseLanes {
     const double *x = nullptr, *y = nullptr, *z = nullptr;
     double* out = nullptr;
     std::size_t count = 0;
-    bool lattice = false;  // hypot as sqrt(a a + b b), as the built-in lattice path
 };
 
 /// A noise node's coordinate lanes: its input `axis_slot`, or `position` when the file gave none.
@@ -93,7 +91,7 @@ struct ColumnSinks {
 /// The column part of a lattice's program: per (x, z) column (x fastest), the values of the
 /// column nodes the rest reads (the samples' column inputs, the gates' deciding sides) and
 /// of the column outputs. What a World column's survey works out once for all its chunks.
-struct ColumnValues {
+struct ColumnValues : FieldColumns {
     glm::i64vec2 origin{0};  // x and z of the first column, in samples
     glm::ivec2 size{0};
     double spacing_m = 1.0;
@@ -113,7 +111,7 @@ ColumnValues column_values(const Program& program, const NoiseSet& noise, const 
 
 /// Writes the sdf over `lattice` (floats, x fastest) and the column outputs `sinks` asks
 /// for, with the column part from `given` when it fits the lattice. The lattice path: 3D noises of the raw position in single precision
-/// (Simplex3::lattice_fast), hypot as sqrt(a a + b b), gated noises skipped where they
+/// (Simplex3::lattice_fast), the rows' lattice_pointwise loops, gated noises skipped where they
 /// cannot matter (graph_gates.hpp); `stats` counts them.
 void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& lattice, float* values, const ColumnSinks& sinks,
                  LatticeStats* stats = nullptr, const ColumnValues* given = nullptr);

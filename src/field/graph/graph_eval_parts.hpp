@@ -15,18 +15,19 @@
 
 namespace isoterra::graph::eval {
 
-// Runs `node` over the lanes `l` (its row's loop: graph_eval.cpp).
-void evaluate(const Node& node, const Lanes& l);
+// Which loops a run's nodes take: the point path's (sample_points, as the JavaScript
+// reference), or the lattice and column paths' (a row's lattice_pointwise where it has one).
+enum class Path : std::uint8_t { lattice, points };
+
+// Runs `node` over the lanes `l` (its row's loop for `path`: graph_eval.cpp).
+void evaluate(const Node& node, const Lanes& l, Path path);
 using graph::PointwiseLanes;
 // True for a node type whose value at a lane depends on its inputs and the position at that
 // lane alone: run off a grid, it may run over any split of the lanes with the same bits.
 bool is_pointwise(const Node& node);
-// Runs pointwise node `node` over `l`.
-void run_pointwise(const Node& node, const PointwiseLanes& l);
-// Runs `node` of `program` over `count` lanes at x, y, z (y null for columns): its inputs'
-// lanes `in` (one per input), its outputs `out` (one per port).
-void run_node(const Program& program, const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x,
-              const double* y, const double* z, std::size_t count, bool lattice, const LodLanes& lod = {});
+// The loop of pointwise node `node` on `path`.
+using PointwiseLoop = void (*)(const Node&, const PointwiseLanes&);
+PointwiseLoop pointwise_loop(const Node& node, Path path);
 
 // True for a node of x and z only (run once per column of a lattice).
 inline bool is_column(const Node& node) { return !(node.axes & kY); }
@@ -39,9 +40,6 @@ std::vector<int> needed_by(const Program& program, const Operand& output);
 // True when every lane lies on a node of the grid of step g: a node on that grid runs there
 // as any other (its inputs read at those very points).
 bool on_grid(double g, const double* x, const double* z, std::size_t count);
-// Node `n` (grid_m > 0) at `count` lanes, through the nodes of its grid around them.
-void run_gridded(const Program& program, const NoiseSet& noise, int n, const double* x, const double* z, std::size_t count,
-                 double* const* out, bool lattice);
 
 // An allocator of whole cache lines: a 64-byte vector load or store of lanes from the start of
 // such a buffer never splits across two lines (they are twice the cost).
@@ -60,7 +58,8 @@ using LaneBuffer = std::vector<double, CacheLineAllocator<double>>;
 // Buffers for one run: per node and port, `lanes` doubles; constants broadcast.
 class Workspace {
 public:
-    Workspace(const Program& program, std::size_t lanes) : program_(program), lanes_(lanes) {
+    // The buffers of `lanes` lanes of a run on `path` (the point path only for sample_points).
+    Workspace(const Program& program, std::size_t lanes, Path path = Path::lattice) : program_(program), lanes_(lanes), path_(path) {
         // The lane buffers of an earlier workspace on this thread, when there is one: a chunk
         // makes several, and fresh ones cost their allocations and zeroing each time.
         if (!spare().empty()) buffers_ = std::move(spare().back()), spare().pop_back();
@@ -91,7 +90,12 @@ public:
         return per_input[i].data();
     }
     // Runs node `n` over the first `count` lanes.
-    void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice);
+    void run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count);
+    // Runs `node` over `count` lanes at x, y, z (y null for columns): its inputs' lanes `in`
+    // (one per input), its outputs `out` (one per port).
+    void run_node(const NoiseSet& noise, const Node& node, const double* const* in, double* const* out, const double* x, const double* y,
+                  const double* z, std::size_t count) const;
+    Path path() const { return path_; }
     // Node `n` was run in this pass by other means (a fused run).
     void mark_done(int n) { done_[static_cast<std::size_t>(n)] = pass_; }
     // The lanes lie in a World column: `lod` noises simplified by these weights (one per lane).
@@ -99,12 +103,16 @@ public:
     const LodLanes& lod() const { return lod_; }
 
 private:
+    // Node `n` (grid_m > 0) at `count` lanes, through the nodes of its grid around them
+    // (graph_gridded.cpp).
+    void run_gridded(int n, const NoiseSet& noise, const double* x, const double* z, std::size_t count, double* const* out);
     static std::vector<std::vector<LaneBuffer>>& spare() {
         thread_local std::vector<std::vector<LaneBuffer>> buffers;
         return buffers;
     }
     const Program& program_;
     std::size_t lanes_;
+    Path path_;
     std::vector<LaneBuffer> buffers_;
     std::vector<std::vector<LaneBuffer>> constants_;
     std::vector<const double*> inputs_;
@@ -131,7 +139,7 @@ public:
     FusedRun(const Program& program, const std::vector<int>& nodes, const std::vector<bool>& read_outside,
              const std::vector<int>& active_gates = {});
     // Runs the nodes over the first `count` lanes of `work`'s buffers at x, y, z.
-    void run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice,
+    void run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count,
              const SkippedBlocks* skipped = nullptr) const;
 
 private:

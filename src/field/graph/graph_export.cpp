@@ -3,7 +3,7 @@
 // lattice). Warp and caves appear only when the preset has them.
 #include <fmt/format.h>
 
-#include "../preset_parts.hpp"
+#include "field/toml_files.hpp"
 #include "isoterra/graph.hpp"
 
 namespace isoterra {

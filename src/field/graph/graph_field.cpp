@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "../preset_parts.hpp"
+#include "field/toml_files.hpp"
 #include "../toml_shape.hpp"
 #include "graph_eval.hpp"
 #include "graph_intervals.hpp"
@@ -23,7 +23,11 @@
 namespace isoterra {
 
 GraphField::GraphField(std::shared_ptr<const graph::Program> program, std::uint32_t seed)
-    : program_(std::move(program)), seed_(seed), noise_(seed), terrain_(graph::fused_terrain(*program_)) {}
+    : program_(std::move(program)), seed_(seed), noise_(seed), terrain_(graph::fused_terrain(*program_)) {
+    // A graph of a terrain node and its ground (a classic preset): its overhangs bend the
+    // surface from the ground.
+    if (terrain_) ground_bend_m_ = TerrainFunction(*terrain_, noise_).most_bend();
+}
 
 GraphField::~GraphField() = default;
 
@@ -46,7 +50,7 @@ bool GraphField::sample_lattice_and_ground(const Lattice& lattice, float* values
         TerrainFunction(*terrain_, noise_).sample_lattice_and_ground(lattice, values, ground, use, columns);
         return true;
     }
-    const auto* given = columns && columns->fits(lattice) ? static_cast<const graph::ColumnValues*>(columns->field_data.get()) : nullptr;
+    const auto* given = columns && columns->fits(lattice) ? dynamic_cast<const graph::ColumnValues*>(columns->field_data.get()) : nullptr;
     graph::run_lattice(*program_, noise_, lattice, values, {ground, looks}, nullptr, given);
     return program_->has_ground;
 }
@@ -98,8 +102,6 @@ std::vector<GraphNodeRange> GraphField::node_ranges(const Box& box) const {
     }
     return out;
 }
-
-double GraphField::ground_bend() const { return terrain_ ? TerrainFunction(*terrain_, noise_).most_bend() : 0.0; }
 
 double GraphField::ground_height(double x, double z) const {
     if (terrain_) return TerrainFunction(*terrain_, noise_).surface_height(x, z);
@@ -190,7 +192,7 @@ std::unique_ptr<GraphField> load_graph_file(const std::string& path) {
     std::string text;
     try {
         text = detail::read_small_file(path, "graph", std::size_t{1} << 20);
-    } catch (const PresetError& e) {
+    } catch (const TerrainError& e) {
         throw GraphError(e.what());
     }
     return parse_graph(text, path, detail::folder_of(path));

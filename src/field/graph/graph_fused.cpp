@@ -91,7 +91,7 @@ void FusedRun::find_prunes(const std::vector<bool>& read_outside, const std::vec
     }
 }
 
-void FusedRun::run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count, bool lattice,
+void FusedRun::run(Workspace& work, const double* x, const double* y, const double* z, std::size_t count,
                    const SkippedBlocks* skipped) const {
     thread_local LaneBuffer scratch;
     scratch.resize(static_cast<std::size_t>(slots_) * kBlock);
@@ -102,6 +102,7 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
         std::array<bool, 3> in_moves{};
         double* out = nullptr;
         bool out_moves = false;
+        PointwiseLoop loop = nullptr;  // its row's loop on the workspace's path
     };
     thread_local std::vector<Where> where;
     where.assign(steps_.size(), Where{});
@@ -109,6 +110,7 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
         const Step& step = steps_[s];
         const Node& node = program_->nodes[static_cast<std::size_t>(step.node)];
         Where& w = where[s];
+        w.loop = pointwise_loop(node, work.path());
         w.out_moves = step.stored;
         w.out = step.stored ? work.buffer(step.node, 0) : scratch.data() + static_cast<std::size_t>(step.slot) * kBlock;
         for (std::size_t i = 0; i < node.in.size() && i < 3; ++i) {
@@ -136,7 +138,6 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
     for (std::size_t s = 0; s < steps_.size() && lod.weight; ++s)
         left_out[s] = detail_dropped(program_->nodes[static_cast<std::size_t>(steps_[s].node)], lod.spacing_m);
     PointwiseLanes l;
-    l.lattice = lattice;
     for (std::size_t b0 = 0; b0 < count; b0 += kBlock) {
         l.count = std::min(kBlock, count - b0);
         l.x = x ? x + b0 : nullptr, l.y = y ? y + b0 : nullptr, l.z = z ? z + b0 : nullptr;
@@ -158,7 +159,7 @@ void FusedRun::run(Workspace& work, const double* x, const double* y, const doub
                 const double* other = action[s] == 2 ? l.a : l.b;
                 std::copy(other, other + l.count, l.out);
             } else {
-                run_pointwise(node, l);
+                w.loop(node, l);
             }
             // What the lanes' level cannot show of it gives way to its far value (graph_lod.hpp).
             if (left_out[s]) blend_to_far(l.out, lod.weight_of(steps_[s].node) + b0, l.count, node.far);

@@ -77,23 +77,23 @@ GridNodes grid_nodes_around(double g, const double* x, const double* z, std::siz
 // of step g around the lanes (its inputs read there), then each port interpolated: bilinear,
 // or the most of the four nodes where its table says. A lane on a grid node gets that node's
 // value exactly, so every level of detail whose samples are grid nodes agrees with the finer.
-// `lattice` as the caller's path: the grid's nodes are computed as that path computes them
-// (hypot), so a lane on a node gets the same bits whether or not its batch runs on the grid.
-void run_gridded(const Program& program, const NoiseSet& noise, int n, const double* x, const double* z, std::size_t count,
-                 double* const* out, bool lattice) {
+// The grid's nodes are computed on this workspace's path, so a lane on a node gets the same
+// bits whether or not its batch runs on the grid.
+void Workspace::run_gridded(int n, const NoiseSet& noise, const double* x, const double* z, std::size_t count, double* const* out) {
+    const Program& program = program_;
     const Node& node = program.nodes[static_cast<std::size_t>(n)];
     const double g = node.grid_m;
     const GridNodes grid = grid_nodes_around(g, x, z, count);
     // The node at the grid's nodes: its inputs evaluated there first, in one run.
     const std::size_t m = grid.x.size();
-    Workspace work(program, m);
-    for (const int k : needed_by(program, node.in)) work.run(k, noise, grid.x.data(), nullptr, grid.z.data(), m, lattice);
+    Workspace work(program, m, path_);
+    for (const int k : needed_by(program, node.in)) work.run(k, noise, grid.x.data(), nullptr, grid.z.data(), m);
     std::vector<const double*> in_lanes(node.in.size());
     for (std::size_t k = 0; k < node.in.size(); ++k) in_lanes[k] = work.operand(n, k);
     std::vector<std::vector<double>> values(static_cast<std::size_t>(node.ports), std::vector<double>(m));
     double* value_lanes[kMaxPorts] = {};
     for (int port = 0; port < node.ports; ++port) value_lanes[port] = values[static_cast<std::size_t>(port)].data();
-    run_node(program, noise, node, in_lanes.data(), value_lanes, grid.x.data(), nullptr, grid.z.data(), m, lattice);
+    work.run_node(noise, node, in_lanes.data(), value_lanes, grid.x.data(), nullptr, grid.z.data(), m);
     // Interpolated to the lanes.
     const std::string blend = node.kind->port_blend;
     for (int port = 0; port < node.ports; ++port) {

@@ -273,7 +273,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
         if (!deep.empty()) work.set_lod({lod.data(), lattice.spacing_m, deep.at_height(sy[0])});
         for (const SampleStep& step : steps) {
             if (step.run >= 0) {
-                runs[static_cast<std::size_t>(step.run)].run(work, sx.data(), sy.data(), sz.data(), slab, true, &skipped);
+                runs[static_cast<std::size_t>(step.run)].run(work, sx.data(), sy.data(), sz.data(), slab, &skipped);
                 continue;
             }
             const int n = step.node;
@@ -285,7 +285,7 @@ void run_lattice(const Program& program, const NoiseSet& noise, const Lattice& l
                 run_gated_noise(program, noise, lattice, n, g, gates, j, work, gate, gated_noise, skipped, stats, lod, unread);
                 continue;
             }
-            work.run(n, noise, sx.data(), sy.data(), sz.data(), slab, true);
+            work.run(n, noise, sx.data(), sy.data(), sz.data(), slab);
         }
         float* out = values + j * nx;
         if (!program.sdf.is_constant()) narrow_rows(work.buffer(program.sdf.node, program.sdf.port), out, ny * nx, nx, nz);

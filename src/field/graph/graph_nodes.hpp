@@ -53,6 +53,16 @@ struct InputSpec {
 struct Lanes;
 struct PointwiseLanes;
 struct RangeContext;
+// Short names the family files write their rows with.
+using PL = PointwiseLanes;
+using RC = RangeContext;
+
+/// The ranges of a node of one output: `r` on its port.
+inline NodeRanges one(const ValueRange& r) {
+    NodeRanges out;
+    out[0] = r;
+    return out;
+}
 
 /// What a row's setup sees once a node's inputs are read: where it is, what the file wrote.
 struct NodeSetup {
@@ -69,6 +79,10 @@ enum class Guard : std::uint8_t { none, min, max, subtract, smooth_union, smooth
 enum class BoundStep : std::uint8_t { none, add, sub, mul, neg, abs, min, max, hypot };
 /// A 3D noise of the raw position run on the lattice kernel (graph_lattice.cpp).
 enum class LatticeKernel : std::uint8_t { none, noise, fbm };
+/// A node that is a whole terrain by itself (its node cache a TerrainParams): a graph whose
+/// sdf is a `field` node and whose ground is its `ground` with the same numbers runs the
+/// terrain's own fused lattice loop, columns and bounds (fused_terrain, terrain_node.hpp).
+enum class WholeTerrain : std::uint8_t { none, field, ground };
 
 /// One node type.
 struct NodeType {
@@ -80,6 +94,10 @@ struct NodeType {
     // that lane alone (run over any split of the lanes, fused in blocks), else `run` over
     // lanes (columns and points alike; a node reading other points reads them itself).
     void (*pointwise)(const Node&, const PointwiseLanes&) = nullptr;
+    // Its pointwise loop on the lattice and column paths where that differs from the point
+    // path's in the last bits (hypot: sqrt(a a + b b), as the seed's lattice loop; on the
+    // point path V8's, as the JavaScript reference). Null: `pointwise` on every path.
+    void (*lattice_pointwise)(const Node&, const PointwiseLanes&) = nullptr;
     void (*run)(const Node&, const Lanes&) = nullptr;
     /// Its proven ranges over a box from its inputs' (graph_intervals.hpp).
     NodeRanges (*ranges)(const Node&, const RangeContext&) = nullptr;
@@ -97,6 +115,7 @@ struct NodeType {
     bool unsigned_zero = false;   // its values never have the sign bit (a column mask's zero is +0)
     bool bare_is_first = false;   // a reference without a port means the first output
     const char* port_blend = "";  // with grid_m, per port: 'l' bilinear (the default), 'm' the most of the four nodes
+    WholeTerrain whole = WholeTerrain::none;
 };
 
 /// A file's rows, and where they come in the table's order (lower first).

@@ -99,7 +99,7 @@ void Compiler::read_header(const toml::table& root, Program& program) {
             }
             try {
                 detail::read_material_keys(keys, source_, program.materials);
-            } catch (const PresetError& e) {
+            } catch (const TerrainError& e) {
                 throw GraphError(e.what());
             }
         } else if (key == "sea_level") {

@@ -9,25 +9,25 @@
 
 namespace isoterra::graph {
 namespace eval {
-void Workspace::run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count, bool lattice) {
+void Workspace::run(int n, const NoiseSet& noise, const double* x, const double* y, const double* z, std::size_t count) {
     const Node& node = program_.nodes[static_cast<std::size_t>(n)];
     done_[static_cast<std::size_t>(n)] = pass_;
     if (node.grid_m > 0.0) {
         if (!on_grid(node.grid_m, x, z, count)) {
             std::vector<double*> out(static_cast<std::size_t>(node.ports));
             for (int port = 0; port < node.ports; ++port) out[static_cast<std::size_t>(port)] = buffer(n, port);
-            run_gridded(program_, noise, n, x, z, count, out.data(), lattice);
+            run_gridded(n, noise, x, z, count, out.data());
             return;
         }
         // Every lane a grid node: its inputs here (those not run yet), then as any node.
         for (const int k : needed_by(program_, node.in))
-            if (done_[static_cast<std::size_t>(k)] != pass_) run(k, noise, x, y, z, count, lattice);
+            if (done_[static_cast<std::size_t>(k)] != pass_) run(k, noise, x, y, z, count);
     }
     inputs_.resize(node.in.size());
     for (std::size_t i = 0; i < node.in.size(); ++i) inputs_[i] = operand(n, i);
     double* out[kMaxPorts] = {};
     for (int port = 0; port < node.ports; ++port) out[port] = buffer(n, port);
-    run_node(program_, noise, node, inputs_.data(), out, x, y, z, count, lattice, lod_);
+    run_node(noise, node, inputs_.data(), out, x, y, z, count);
     // What the lanes' level cannot show of it (`detail_m`) gives way to its `far` value.
     if (lod_.weight && detail_dropped(node, lod_.spacing_m)) blend_to_far(out[0], lod_.weight_of(n), count, node.far);
 }
@@ -90,13 +90,13 @@ void run_points(const Program& program, const NoiseSet& noise, const glm::dvec3*
     }
     constexpr std::size_t kBatch = 256;
     const std::vector<int> order = eval::needed_by(program, output);
-    eval::Workspace work(program, kBatch);
+    eval::Workspace work(program, kBatch, eval::Path::points);
     double xs[kBatch], ys[kBatch], zs[kBatch];
     for (std::size_t start = 0; start < count; start += kBatch) {
         const std::size_t n = std::min(kBatch, count - start);
         for (std::size_t i = 0; i < n; ++i) xs[i] = points[start + i].x, ys[i] = points[start + i].y, zs[i] = points[start + i].z;
         work.begin_pass();
-        for (const int node : order) work.run(node, noise, xs, ys, zs, n, false);
+        for (const int node : order) work.run(node, noise, xs, ys, zs, n);
         const double* result = work.buffer(output.node, output.port);
         std::copy(result, result + n, out + start);
     }
@@ -110,7 +110,7 @@ void run_columns(const Program& program, const NoiseSet& noise, const double* xs
     }
     eval::Workspace work(program, count);
     work.set_lod(lod);
-    for (const int node : eval::needed_by(program, output)) work.run(node, noise, xs, nullptr, zs, count, true);
+    for (const int node : eval::needed_by(program, output)) work.run(node, noise, xs, nullptr, zs, count);
     const double* result = work.buffer(output.node, output.port);
     std::copy(result, result + count, out);
 }

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "../preset_parts.hpp"
+#include "field/toml_files.hpp"
 #include "isoterra/base.hpp"
 
 namespace isoterra::graph {
@@ -58,7 +58,7 @@ std::shared_ptr<const HeightRaster> read_height_raster(const std::string& path, 
         }
     } catch (const RasterError&) {
         throw;
-    } catch (const PresetError& e) {
+    } catch (const TerrainError& e) {
         throw RasterError(e.what());
     }
     if (placement.from) raster->from = *placement.from;

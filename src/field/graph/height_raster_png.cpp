@@ -10,7 +10,7 @@
 #include <spng.h>
 #endif
 
-#include "../preset_parts.hpp"
+#include "field/toml_files.hpp"
 #include "height_raster.hpp"
 #include "isoterra/base.hpp"
 
@@ -30,7 +30,7 @@ Sidecar read_sidecar(const std::string& path) {
     std::string text;
     try {
         text = detail::read_small_file(path, "heightmap sidecar", std::size_t{1} << 20);
-    } catch (const PresetError& e) {
+    } catch (const TerrainError& e) {
         throw RasterError(e.what());
     }
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);

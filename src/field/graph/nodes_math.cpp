@@ -16,14 +16,6 @@ namespace isoterra::graph {
 namespace {
 
 using namespace interval;
-using PL = PointwiseLanes;
-using RC = RangeContext;
-
-NodeRanges one(const ValueRange& r) {
-    NodeRanges out;
-    out[0] = r;
-    return out;
-}
 
 double curve_at(const std::vector<glm::dvec2>& k, double v) {
     if (v <= k.front().x) return k.front().y;
@@ -115,8 +107,11 @@ ISOTERRA_CLONES_WIDE void run_terrace(const Node& node, const PL& l) {
 }
 ISOTERRA_CLONES_WIDE void run_hypot(const Node&, const PL& l) {
     const double *a = l.a, *b = l.b; double* out = l.out;
-    if (l.lattice) for (std::size_t i = 0; i < l.count; ++i) out[i] = std::sqrt(a[i] * a[i] + b[i] * b[i]);
-    else for (std::size_t i = 0; i < l.count; ++i) out[i] = js_hypot(a[i], b[i]);
+    for (std::size_t i = 0; i < l.count; ++i) out[i] = js_hypot(a[i], b[i]);
+}
+ISOTERRA_CLONES_WIDE void run_hypot_lattice(const Node&, const PL& l) {
+    const double *a = l.a, *b = l.b; double* out = l.out;
+    for (std::size_t i = 0; i < l.count; ++i) out[i] = std::sqrt(a[i] * a[i] + b[i] * b[i]);
 }
 // clang-format on
 
@@ -204,7 +199,7 @@ NodeFamily nodes_math() {
                     number("smoothness", false, 0, 0, 1).with("the share of each step that rises to the next (0: sharp steps)")},
          .formula = "steps of `step`: flat for (1 - smoothness) of each step, then a smoothstep up to the next",
          .pointwise = run_terrace, .ranges = terrace_range},
-        {.name = "hypot", .inputs = ab(), .formula = "sqrt(a * a + b * b)", .pointwise = run_hypot,
+        {.name = "hypot", .inputs = ab(), .formula = "sqrt(a * a + b * b)", .pointwise = run_hypot, .lattice_pointwise = run_hypot_lattice,
          .ranges = [](const Node&, const RC& c) {
              const ValueRange ma = abs_of(c.in[0]), mb = abs_of(c.in[1]);
              return one(widen({std::hypot(ma.lo, mb.lo), std::hypot(ma.hi, mb.hi)}));

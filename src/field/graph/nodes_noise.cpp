@@ -18,7 +18,6 @@ namespace isoterra::graph {
 namespace {
 
 using namespace interval;
-using RC = RangeContext;
 
 double noise_coordinate(double c) { return std::isfinite(c) ? std::clamp(c, -1e9, 1e9) : 0.0; }
 

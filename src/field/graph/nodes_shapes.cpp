@@ -17,14 +17,6 @@ namespace isoterra::graph {
 namespace {
 
 using namespace interval;
-using PL = PointwiseLanes;
-using RC = RangeContext;
-
-NodeRanges one(const ValueRange& r) {
-    NodeRanges out;
-    out[0] = r;
-    return out;
-}
 
 ValueRange smooth_min_range(const ValueRange& a, const ValueRange& b, double k) {
     // smooth_min lies between min(a, b) - k / 4 and min(a, b), up to the rounding of

@@ -34,21 +34,13 @@ NodeFamily nodes_terrain() {
         {.name = "terrain", .inputs = documented_knobs(),
          .formula = "the seed's terrain (a classic preset's knobs; booleans 0 or 1): fBm hills, ridged mountains, overhangs, tunnel caves",
          .run = [](const Node& n, const Lanes& l) { run_terrain(n, *l.noise, l); },
-         .ranges = [](const Node& n, const RangeContext& c) {
-             NodeRanges out;
-             out[0] = terrain_range(n, c.noise, c.box);
-             return out;
-         },
-         .setup = knobs, .axes = kXYZ, .noise = true},
+         .ranges = [](const Node& n, const RC& c) { return one(terrain_range(n, c.noise, c.box)); },
+         .setup = knobs, .axes = kXYZ, .noise = true, .whole = WholeTerrain::field},
         {.name = "terrain_ground", .inputs = documented_knobs(),
          .formula = "the terrain node's ground height at x and z, before overhangs and caves (the same knobs)",
          .run = [](const Node& n, const Lanes& l) { run_terrain_ground(n, *l.noise, l); },
-         .ranges = [](const Node& n, const RangeContext& c) {
-             NodeRanges out;
-             out[0] = terrain_ground_range(n, c.noise, c.box);
-             return out;
-         },
-         .setup = knobs, .axes = kXZ, .noise = true},
+         .ranges = [](const Node& n, const RC& c) { return one(terrain_ground_range(n, c.noise, c.box)); },
+         .setup = knobs, .axes = kXZ, .noise = true, .whole = WholeTerrain::ground},
     }};
     // clang-format on
 }

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "../preset_parts.hpp"
+#include "field/toml_files.hpp"
 #include "../terrain_node.hpp"
 #include "../toml_shape.hpp"
 #include "isoterra/graph.hpp"
@@ -115,7 +115,7 @@ TerrainSource find_terrain(const std::string& preset_or_path) {
 
 void set_terrain_seed(TerrainSource& terrain, std::int64_t seed) {
     if (seed < -2147483648LL || seed > 4294967295LL)
-        throw PresetError(fmt::format("seed: expected an integer in [-2147483648, 4294967295], got {}", seed));
+        throw TerrainError(fmt::format("seed: expected an integer in [-2147483648, 4294967295], got {}", seed));
     terrain.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(seed));
 }
 

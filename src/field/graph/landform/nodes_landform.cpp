@@ -11,14 +11,6 @@
 namespace isoterra::graph {
 namespace {
 
-using RC = RangeContext;
-
-NodeRanges one(const ValueRange& r) {
-    NodeRanges out;
-    out[0] = r;
-    return out;
-}
-
 ISOTERRA_CLONES_WIDE void run_fold(const Node&, const PointwiseLanes& l) {
     const double* a = l.a;
     double* out = l.out;

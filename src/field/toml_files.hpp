@@ -1,6 +1,5 @@
-// Parts of the preset reader that graph files share (internal to field/): reading a small
-// text file with clear errors, where a TOML node sits, how a value is quoted in a message,
-// and the material keys.
+// What the preset and graph readers share (internal to field/): reading a small text file
+// with clear errors, where a TOML node sits, how a value is quoted in a message.
 #pragma once
 
 #include <cstddef>
@@ -9,11 +8,9 @@
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
-#include "isoterra/field.hpp"
-
 namespace isoterra::detail {
 
-/// Returns the bytes of the regular file `path` of at most `max_bytes`; throws PresetError
+/// Returns the bytes of the regular file `path` of at most `max_bytes`; throws TerrainError
 /// "path: cannot open the WHAT file (reason)" and the like.
 std::string read_small_file(const std::string& path, const char* what, std::size_t max_bytes);
 /// Throws as read_small_file would, without reading: for files another library reads.
@@ -26,8 +23,5 @@ std::string toml_quote(const std::string& s);
 std::string toml_where(const std::string& source, const toml::node& node);
 /// Returns a TOML value as a message shows it ("got 3", "got \"abc\"", "got an array").
 std::string toml_shown(const toml::node& node);
-/// Reads the material keys of `table` (the preset's names and ranges) into `rules`; throws
-/// PresetError "source:line: key 'k': ..." for an unknown key or a bad value.
-void read_material_keys(const toml::table& table, const std::string& source, MaterialRules& rules);
 
 }  // namespace isoterra::detail
