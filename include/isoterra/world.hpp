@@ -279,6 +279,9 @@ public:
     /// With the owner's workers (threads < 0): takes the nearest job still wanted; false when
     /// there is none now. Every job taken must come back through finish_job. Owner's thread.
     bool take_job(WorldJob& job);
+    /// The same, with the column's per-column work from its survey for a chunk job (null
+    /// when none was kept): run_world_job's `columns`, as the World's own workers pass it.
+    bool take_job(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns);
     /// Hands back the result of a job from take_job (run_world_job's). Owner's thread.
     void finish_job(const WorldJob& job, WorldJobResult result);
     /// Returns the counts now. Thread-safe.

@@ -45,7 +45,11 @@ void World::set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& chan
 std::size_t World::deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink) {
     return state_->deliver(budget_ms, sink);
 }
-bool World::take_job(WorldJob& job) { return state_->take_job(job); }
+bool World::take_job(WorldJob& job) {
+    std::shared_ptr<const LatticeColumns> columns;
+    return state_->take_job(job, columns);
+}
+bool World::take_job(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns) { return state_->take_job(job, columns); }
 void World::finish_job(const WorldJob& job, WorldJobResult result) { state_->finish_job(job, std::move(result)); }
 WorldCounts World::counts() const { return state_->counts(); }
 bool World::settled() const { return state_->settled(); }
@@ -329,9 +333,9 @@ void World::State::finish_job_locked(const WorldJob& job, WorldJobResult&& resul
     finished_.push_back({job.coord, job.version, false, std::move(result.mesh), std::move(result.water)});
 }
 
-bool World::State::take_job(WorldJob& job) {
+bool World::State::take_job(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns) {
     std::lock_guard<std::mutex> lock(mu_);
-    std::shared_ptr<const LatticeColumns> columns;
+    columns.reset();
     return take_job_locked(job, columns);
 }
 

@@ -25,7 +25,7 @@ struct World::State {
     void invalidate(const Box& box);
     void set_edits(std::shared_ptr<const ChunkDeltas> deltas, const Box& changed);
     std::size_t deliver(double budget_ms, const std::function<void(const ChunkUpdate&)>& sink);
-    bool take_job(WorldJob& job);
+    bool take_job(WorldJob& job, std::shared_ptr<const LatticeColumns>& columns);
     void finish_job(const WorldJob& job, WorldJobResult result);
     WorldCounts counts() const;
     bool settled() const;

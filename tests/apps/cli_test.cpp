@@ -286,6 +286,30 @@ TEST(CliFly, a_line_over_alpine_keeps_the_camera_over_the_ground_and_waypoints_k
     EXPECT_LT(nlohmann::json::parse(file.out)["camera_above_ground_m"]["lowest"].get<double>(), 0.0);  // through the rock
 }
 
+// On the CPU clock the workers are played on one thread, a frame every 1/60 s of their CPU
+// time: a second of flight is 60 frames however loaded the machine is (the wall clock's
+// flight gets fewer when starved), and the first view falls on a frame.
+TEST(CliFly, the_cpu_clock_flies_60_frames_a_second_whatever_the_load) {
+    const auto r = run_cli("fly --radius 2 --view-distance 600 --threads 2 --seconds 1 --speed 50 --clock cpu --json --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["clock"], "cpu");
+    EXPECT_EQ(j["threads"], 2);
+    EXPECT_EQ(j["flight_frames"], 59);  // the frame that filled the first view is the flight's start
+    EXPECT_NEAR(j["flight_s"].get<double>(), 1.0, 1e-9);
+    const double frame = j["first_view_s"].get<double>() * 60.0;
+    EXPECT_GT(frame, 0.5);
+    EXPECT_NEAR(frame, std::round(frame), 1e-6);
+    EXPECT_GT(j["jobs_cpu_s"].get<double>(), 0.0);
+    EXPECT_GT(j["frames_cpu_s"].get<double>(), 0.0);
+    EXPECT_GT(j["chunks_built"].get<int>(), 0);
+    const auto bad = run_cli("fly --seconds 0 --clock sundial");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--clock"), std::string::npos) << bad.err;
+    EXPECT_TRUE(
+        nlohmann::json::parse(run_cli("fly --seconds 0 --radius 2 --view-distance 300 --json --quiet").out)["jobs_cpu_s"].is_null());
+}
+
 TEST(CliFly, bad_paths_and_meshers_are_refused) {
     EXPECT_EQ(run_cli("fly --seconds 0 --path circle:-5").code, 2);
     EXPECT_EQ(run_cli("fly --seconds 0 --path /nonexistent/waypoints.txt").code, 2);

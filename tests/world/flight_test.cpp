@@ -77,3 +77,34 @@ TEST(Flight, a_focus_that_stops_has_no_lead_a_quarter_second_later_and_a_jump_no
     // A clock that goes back starts again too.
     EXPECT_EQ(lead.update(far, 0.0, 1.0, 1000.0), far);
 }
+
+// An owner's workers (`fly --clock cpu`) take a chunk job with its column's per-column work
+// from the survey, as the World's own workers do: the tutorial shares it, and the mesh is
+// the same bits as one whose columns are worked out again.
+TEST(Flight, an_owners_chunk_job_comes_with_its_columns_survey_work_and_meshes_the_same) {
+    const std::shared_ptr<const Field> field = tutorial();
+    World w(field, settings(2, 200.0, 1, -1));
+    w.set_focus({0.0, field->ground_height(0, 0) + 10.0, 0.0}, 0.0);
+    std::size_t compared = 0, surveys = 0;
+    for (int i = 0; i < 400 && compared < 3; ++i) {
+        WorldJob job;
+        std::shared_ptr<const LatticeColumns> columns;
+        if (!w.take_job(job, columns)) break;
+        WorldJobResult result;
+        run_world_job(*field, nullptr, job, result, columns.get());
+        if (job.survey) {
+            ++surveys;
+            EXPECT_EQ(columns, nullptr);
+        } else if (result.built) {
+            ASSERT_NE(columns, nullptr);
+            WorldJobResult again;
+            run_world_job(*field, nullptr, job, again);
+            EXPECT_EQ(result.mesh.positions, again.mesh.positions);
+            EXPECT_EQ(result.mesh.indices, again.mesh.indices);
+            ++compared;
+        }
+        w.finish_job(job, std::move(result));
+    }
+    EXPECT_GT(surveys, 0u);
+    EXPECT_EQ(compared, 3u);
+}
