@@ -39,7 +39,6 @@ void survey(const isoterra::Field& field, int first, int last, int radius, Diges
                 digest.add(&out.ground, sizeof out.ground);
                 if (!out.lattice_columns) continue;
                 for (const double v : out.lattice_columns->height) digest.add(&v, sizeof v);
-                for (const double v : out.lattice_columns->bend) digest.add(&v, sizeof v);
             }
 }
 
