@@ -45,7 +45,7 @@ static class IsoterraTest {
         var values = new double[lines.Length];
         Check(Native.isoterra_field_sample(field, xyz, (UIntPtr)lines.Length, values) == 0, "sampling");
         using (var w = new StreamWriter(args[1]))
-            foreach (double v in values) w.WriteLine(v.ToString("R", CultureInfo.InvariantCulture));
+            foreach (double v in values) w.WriteLine(BitConverter.DoubleToInt64Bits(v).ToString("X16"));  // bits: no formatting to trust
 
         IntPtr mesh = Native.isoterra_mesh_region(field, new double[] {0, 1000, 0}, new double[] {64, 1400, 64}, "surface-nets", 0, 2);
         Check(mesh != IntPtr.Zero, "a mesh of a region");
