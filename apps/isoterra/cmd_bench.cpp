@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.hpp"
+#include "cpu_lanes.hpp"
 #include "isoterra/mesh.hpp"
 #include "isoterra/store.hpp"
 #include "isoterra/world.hpp"
@@ -36,12 +37,6 @@ struct PerOp {
     double wall_ns = 0.0, cpu_ns = 0.0;
 };
 
-double thread_cpu_ns() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
-
 // Runs `work` (which does `ops` operations) `repeats` times. The CPU time leaves out the time
 // a busy machine's scheduler gives to others, which a wall clock counts.
 PerOp median_per_op(int repeats, double ops, const std::function<void()>& work) {
@@ -49,9 +44,9 @@ PerOp median_per_op(int repeats, double ops, const std::function<void()>& work) 
     std::vector<double> wall, cpu;
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = Clock::now();
-        const double c0 = thread_cpu_ns();
+        const double c0 = thread_cpu_s();
         work();
-        cpu.push_back((thread_cpu_ns() - c0) / ops);
+        cpu.push_back((thread_cpu_s() - c0) * 1e9 / ops);
         wall.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / ops);
     }
     std::sort(wall.begin(), wall.end());
