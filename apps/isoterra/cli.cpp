@@ -170,6 +170,19 @@ glm::dvec2 parse_vec2(const std::string& text, const std::string& flag) {
     return {v[0], v[1]};
 }
 
+void EyeOptions::add_to(CLI::App& cmd) {
+    cmd.add_option("--eye", eye, "Camera position X,Y,Z (metres; default: where the viewer starts, 40 m above the ground)");
+    cmd.add_option("--target", target, "Point the camera looks at X,Y,Z (with --eye)");
+}
+
+std::optional<std::pair<glm::dvec3, glm::dvec3>> EyeOptions::camera() const {
+    if (eye.empty() != target.empty()) throw UsageError("--eye/--target: give both, or neither for the viewer's start");
+    if (eye.empty()) return std::nullopt;
+    const glm::dvec3 e = parse_vec3(eye, "--eye"), t = parse_vec3(target, "--target");
+    if (e == t) throw UsageError("--eye/--target: the camera needs a direction; they are the same point");
+    return std::pair{e, t};
+}
+
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 #include <glm/vec2.hpp>
@@ -91,6 +92,15 @@ void require_extension(const std::string& path, const std::string& extension, co
 glm::dvec3 parse_vec3(const std::string& text, const std::string& flag);
 /// Parses "A,B" for flag `flag`; throws UsageError naming the flag.
 glm::dvec2 parse_vec2(const std::string& text, const std::string& flag);
+
+/// --eye X,Y,Z and --target X,Y,Z: a camera given by flags (render, view).
+struct EyeOptions {
+    std::string eye, target;
+    void add_to(CLI::App& cmd);
+    /// The eye and the target, or none when neither flag is given; throws UsageError for
+    /// one without the other or both at one point.
+    std::optional<std::pair<glm::dvec3, glm::dvec3>> camera() const;
+};
 
 /// True when stderr is a terminal (progress lines go there only then).
 bool stderr_is_terminal();

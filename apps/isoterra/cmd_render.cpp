@@ -24,7 +24,8 @@ struct RenderOptions {
     FieldOptions field;
     WorldOptions world;
     WorldFileOption world_file;
-    std::string eye, target, size = "1280x720", output, path;
+    EyeOptions eye;
+    std::string size = "1280x720", output, path;
     double fog_m = -1.0;
     bool level_colours = false;
 };
@@ -45,8 +46,7 @@ void register_render(CLI::App& app) {
     auto* cmd = app.add_subcommand("render", "Render one picture with no display (EGL, software) and write a PNG");
     opt.field.add_to(*cmd);
     opt.world_file.add_to(*cmd);
-    cmd->add_option("--eye", opt.eye, "Camera position X,Y,Z (metres; default: where the viewer starts, 40 m above the ground)");
-    cmd->add_option("--target", opt.target, "Point the camera looks at X,Y,Z (with --eye)");
+    opt.eye.add_to(*cmd);
     cmd->add_option("--size", opt.size, "Image size WxH");
     opt.world.add_to(*cmd, 32);
     cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
@@ -57,12 +57,9 @@ void register_render(CLI::App& app) {
                     "docs/guides/navigation.md)");
     cmd->add_option("-o,--output", opt.output, "Output PNG")->required();
     cmd->callback([] {
-        if (opt.eye.empty() != opt.target.empty()) throw UsageError("--eye/--target: give both, or neither for the viewer's start");
+        const auto given = opt.eye.camera();
         glm::dvec3 eye{0.0}, target{0.0};
-        if (!opt.eye.empty()) {
-            eye = parse_vec3(opt.eye, "--eye"), target = parse_vec3(opt.target, "--target");
-            if (eye == target) throw UsageError("--eye/--target: the camera needs a direction; they are the same point");
-        }
+        if (given) eye = given->first, target = given->second;
         int width = 0, height = 0;
         char x = 0;
         int used = 0;  // the whole text, not a prefix ("16x16junk")
@@ -83,7 +80,7 @@ void register_render(CLI::App& app) {
             const auto [a, b] = parse_path_ends(opt.path);
             path = find_nav_path(session, AgentSettings{}, a, b, 64.0, default_threads(), "--path's first point", "--path's second point");
         }
-        if (opt.eye.empty()) {
+        if (!given) {
             const StartingView start = starting_view(*field);
             eye = start.eye, target = start.target;
             std::fprintf(stderr, "render: from %.0f,%.0f,%.0f to %.0f,%.0f,%.0f\n", eye.x, eye.y, eye.z, target.x, target.y, target.z);

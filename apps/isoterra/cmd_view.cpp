@@ -4,8 +4,10 @@
 // the counts, the preset and seed, the mesher, the view radius and wireframe. Editing: the
 // left button carves and the right button adds a sphere at the ground under the cursor,
 // Ctrl+wheel sizes the brush, Ctrl+Z / Ctrl+Y undo and redo; with --world the edits go to
-// the world file. L: wireframe, M: next mesher, F12: screenshot. With --frames N it runs N
-// frames (along --path if given), writes --screenshot and exits: for tests and the docs.
+// the world file. L: wireframe, M: next mesher, F12: screenshot, N: the navigation mesh,
+// Shift+click: a path's ends (view_nav.hpp; what they did also goes to stdout, one line each,
+// for scripts). --eye/--target place the camera. With --frames N it runs N frames (along
+// --path if given), writes --screenshot and exits: for tests and the docs.
 // The terrain, its World and its edits are the library's Session; this file is the frame
 // loop, view/ the window, the input and the panel.
 #include <malloc.h>
@@ -35,6 +37,8 @@ struct ViewOptions {
     FieldOptions field;
     WorldOptions world;
     WorldFileOption world_file;
+    EyeOptions eye;
+    std::optional<std::pair<glm::dvec3, glm::dvec3>> camera;  // eye and target, when given
     int frames = 0;
     std::string screenshot, path;
     double speed = 20.0, budget_ms = 4.0, fog_m = -1.0;
@@ -94,7 +98,7 @@ public:
     FrameLoop(const ViewOptions& opt, ViewWindow& window, Session& session, std::string status)
         : opt_(opt), window_(window), session_(session), status_(std::move(status)), renderer_(std::make_unique<TerrainRenderer>()),
           drawn_world_(session.restarts()), panel_(session), t0_(Clock::now()), previous_(t0_) {
-        camera_ = starting_view(*session.field()).camera();
+        camera_ = opt.camera ? StartingView{opt.camera->first, opt.camera->second}.camera() : starting_view(*session.field()).camera();
         placed_for_ = session.field();
         if (!opt.path.empty()) path_ = make_path(opt.path, camera_.position);
         input_.speed = opt.speed;
@@ -147,7 +151,7 @@ private:
         const auto u0 = Clock::now();
         const double delivered_s = std::chrono::duration<double>(u0 - t0_).count();
         session_.deliver(opt_.budget_ms, [&](const ChunkUpdate& u) { renderer_->apply(u, delivered_s); });
-        nav_.frame(session_);
+        nav_.frame(session_, camera_.position);
         const double this_upload = std::chrono::duration<double, std::milli>(Clock::now() - u0).count();
         upload_ms_ = upload_ms_ * 0.9 + 0.1 * this_upload;
 
@@ -216,15 +220,28 @@ void register_view(CLI::App& app) {
     opt.field.add_to(*cmd);
     opt.world.add_to(*cmd, 32, true);
     opt.world_file.add_to(*cmd);
+    opt.eye.add_to(*cmd);
     cmd->add_option("--frames", opt.frames, "Run this many frames, then exit (0: until the window closes)")
         ->transform(decimal_integer(0, 1000000));
-    cmd->add_option("--screenshot", opt.screenshot, "With --frames: write the last frame to this PNG");
+    cmd->add_option("--screenshot", opt.screenshot, "Write the last frame of --frames, and F12's pictures, to this PNG");
     cmd->add_option("--path", opt.path, "With --frames: fly line, circle:R or a waypoint file instead of standing");
     cmd->add_option("--speed", opt.speed, "Metres per second (the wheel changes it)")->check(finite_range(0.1, 10000.0));
     cmd->add_option("--fog", opt.fog_m, "Metres where the fog is full (0: none; default: the view distance)")
         ->check(finite_range(0.0, 1e6));
     cmd->add_flag("--level-colours", opt.level_colours, "Start with chunks tinted by their level of detail (C toggles)");
+    cmd->footer(
+        "Keys: W A S D Q E fly (Shift: four times as fast), middle-drag or Alt+left-drag looks, the wheel sets the speed; the left\n"
+        "button carves and the right adds at the ground under the cursor (Ctrl+wheel: the brush), Ctrl+Z / Ctrl+Y undo and redo;\n"
+        "L wireframe, C level colours, M next mesher, F12 screenshot, N the navigation mesh, Shift+click a path's ends.\n"
+        "N and Shift+click each print one line on stdout (docs/guides/navigation.md):\n"
+        "  nav: mesh shown, T tiles within 128 m of X,Z, N triangles   (once those tiles are built)\n"
+        "  nav: mesh hidden\n"
+        "  path: from X,Y,Z; Shift+click its end\n"
+        "  path: from X,Y,Z to X,Y,Z, N waypoints, L m\n"
+        "  path: no path from X,Y,Z to X,Y,Z: why\n\n" +
+        app.get_footer());
     cmd->callback([] {
+        opt.camera = opt.eye.camera();
         if (!opt.screenshot.empty()) {
             require_extension(opt.screenshot, ".png", "--screenshot");
             require_writable(opt.screenshot);

@@ -26,17 +26,12 @@ void ViewInput::move(const ViewWindow& window, double dt, FlyCamera& camera) con
 
 ViewToggles ViewInput::keys(const ViewWindow& window, Session& session) {
     // A key counts once when it goes down, however long it is held.
-    const auto pressed = [&](int key, bool& was) {
-        const bool is = down(window, key), edge = is && !was;
-        was = is;
-        return edge;
-    };
     ViewToggles t;
-    t.wireframe = pressed(GLFW_KEY_L, key_l_);
-    t.level_colours = pressed(GLFW_KEY_C, key_c_);
-    t.screenshot = pressed(GLFW_KEY_F12, key_f12_);
-    t.navmesh = pressed(GLFW_KEY_N, key_n_);
-    if (pressed(GLFW_KEY_M, key_m_)) session.set_mesher(next_mesher(session.settings().mesher));
+    t.wireframe = window.pressed(GLFW_KEY_L);
+    t.level_colours = window.pressed(GLFW_KEY_C);
+    t.screenshot = window.pressed(GLFW_KEY_F12);
+    t.navmesh = window.pressed(GLFW_KEY_N);
+    if (window.pressed(GLFW_KEY_M)) session.set_mesher(next_mesher(session.settings().mesher));
     return t;
 }
 

@@ -30,10 +30,9 @@ public:
 
 private:
     void move(const ViewWindow& window, double dt, FlyCamera& camera) const;
-    ViewToggles keys(const ViewWindow& window, Session& session);
+    static ViewToggles keys(const ViewWindow& window, Session& session);
     void mouse(const ViewWindow& window, FlyCamera& camera, Session& session, std::string& status, ViewToggles& t);
 
-    bool key_l_ = false, key_m_ = false, key_c_ = false, key_f12_ = false, key_n_ = false;  // down in the last frame
     bool dragging_ = false;
     double last_x_ = 0.0, last_y_ = 0.0;
 };

@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
 
@@ -18,6 +20,16 @@ constexpr double kLinesShown_m = 100.0;  // from the eye: ImGui draws every line
 
 ImU32 colour(const std::array<std::uint8_t, 3>& c) { return IM_COL32(c[0], c[1], c[2], 255); }
 
+// A point as `isoterra path --from` reads it, to the millimetre.
+std::string point(const glm::dvec3& p) { return fmt::format("{:.3f},{:.3f},{:.3f}", p.x, p.y, p.z); }
+
+// One line on stdout, at once (a script waits for it); returns it for the status line.
+std::string say(const std::string& line) {
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+    return line;
+}
+
 }  // namespace
 
 void ViewNav::start(Session& session) {
@@ -27,15 +39,22 @@ void ViewNav::start(Session& session) {
     nav_ = std::make_unique<NavStream>(*session.world(), s);
     world_ = session.restarts();
     lines_.clear();
+    report_ = true;
 }
 
 void ViewNav::toggle(Session& session) {
     shown_ = !shown_;
-    stale_ = true;
+    stale_ = report_ = true;
     if (shown_ && !nav_ && session.world()) start(session);
+    if (!shown_) say("nav: mesh hidden");
 }
 
-void ViewNav::frame(Session& session) {
+void ViewNav::report(const glm::dvec3& focus) const {
+    say(fmt::format("nav: mesh shown, {} tiles within {:g} m of {:.1f},{:.1f}, {} triangles", nav_->mesh().tiles().size(), kViewNavRadius_m,
+                    focus.x, focus.z, lines_.size() / 6));
+}
+
+void ViewNav::frame(Session& session, const glm::dvec3& focus) {
     if (!nav_) return;
     if (session.restarts() != world_) {
         // A new World: the old tiles describe the old terrain or view.
@@ -46,12 +65,19 @@ void ViewNav::frame(Session& session) {
         start(session);
     }
     const bool changed = !nav_->update().empty();
-    if (!shown_ || !(changed || stale_)) return;
-    stale_ = false;
-    const MeshBuffers tris = nav_->mesh().triangles();
-    lines_.clear();
-    for (std::size_t i = 0; i + 2 < tris.positions.size(); i += 3)
-        for (int k = 0; k < 3; ++k) lines_.insert(lines_.end(), {tris.positions[i + k], tris.positions[i + (k + 1) % 3]});
+    report_ |= changed;
+    if (shown_ && (changed || stale_)) {
+        stale_ = false;
+        const MeshBuffers tris = nav_->mesh().triangles();
+        lines_.clear();
+        for (std::size_t i = 0; i + 2 < tris.positions.size(); i += 3)
+            for (int k = 0; k < 3; ++k) lines_.insert(lines_.end(), {tris.positions[i + k], tris.positions[i + (k + 1) % 3]});
+    }
+    // Once every tile kept is in: what is shown now (again after an edit or a move).
+    if (shown_ && report_ && nav_->settled()) {
+        report_ = false;
+        report(focus);
+    }
 }
 
 void ViewNav::pick(Session& session, const glm::dvec3& p, std::string& status) {
@@ -59,15 +85,16 @@ void ViewNav::pick(Session& session, const glm::dvec3& p, std::string& status) {
     if (!first_ || !path_.empty()) {
         first_ = p;
         path_.clear();
-        status = fmt::format("path from {:.1f},{:.1f},{:.1f}: Shift+click its end", p.x, p.y, p.z);
+        status = say(fmt::format("path: from {}; Shift+click its end", point(p)));
         return;
     }
+    const std::string ends = fmt::format("from {} to {}", point(*first_), point(p));
     try {
         const NavPath found = nav_->mesh().path(*first_, p, "its start", "its end");
         path_ = found.points;
-        status = fmt::format("path: {} waypoints, {:.1f} m", path_.size(), found.length_m);
+        status = say(fmt::format("path: {}, {} waypoints, {:.2f} m", ends, path_.size(), found.length_m));
     } catch (const std::runtime_error& e) {  // NavError, NoPathError: said, then a new start
-        status = e.what();
+        status = say(fmt::format("path: no path {}: {}", ends, e.what()));
         first_.reset();
     }
 }

@@ -1,6 +1,8 @@
 // The viewer's window: GLFW, the OpenGL context, Dear ImGui and the input callbacks.
 #include "view_window.hpp"
 
+#include <algorithm>
+
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -52,7 +54,11 @@ void ViewWindow::on_button(GLFWwindow* w, int button, int action, int mods) {
 }
 
 void ViewWindow::on_key(GLFWwindow* w, int key, int, int action, int mods) {
-    if (action != GLFW_PRESS || !(mods & GLFW_MOD_CONTROL)) return;
+    if (action != GLFW_PRESS) return;
+    if (!(mods & GLFW_MOD_CONTROL)) {
+        owner(w).pressed_.push_back(key);
+        return;
+    }
     if (key == GLFW_KEY_Z) owner(w).events_.push_back({mods & GLFW_MOD_SHIFT ? ViewEvent::redo : ViewEvent::undo});
     if (key == GLFW_KEY_Y) owner(w).events_.push_back({ViewEvent::redo});
 }
@@ -69,9 +75,12 @@ bool ViewWindow::closing() const { return glfwWindowShouldClose(window_); }
 
 void ViewWindow::poll() {
     events_.clear();
+    pressed_.clear();
     scroll_ = 0.0;
     glfwPollEvents();
 }
+
+bool ViewWindow::pressed(int key) const { return std::find(pressed_.begin(), pressed_.end(), key) != pressed_.end(); }
 
 void ViewWindow::size(int& width, int& height) const { glfwGetWindowSize(window_, &width, &height); }
 void ViewWindow::framebuffer_size(int& width, int& height) const { glfwGetFramebufferSize(window_, &width, &height); }

@@ -29,6 +29,9 @@ public:
     /// Polls the window; then events() and scroll() hold what came since the last poll.
     void poll();
     const std::vector<ViewEvent>& events() const { return events_; }
+    /// True when `key` (GLFW_KEY_*) went down without Ctrl since the last poll: a press and
+    /// its release can both come between two polls, where the key's state would miss it.
+    bool pressed(int key) const;
     double scroll() const { return scroll_; }
     /// The window's size in screen units (the cursor's) and its framebuffer's in pixels.
     void size(int& width, int& height) const;
@@ -48,6 +51,7 @@ private:
 
     GLFWwindow* window_ = nullptr;
     std::vector<ViewEvent> events_;
+    std::vector<int> pressed_;
     double scroll_ = 0.0;
 };
 
