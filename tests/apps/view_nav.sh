@@ -18,13 +18,13 @@ rm -f "$out" "$log" "$work"/shot*.png "$work/nav.obj"
 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
   isoterra=$1 work=$2 out=$3 log=$4
   # ISOTERRA_TEST_PROGRAM_ENV: what the sanitizer run gives the program that draws (run_cli.hpp).
-  env ${ISOTERRA_TEST_PROGRAM_ENV:-} "$isoterra" view --preset tutorial --eye 0,60,60 --target 0,0,-40 --radius 3 \
-    --view-distance 400 --screenshot "$work/shot.png" --frames 1000000 > "$out" 2> "$log" &
+  env ${ISOTERRA_TEST_PROGRAM_ENV:-} "$isoterra" view --preset tutorial --eye 0,60,60 --target 0,0,-40 --radius 3 --fog 0 \
+    --view-distance 160 --screenshot "$work/shot.png" --frames 1000000 > "$out" 2> "$log" &
   viewer=$!
   fail() { echo "$1"; echo "stdout:"; cat "$out"; echo "stderr:"; cat "$log"; kill $viewer; exit 1; }
-  # Waits (up to 2 minutes: a loaded machine, the sanitizers) until FILE has COUNT lines matching RE.
+  # Waits (up to 4 minutes: a loaded machine, the sanitizers) until FILE has COUNT lines matching RE.
   wait_for() {
-    for i in $(seq 240); do
+    for i in $(seq 480); do
       [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ] 2>/dev/null && return 0
       sleep 0.5
     done
