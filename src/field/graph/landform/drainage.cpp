@@ -25,6 +25,7 @@ struct Candidate {
     double lowest;  // no lane's valley of it is lower
     double near;    // no lane is nearer to it
     bool unlifted;  // every lane lies where its window does not lift it
+    double sway;    // most_offset of its channel
 };
 
 // A valley's weight in the soft minimum's slope, e^-x at x widths above the lowest, fades
@@ -73,8 +74,8 @@ void prepare(const Network& net, const std::vector<const Channel*>& seen, const 
             ceiling = std::min(ceiling, ch->zq + slope * rise(far) + (p.floodplain + steepest) * (far - rise(far)));
             nearest_bound = std::min(nearest_bound, far);
         }
-        out.valleys.push_back({ch, valley_at_least(p, *ch, near), near, unlifted});
-        if (nearest) out.nearest.push_back({ch, 0.0, near, unlifted});
+        out.valleys.push_back({ch, valley_at_least(p, *ch, near), near, unlifted, sway});
+        if (nearest) out.nearest.push_back({ch, 0.0, near, unlifted, sway});
         if (rivers && k < p.water_levels && near <= river_reach + p.bed_width_at(k)) out.rivers.push_back(ch);
     }
     // A little slack over the bounds' own rounding.
@@ -160,7 +161,7 @@ LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec
         // Bounded at the lane itself first (tighter than over the group): most candidates lie
         // too high here, and skipping them before the valley's work skips what the test
         // after it would (with room for the bound's rounding): the same bits.
-        const double least = lane_valley_at_least(net.params(), *c.channel, at);
+        const double least = lane_valley_at_least(net.params(), *c.channel, c.sway, at);
         const double above = ground + band + 1e-9 * (std::fabs(ground) + std::fabs(least) + 1.0);
         if (least > above) continue;
         glm::dvec2 lift_gradient;
@@ -176,22 +177,29 @@ LaneGround lowest_ground(const Network& net, const Group& group, const glm::dvec
             ground = v.ground, out.best = c.channel, out.best_valley = v;
     }
     out.gradient = out.best ? out.best_valley.gradient : glm::dvec2(0.0);
-    if ((k > 0.0 || blend > 0.0) && std::isfinite(ground)) {
-        // Summed in the channels' fixed order, not the group's (its bounds sort the candidates,
-        // and a group depends on the lane's neighbours in the batch): the same bits in any batch.
+    // Summed in the channels' fixed order, not the group's (its bounds sort the candidates, and
+    // a group depends on the lane's neighbours in the batch): the same bits in any batch. The
+    // valleys are sorted themselves for blend_ground, else only their indices (cheaper to move).
+    const bool sorted = blend > 0.0 && std::isfinite(ground);
+    if (sorted)
         std::sort(near_valleys.begin(), near_valleys.end(), [](const auto& a, const auto& b) { return earlier(*a.first, *b.first); });
-    }
     if (k > 0.0 && std::isfinite(ground)) {
         const auto weight = [&](double g) {
             const double x = (g - ground) / k;
             return x >= kSoftBand ? 0.0 : std::exp(-x) * (1.0 - smoothstep(kSoftFade, kSoftBand, x));
         };
+        thread_local std::vector<std::uint32_t> order;
+        order.resize(near_valleys.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+        if (!sorted)
+            std::sort(order.begin(), order.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return earlier(*near_valleys[a].first, *near_valleys[b].first); });
         double weights = weight(envelope);
         glm::dvec2 weighted(0.0);
-        for (const auto& [channel, v] : near_valleys) {
-            const double w = weight(v.ground);
+        for (const std::uint32_t i : order) {
+            const double w = weight(near_valleys[i].second.ground);
             weights += w;
-            weighted += w * v.gradient;
+            weighted += w * near_valleys[i].second.gradient;
         }
         out.gradient = weighted / weights;
     }

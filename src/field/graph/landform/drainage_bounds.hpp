@@ -60,11 +60,12 @@ inline double valley_at_least(const Params& p, const Channel& ch, double near) {
 // there, its water exact (it depends on the closest point's share along the line only, which
 // a bend leaves), its distance no less than to the line less the most the bends stray (and a
 // little for the rounding), its bed cut only where that distance is inside the bed.
-inline double lane_valley_at_least(const Params& p, const Channel& ch, const glm::dvec2& at) {
+// `sway`: most_offset(ch), worked out once per channel by the caller.
+inline double lane_valley_at_least(const Params& p, const Channel& ch, double sway, const glm::dvec2& at) {
     const glm::dvec2 qr = ch.r - ch.q;
     const double t = std::clamp(glm::dot(at - ch.q, qr) * ch.inv_len2, 0.0, 1.0);
     const double line = glm::length(at - (ch.q + t * qr));
-    const double near = std::max(0.0, line - most_offset(ch) - 1e-9 * (line + 1.0));
+    const double near = std::max(0.0, line - sway - 1e-9 * (line + 1.0));
     const double water = std::max(ch.zr + (ch.zq - ch.zr) * power(1.0 - t, ch.gamma), p.sea_level);
     const double beyond = rise_beyond_floor(near, p.floor_at(ch.level));
     const double bed = near < p.bed_width_at(ch.level) ? p.bed_depth_at(ch.level) : 0.0;
