@@ -4,7 +4,8 @@
 # and triangles, which `isoterra navmesh` gives for the same columns), two Shift+clicks on
 # the ground make a path (its line: the clicked points, the waypoints and a length that
 # `isoterra path` gives for the same points within 1 %), F12's picture shows it in the path
-# colour and the mesh's cyan, and N again hides the mesh.
+# colour and the mesh's cyan, a path to a bare slope is refused by both, and N again hides
+# the mesh.
 # Usage: view_nav.sh ISOTERRA WORKDIR
 set -euo pipefail
 isoterra=$1
@@ -49,6 +50,11 @@ xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
   xdotool mousemove 1100 330 keydown shift click 1 keyup shift
   wait_for "$out" "^path: " 2
   shoot 3
+  # A new path from the grass to the sand at 50 degrees, steeper than the agent walks (45): refused.
+  xdotool mousemove 800 600 keydown shift click 1 keyup shift
+  wait_for "$out" "^path: " 3
+  xdotool mousemove 500 400 keydown shift click 1 keyup shift
+  wait_for "$out" "^path: " 4
   xdotool key n
   wait_for "$out" "^nav: mesh hidden$" 1
   kill $viewer
@@ -98,6 +104,14 @@ walked=$("$isoterra" path --preset tutorial --from "$from" --to "$to" | sed -n '
 echo "viewer $length m, isoterra path $walked m"
 awk -v a="$length" -v b="$walked" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 20 && d <= 0.01 * b) }' ||
   { echo "the viewer's path ($length m) is not isoterra path's ($walked m) within 1 %"; exit 1; }
+
+# The path refused: isoterra path refuses the same ends too (a bad end: exit 2, no path: 3).
+line=$(grep "^path: " "$out" | sed -n 4p)
+read -r from to < <(echo "$line" | sed -n 's/^path: no path from \([-0-9.,]*\) to \([-0-9.,]*\): .*$/\1 \2/p')
+[ -n "${to:-}" ] || { echo "not a refused path: $line"; exit 1; }
+code=0
+"$isoterra" path --preset tutorial --from "$from" --to "$to" || code=$?
+[ "$code" -eq 2 ] || [ "$code" -eq 3 ] || { echo "isoterra path exits $code where the viewer found no path"; exit 1; }
 
 # The pictures: no path colour before the path and some after it; the mesh's cyan once shown.
 /usr/bin/python3 - "$work" <<'EOF'
