@@ -4,8 +4,8 @@
 # and triangles, which `isoterra navmesh` gives for the same columns), two Shift+clicks on
 # the ground make a path (its line: the clicked points, the waypoints and a length that
 # `isoterra path` gives for the same points within 1 %), F12's picture shows it in the path
-# colour and the mesh's cyan, a path to a bare slope is refused by both, and N again hides
-# the mesh.
+# colour and the mesh's cyan, a path to a bare slope is refused by both, a carve makes the
+# viewer rebuild the mesh to what navmesh gives for its world file, and N again hides it.
 # Usage: view_nav.sh ISOTERRA WORKDIR
 set -euo pipefail
 isoterra=$1
@@ -13,14 +13,15 @@ work=$2
 mkdir -p "$work"
 out="$work/view_nav.out"
 log="$work/view_nav.log"
-rm -f "$out" "$log" "$work"/shot*.png "$work/nav.obj"
+world="$work/view_nav.db"
+rm -f "$out" "$log" "$work"/shot*.png "$work/nav.obj" "$world" "$world-wal" "$world-shm"
 # The ground seen from this camera (render --eye 0,60,60 --target 0,0,-40 shows it) is
 # gentle grass at the two clicked pixels, both within the 128 m of tiles kept around it.
 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
-  isoterra=$1 work=$2 out=$3 log=$4
+  isoterra=$1 work=$2 out=$3 log=$4 world=$5
   # ISOTERRA_TEST_PROGRAM_ENV: what the sanitizer run gives the program that draws (run_cli.hpp).
   env ${ISOTERRA_TEST_PROGRAM_ENV:-} "$isoterra" view --preset tutorial --eye 0,60,60 --target 0,0,-40 --radius 3 --fog 0 \
-    --view-distance 160 --screenshot "$work/shot.png" --frames 1000000 > "$out" 2> "$log" &
+    --view-distance 160 --world "$world" --screenshot "$work/shot.png" --frames 1000000 > "$out" 2> "$log" &
   viewer=$!
   fail() { echo "$1"; echo "stdout:"; cat "$out"; echo "stderr:"; cat "$log"; kill $viewer; exit 1; }
   # Waits (up to 4 minutes: a loaded machine, the sanitizers) until FILE has COUNT lines matching RE.
@@ -55,19 +56,25 @@ xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
   wait_for "$out" "^path: " 3
   xdotool mousemove 500 400 keydown shift click 1 keyup shift
   wait_for "$out" "^path: " 4
+  # A carve at the ground under the cursor: the tiles it touches are built again.
+  xdotool mousemove 640 650 click 1
+  wait_for "$out" "^nav: mesh shown, " 2
   xdotool key n
   wait_for "$out" "^nav: mesh hidden$" 1
   kill $viewer
   wait $viewer || true
-' bash "$isoterra" "$work" "$out" "$log"
+' bash "$isoterra" "$work" "$out" "$log" "$world"
 cat "$out"
 
-# The mesh shown: the tiles whose square comes within 128 m of the focus (the guide's rule),
-# with the triangles navmesh writes in those columns.
-nav=$(grep "^nav: mesh shown, " "$out" | head -1)
-read -r tiles fx fz triangles < <(echo "$nav" | sed -n 's/^nav: mesh shown, \([0-9]*\) tiles within 128 m of \([-0-9.]*\),\([-0-9.]*\), \([0-9]*\) triangles$/\1 \2 \3 \4/p')
-[ -n "${triangles:-}" ] || { echo "not a nav line: $nav"; exit 1; }
-/usr/bin/python3 - "$isoterra" "$work" "$fx" "$fz" "$tiles" "$triangles" <<'EOF'
+# The Kth mesh shown (K = $1, the terrain: the rest of the flags): the tiles whose square comes
+# within 128 m of the focus (the guide's rule), with the triangles navmesh writes in those
+# columns. Prints the triangles.
+check_mesh() {
+  local nav tiles fx fz triangles
+  nav=$(grep "^nav: mesh shown, " "$out" | sed -n "$1p")
+  read -r tiles fx fz triangles < <(echo "$nav" | sed -n 's/^nav: mesh shown, \([0-9]*\) tiles within 128 m of \([-0-9.]*\),\([-0-9.]*\), \([0-9]*\) triangles$/\1 \2 \3 \4/p')
+  [ -n "${triangles:-}" ] || { echo "not a nav line: $nav" >&2; return 1; }
+  /usr/bin/python3 - "$isoterra" "$work" "$fx" "$fz" "$tiles" "$triangles" "${@:2}" <<'EOF'
 import math, subprocess, sys
 isoterra, work, fx, fz, tiles, triangles = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 def near(x, z):  # the column's square within 128 m of the focus
@@ -80,8 +87,8 @@ if len(columns) != tiles:
 lo = (min(x for x, _ in columns), min(z for _, z in columns))
 hi = (max(x for x, _ in columns) + 1, max(z for _, z in columns) + 1)
 obj = f"{work}/nav.obj"
-subprocess.run([isoterra, "navmesh", "--preset", "tutorial", "--from", f"{32 * lo[0]},{32 * lo[1]}", "--to", f"{32 * hi[0]},{32 * hi[1]}",
-                "-o", obj], check=True)
+subprocess.run([isoterra, "navmesh", *sys.argv[7:], "--from", f"{32 * lo[0]},{32 * lo[1]}", "--to", f"{32 * hi[0]},{32 * hi[1]}", "-o", obj],
+               check=True, stderr=subprocess.DEVNULL)
 v, inside = [], 0
 for line in open(obj):
     w = line.split()
@@ -91,9 +98,16 @@ for line in open(obj):
         corners = [v[int(c.split("/")[0]) - 1] for c in w[1:4]]
         cx, cz = sum(c[0] for c in corners) / 3, sum(c[1] for c in corners) / 3
         inside += (math.floor(cx / 32), math.floor(cz / 32)) in columns
-print(f"{tiles} tiles within 128 m of {fx},{fz}: the viewer shows {triangles} triangles, navmesh writes {inside} in those columns")
+print(f"{tiles} tiles within 128 m of {fx},{fz}: the viewer shows {triangles} triangles, navmesh {' '.join(sys.argv[7:])} writes {inside} in those columns",
+      file=sys.stderr)
+print(triangles)
 sys.exit(0 if inside == triangles and triangles > 1000 else 1)
 EOF
+}
+before=$(check_mesh 1 --preset tutorial)
+after=$(check_mesh 2 --world "$world")
+[ "$before" -ne "$after" ] || { echo "the carve left the mesh's $before triangles as they were"; exit 1; }
+"$isoterra" history --world "$world" | grep -q "^1 sphere carve at " || { echo "the carve is not in the world file"; exit 1; }
 
 # The path: its ends read back, and isoterra path's length for them within 1 %.
 line=$(grep "^path: " "$out" | sed -n 2p)
