@@ -342,7 +342,7 @@ enum class CsgOp { union_, subtract, intersect, smooth_union, smooth_subtract };
 std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a, std::shared_ptr<const Field> b, double blend_m = 0.0);
 
 // ---------------------------------------------------------------------------------------
-// The terrain function's presets (field/preset.cpp) and the terrain they describe (field/terrain_node.cpp).
+// The terrain function's presets (field/compile/preset.cpp) and the terrain they describe (field/nodes/terrain/node.cpp).
 
 /// Every knob of the terrain function. Scales are feature sizes in metres, heights in
 /// metres; the defaults are the terrain of the seed-000 tutorial.

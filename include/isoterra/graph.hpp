@@ -60,7 +60,7 @@ struct Program;
 }
 
 /// The most node runs one sample of a graph's output may cost, from a cold start
-/// (graph_cost.cpp): a node that reads an input at k other points (curvature 4, drainage a
+/// (compile/cost.cpp): a node that reads an input at k other points (curvature 4, drainage a
 /// few thousand from a cold network cache) runs that input's nodes k times more, and a node
 /// on a grid four times, so chains and nests multiply. The presets cost at most 1.13e6
 /// (alpine; `isoterra graph check` prints it); a graph past this bound, about 15 s for one

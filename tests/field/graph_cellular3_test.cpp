@@ -1,4 +1,4 @@
-// cellular3 (src/field/graph/nodes_cellular3.cpp), 3D Worley distances: exact values where
+// cellular3 (src/field/nodes/cellular3.cpp), 3D Worley distances: exact values where
 // the points are the cells' centres, the nearest two points of a brute-force search over the
 // documented points, and its proven ranges over random boxes holding at random samples.
 #include <gtest/gtest.h>

@@ -174,7 +174,7 @@ TEST(GraphGrid, between_grid_nodes_it_is_the_bilinear_interpolation_of_the_four_
 // (orders would otherwise become fractions), the others bilinear. Each port is the sdf of its
 // own graph, so the node computes only that one (and the height, the ground), as a graph
 // reading one port does. Which ports are 'm': the commit that added grid_m (16a1667) says the
-// water and the order, but the type's table (graph_nodes.cpp, port_blend "lllllm") marks the
+// water and the order, but the type's table (nodes/table.cpp, port_blend "lllllm") marks the
 // order only, so a river's level is mixed bilinearly with the dry value (-10000) beside it.
 // Checked here as the table has it; kMost is the one line to change when that is settled.
 TEST(GraphGrid, a_drainages_order_is_the_most_of_the_four_nodes_and_the_other_ports_bilinear) {
