@@ -19,7 +19,7 @@ nearest world axis. Printed per picture:
 - stair_share: of the boundary whose course runs at least 20 degrees from both axes (the
   stretches where a staircase shows), the share whose local direction lies within 10 degrees
   of an axis: about 0.1 for a smooth bank, over 0.5 for a staircase of 4 m steps
-  (tests/landform/bank_stairs_test.py);
+  (tests/measure/bank_stairs_test.py);
 - diagonal_pixels: how many boundary pixels that share is over (few: not judged).
 """
 import argparse

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isoterra/io.hpp"
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 #include "landform_rivers.hpp"
 #include "region.hpp"
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra::app {
 

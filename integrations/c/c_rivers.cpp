@@ -4,7 +4,7 @@
 
 #include "c_border.hpp"
 #include "isoterra/base.hpp"
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 using isoterra::c_api::clear_error;
 using isoterra::c_api::guarded;

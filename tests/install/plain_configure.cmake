@@ -7,7 +7,7 @@
 # Called by CTest with -DSOURCE_DIR= -DWORK=.
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${WORK}")
-set(stages base noise field landform grid mesh edit world store session io bake nav)
+set(stages base noise field measure grid mesh edit world store session io bake nav)
 
 # Appends to `found` (in the caller) the names of what the phony target TARGET of the Ninja
 # tree BUILD builds, following the folders' own `all` targets.

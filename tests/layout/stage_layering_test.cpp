@@ -34,7 +34,7 @@ TEST(StageLayering, the_table_names_every_stage_folder_and_what_each_may_use) {
     EXPECT_EQ(plan.header_stage.at("graph.hpp"), "field");
     // What a stage may include reaches through the stages it uses.
     EXPECT_EQ(reachable_stages(plan, "mesh"), (std::set<std::string>{"mesh", "grid", "field", "noise", "base"}));
-    EXPECT_FALSE(reachable_stages(plan, "bake").contains("landform"));
+    EXPECT_FALSE(reachable_stages(plan, "bake").contains("measure"));
     EXPECT_EQ(reachable_stages(plan, "noise"), std::set<std::string>{"noise"});
 }
 

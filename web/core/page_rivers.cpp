@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 #include "page_api.hpp"
 
 namespace isoterra::web {

@@ -7,7 +7,7 @@
 
 #include "isoterra/base.hpp"
 #include "isoterra/field.hpp"
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 namespace {

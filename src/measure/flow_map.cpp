@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 

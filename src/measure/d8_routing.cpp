@@ -2,14 +2,14 @@
 // steepest descent, the drop divided by the true distance, so diagonals and unequal dx, dz
 // are weighed fairly. On a Priority-Flood+epsilon surface every land cell off the edge has
 // a lower neighbour.
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 #include "neighbours.hpp"
 
 namespace isoterra {
 
 std::vector<std::int32_t> d8_receivers(const HeightGrid& grid, const std::vector<double>& filled, const std::vector<CellKind>& kinds) {
-    using landform::inside, landform::kNeighbours, landform::on_edge;
-    const auto distance = landform::neighbour_distances(grid);
+    using measure::inside, measure::kNeighbours, measure::on_edge;
+    const auto distance = measure::neighbour_distances(grid);
     std::vector<std::int32_t> receivers(grid.count(), kNoReceiver);
     for (int r = 0; r < grid.height; ++r)
         for (int c = 0; c < grid.width; ++c) {

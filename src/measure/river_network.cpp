@@ -14,7 +14,7 @@
 #include <string>
 
 #include "isoterra/base.hpp"
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 namespace {

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 

@@ -1,4 +1,4 @@
-// Landforms (stage landform/): measures of whether a grid of ground heights looks like
+// Landforms (stage measure/): measures of whether a grid of ground heights looks like
 // land. Depressions filled by Priority-Flood+epsilon, D8 flow routing, drainage area and
 // the longest flow path, then the figures geomorphology compares landscapes by: the share
 // under closed pits, slope-area concavity, Hack's exponent, hypsometry and the slope
@@ -33,7 +33,7 @@ struct HeightGrid {
 /// The most bytes measure_landform and a flow map hold per cell of a grid (heights, kinds,
 /// the filled surface, receivers, the flood's queue, drainage area and length, the fits'
 /// samples): what a command plans against the memory budget before it makes a grid
-/// (tests/landform/landform_test.cpp measures the peak against it).
+/// (tests/measure/landform_test.cpp measures the peak against it).
 inline constexpr double kLandformBytesPerCell = 160.0;
 
 /// What a cell is to the measures: land is measured; sea and cells without data are left

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 

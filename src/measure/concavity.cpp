@@ -3,7 +3,7 @@
 // ground, since filled flats would add slopes of zero that no river has.
 #include <cmath>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 

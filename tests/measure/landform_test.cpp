@@ -8,7 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 #include "test_pace.hpp"
 
 using namespace isoterra;

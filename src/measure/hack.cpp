@@ -1,7 +1,7 @@
 // Hack's law (Hack 1957): the longest flow path to a point grows as a power of the area
 // draining to it, L ~ A^h, with h slightly under 0.6 on real rivers; fitted over channel
 // cells only, where the law is meant to hold.
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isoterra/graph.hpp"
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 #include "run_cli.hpp"
 #include "temp_files.hpp"
 

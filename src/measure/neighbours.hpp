@@ -5,9 +5,9 @@
 #include <array>
 #include <cmath>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
-namespace isoterra::landform {
+namespace isoterra::measure {
 
 struct Neighbour {
     int dc, dr;
@@ -26,4 +26,4 @@ inline bool inside(const HeightGrid& grid, int c, int r) { return c >= 0 && r >=
 
 inline bool on_edge(const HeightGrid& grid, int c, int r) { return c == 0 || r == 0 || c == grid.width - 1 || r == grid.height - 1; }
 
-}  // namespace isoterra::landform
+}  // namespace isoterra::measure

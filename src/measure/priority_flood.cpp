@@ -9,13 +9,13 @@
 #include <queue>
 #include <utility>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 #include "neighbours.hpp"
 
 namespace isoterra {
 
 std::vector<double> fill_depressions(const HeightGrid& grid, const std::vector<CellKind>& kinds) {
-    using landform::inside, landform::kNeighbours, landform::on_edge;
+    using measure::inside, measure::kNeighbours, measure::on_edge;
     const std::size_t n = grid.count();
     std::vector<double> filled(grid.heights);
     std::vector<std::uint8_t> closed(n, 0);

@@ -3,7 +3,7 @@
 // log area lose no precision.
 #include <cmath>
 
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 

@@ -1,6 +1,6 @@
 // The share of land under closed pits: where filling the depressions raised the ground by
 // more than a depth (1 m by default, so that the epsilon slopes of flats do not count).
-#include "isoterra/landform.hpp"
+#include "isoterra/measure.hpp"
 
 namespace isoterra {
 
