@@ -5,11 +5,12 @@ Usage: /usr/bin/python3 scripts/bank_stairs.py [--height-m 90] [--fov-deg 60] [-
 DOWN.png: `isoterra render --eye X,Y+90,Z --target X,Y,Z+0.01 --fog 0 -o DOWN.png`, a picture
 looking straight down from --height-m (image axes along world X and Z).
 
-Along the grass/sand boundary it compares two directions at every boundary pixel: the local one
-(the boundary's normal over about half a metre) and the boundary's own course (its normal
-smoothed over about 25 m: a bend of 30 m radius keeps its course). A smooth bank follows its
-course wherever that runs; a staircase along the grid turns from its course towards the
-nearest world axis. Printed per picture:
+Along the grass/sand boundary within 20 m of water (the bank; sand-coloured rock further off is
+left out) it compares two directions at every boundary pixel: the local one (the boundary's
+normal over about half a metre) and the boundary's own course (its normal smoothed over about
+25 m: a bend of 30 m radius keeps its course). A smooth bank follows its course wherever that
+runs; a staircase along the grid turns from its course towards the nearest world axis. Printed
+per picture:
 
 - raw_axis_share: the share of the boundary whose local direction lies within 10 degrees of an
   image axis (issue 53's first measure; a smooth bank running along an axis gives 1 by itself,
@@ -34,6 +35,7 @@ DIAGONAL_DEG = 20.0  # a course this far from both axes lets a staircase show
 LOCAL_M = 0.25  # the local direction: the boundary blurred over about half a metre
 COURSE_M = 6.0  # the course: blurred over about 25 m (4 standard deviations; wider cuts bends)
 MIN_DIAGONAL = 200  # fewer diagonal boundary pixels than this: stair_share is not judged
+BANK_M = 20.0  # the boundary counted: within this of water (a bank, not sand-coloured rock)
 
 
 def read_rgb(path):
@@ -44,11 +46,13 @@ def read_rgb(path):
 
 
 def classify(rgb):
-    """Grass (green) and sand (tan) masks, by the colours isoterra's renderer gives them."""
+    """Grass (green), sand (tan) and water (blue) masks, by the colours isoterra's renderer
+    gives them."""
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     grass = (g > r * 1.15) & (g > b * 1.3)
     sand = (r > g) & (g > b * 1.15) & (r > 120)
-    return grass, sand
+    water = (b > r * 1.15) & (b > g) & (r + g + b > 250.0)  # not the dark blue-grey of caves
+    return grass, sand, water
 
 
 def box_blur(a, k, axis):
@@ -101,16 +105,19 @@ def from_axis_deg(gx, gy):
 
 def measure(rgb, m_per_px):
     """The figures of one picture (the module's docstring). The boundary: where the grassness
-    blurred over the local scale lies within 0.3-0.7, in ground that counts, away from the
-    picture's edge."""
-    grass, sand = classify(rgb)
+    blurred over the local scale lies within 0.3-0.7, in ground that counts, within BANK_M of
+    water, away from the picture's edge."""
+    grass, sand, water = classify(rgb)
     if not grass.any() or not sand.any():
         return dict(boundary_pixels=0, raw_axis_share=None, course_axis_share=None, diagonal_pixels=0, stair_share=None)
     u, counts = grassness(rgb, grass, sand)
     local_px = max(LOCAL_M / m_per_px, 1.0)
     share, lx, ly, cover = blurred_grassness(u, counts, local_px)
     _, cx, cy, _ = blurred_grassness(u, counts, COURSE_M / m_per_px)
-    sel = (np.abs(share - 0.5) < 0.2) & (cover > 0.9) & (np.hypot(lx, ly) > 1e-6) & (np.hypot(cx, cy) > 1e-6)
+    bank_px = max(1, int(round(BANK_M / m_per_px)))
+    pond = gauss_blur(water.astype(np.float64), 1.0 / m_per_px) > 0.5  # a water body, not stray pixels
+    by_water = box_blur(box_blur(pond.astype(np.float64), bank_px, 0), bank_px, 1) > 0.0
+    sel = (np.abs(share - 0.5) < 0.2) & (cover > 0.9) & by_water & (np.hypot(lx, ly) > 1e-6) & (np.hypot(cx, cy) > 1e-6)
     margin = int(math.ceil(3 * local_px)) + 2
     sel[:margin, :] = sel[-margin:, :] = False
     sel[:, :margin] = sel[:, -margin:] = False

@@ -5,7 +5,7 @@ Synthetic straight-down pictures (640 x 640 px seen from 90 m: 0.162 m a pixel) 
 sand strip and water. The same curved bank drawn exactly and drawn from the nearest node of a
 4 m grid (what a per-column quantity sampled on grid_m and not interpolated would give) must
 measure apart; a smooth bank running along an axis must not count as a staircase although
-the raw share calls it one. Usage: bank_stairs_test.py REPO_ROOT WORK_DIR
+the raw share calls it one; sand with no water near is no bank. Usage: bank_stairs_test.py REPO_ROOT WORK_DIR
 """
 import json
 import math
@@ -18,10 +18,10 @@ from PIL import Image
 
 SIZE = 640
 M_PER_PX = 2.0 * 90.0 * math.tan(math.radians(30.0)) / SIZE
-GRASS, SAND, WATER = (70, 120, 40), (200, 180, 120), (40, 70, 110)
+GRASS, SAND, WATER = (70, 120, 40), (200, 180, 120), (95, 112, 124)  # as the renderer draws them
 
 
-def picture(bank, grid_m=None):
+def picture(bank, grid_m=None, water=True):
     """Grass above the curve z = bank(x), blending into 6 m of sand below it over 2 m as the
     renderer blends materials, water beyond, all mottled by a fixed noise as the renderer's
     texture is. With grid_m each pixel takes the blend of its nearest grid node: a staircase."""
@@ -32,7 +32,8 @@ def picture(bank, grid_m=None):
     above = z - bank(x)
     t = np.clip(above / 2.0 + 0.5, 0.0, 1.0)[..., None]
     rgb = (1.0 - t) * np.array(SAND, dtype=np.float64) + t * np.array(GRASS, dtype=np.float64)
-    rgb[above < -6.0] = WATER
+    if water:
+        rgb[above < -6.0] = WATER
     mottle = np.random.default_rng(53).normal(1.0, 0.08, (SIZE, SIZE))
     rgb *= ((mottle + np.roll(mottle, 1, 0) + np.roll(mottle, 1, 1) + np.roll(mottle, 1, (0, 1))) / 4.0)[..., None]
     return np.clip(rgb, 0, 255).astype(np.uint8)
@@ -71,6 +72,9 @@ def main(root, work):
     along = measure(root, work, "along", picture(lambda x: 50.0 + 2.0 * np.sin(x / 25.0)))
     check(failures, "a smooth bank along an axis: raw share over 0.7, course share over 0.7, no stair share",
           along["raw_axis_share"] > 0.7 and along["course_axis_share"] > 0.7 and along["stair_share"] is None, along)
+    dry = measure(root, work, "dry", picture(diagonal, 4.0, water=False))
+    check(failures, "the staircase with no water within 20 m: no bank measured", dry["boundary_pixels"] == 0 and
+          dry["stair_share"] is None, dry)
     bad = subprocess.run([sys.executable, os.path.join(root, "scripts", "bank_stairs.py"), os.path.join(work, "none.png")],
                          capture_output=True, text=True)
     check(failures, "a missing picture: exit 2 and one line naming it",
