@@ -1,7 +1,9 @@
 // Paths over a NavMesh: both ends snapped to the walkable ground near them (or refused,
 // saying whether the point is inside rock or in the air), A* over the polygons, then the
-// string-pulled waypoints (Detour's findPath and findStraightPath).
+// string-pulled waypoints (Detour's findPath, with and without line-of-sight shortcuts, and
+// findStraightPath), the shorter walk of the two.
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
@@ -56,10 +58,53 @@ void follow_ground(const dtNavMeshQuery& q, dtPolyRef poly, const glm::dvec3 a, 
     for (int k = 1; k < pieces; ++k) out.push_back(on_detail(q, poly, a + (b - a) * (double(k) / pieces)));
 }
 
+// Returns the polygons from ends[0] to ends[1] by Detour's A* with `options` (empty: no
+// path reaches ends[1]).
+std::vector<dtPolyRef> corridor(dtNavMeshQuery& q, const dtQueryFilter& filter, const dtPolyRef (&ends)[2], const float (&at)[2][3],
+                                unsigned int options) {
+    std::vector<dtPolyRef> out(kMaxCorridor);
+    int count = 0;
+    dtStatus found;
+    if (options == 0) {
+        found = q.findPath(ends[0], ends[1], at[0], at[1], &filter, out.data(), &count, kMaxCorridor);
+    } else {
+        found = q.initSlicedFindPath(ends[0], ends[1], at[0], at[1], &filter, options);
+        if (!dtStatusFailed(found)) found = q.updateSlicedFindPath(std::numeric_limits<int>::max(), nullptr);
+        if (!dtStatusFailed(found)) found = q.finalizeSlicedFindPath(out.data(), &count, kMaxCorridor);
+    }
+    if (dtStatusFailed(found) || count == 0 || out[count - 1] != ends[1]) return {};
+    out.resize(static_cast<std::size_t>(count));
+    return out;
+}
+
+// Returns the waypoints along `polys` from at[0] to at[1] on the ground, and their length.
+// Throws NoPathError (naming the ends by `text`) when they are more than a query holds.
+NavPath walk(const dtNavMeshQuery& q, const std::vector<dtPolyRef>& polys, const float (&at)[2][3], const Field& field,
+             const ChunkDeltas* deltas, const std::string& text) {
+    // A corner at every polygon crossed, so that each leg lies on one polygon and follows its
+    // height detail: the path walks over a hill rather than through it.
+    std::vector<float> straight(3 * kMaxWaypoints);
+    std::vector<dtPolyRef> refs(kMaxWaypoints);
+    int n = 0;
+    if (dtStatusFailed(q.findStraightPath(at[0], at[1], polys.data(), static_cast<int>(polys.size()), straight.data(), nullptr, refs.data(),
+                                          &n, kMaxWaypoints, DT_STRAIGHTPATH_ALL_CROSSINGS)) ||
+        n == kMaxWaypoints)
+        throw NoPathError(fmt::format("no path {} (too long for one query: {} waypoints)", text, n));
+    NavPath out;
+    for (int i = 0; i < n; ++i) {
+        const glm::dvec3 p = on_detail(q, refs[i], {straight[3 * i], straight[3 * i + 1], straight[3 * i + 2]});
+        if (i > 0) follow_ground(q, refs[i - 1], out.points.back(), p, kWaypointStep_m, out.points);
+        out.points.push_back(p);
+    }
+    thin_and_ground(field, deltas, out.points);
+    for (std::size_t i = 1; i < out.points.size(); ++i) out.length_m += glm::distance(out.points[i - 1], out.points[i]);
+    return out;
+}
+
 }  // namespace nav_detail
 
 NavPath NavMesh::path(const glm::dvec3& from, const glm::dvec3& to, const std::string& from_what, const std::string& to_what) const {
-    const dtNavMeshQuery& q = *detour_->query;
+    dtNavMeshQuery& q = *detour_->query;
     dtQueryFilter filter;
     // Within a cell or two sideways; up to the agent's height above the ground, a metre below it.
     const float extents[3] = {float(2.0 * agent_.cell_size_m), float(std::max(agent_.height_m, 1.0)), float(2.0 * agent_.cell_size_m)};
@@ -76,29 +121,20 @@ NavPath NavMesh::path(const glm::dvec3& from, const glm::dvec3& to, const std::s
             throw NavError(fmt::format("{} {} {}", *names[e], point_text(points[e]),
                                        nav_detail::off_ground_reason(*field_, deltas_.get(), holds(points[e]), agent_, points[e])));
     }
-    std::vector<dtPolyRef> corridor(kMaxCorridor);
-    int count = 0;
-    const dtStatus found = q.findPath(ends[0], ends[1], at[0], at[1], &filter, corridor.data(), &count, kMaxCorridor);
-    if (dtStatusFailed(found) || count == 0 || corridor[count - 1] != ends[1])
-        throw NoPathError(fmt::format("no path from {} to {}", point_text(from), point_text(to)));
-    // A corner at every polygon crossed, so that each leg lies on one polygon and follows its
-    // height detail: the path walks over a hill rather than through it.
-    std::vector<float> straight(3 * kMaxWaypoints);
-    std::vector<dtPolyRef> refs(kMaxWaypoints);
-    int n = 0;
-    if (dtStatusFailed(q.findStraightPath(at[0], at[1], corridor.data(), count, straight.data(), nullptr, refs.data(), &n, kMaxWaypoints,
-                                          DT_STRAIGHTPATH_ALL_CROSSINGS)) ||
-        n == kMaxWaypoints)
-        throw NoPathError(fmt::format("no path from {} to {} (too long for one query: {} waypoints)", point_text(from), point_text(to), n));
-    NavPath out;
-    for (int i = 0; i < n; ++i) {
-        const glm::dvec3 p = nav_detail::on_detail(q, refs[i], {straight[3 * i], straight[3 * i + 1], straight[3 * i + 2]});
-        if (i > 0) nav_detail::follow_ground(q, refs[i - 1], out.points.back(), p, kWaypointStep_m, out.points);
-        out.points.push_back(p);
+    const std::string text = fmt::format("from {} to {}", point_text(from), point_text(to));
+    const std::vector<dtPolyRef> plain = nav_detail::corridor(q, filter, ends, at, 0);
+    if (plain.empty()) throw NoPathError("no path " + text);
+    NavPath best = nav_detail::walk(q, plain, at, *field_, deltas_.get(), text);
+    // Detour's A* measures a path between the midpoints of the polygons' edges: across long
+    // thin polygons (a tunnel's mouth on a slope) that zigzags to twice the distance, and the
+    // way over a hill can win. With line-of-sight shortcuts it measures such stretches
+    // straight, but a hill in one as flat: the shorter walk of the two is the path.
+    const std::vector<dtPolyRef> shortcut = nav_detail::corridor(q, filter, ends, at, DT_FINDPATH_ANY_ANGLE);
+    if (!shortcut.empty() && shortcut != plain) {
+        NavPath other = nav_detail::walk(q, shortcut, at, *field_, deltas_.get(), text);
+        if (other.length_m < best.length_m) best = std::move(other);
     }
-    nav_detail::thin_and_ground(*field_, deltas_.get(), out.points);
-    for (std::size_t i = 1; i < out.points.size(); ++i) out.length_m += glm::distance(out.points[i - 1], out.points[i]);
-    return out;
+    return best;
 }
 
 }  // namespace isoterra

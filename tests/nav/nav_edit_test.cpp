@@ -49,5 +49,28 @@ TEST(NavEdit, a_tunnel_through_a_hill_carries_the_path_shorter_and_undo_restores
     EXPECT_DOUBLE_EQ(after.length_m, before.length_m);
 }
 
+TEST(NavEdit, a_tunnel_whose_mouth_lies_in_long_thin_polygons_is_taken_not_the_way_over_the_hill_beside_it) {
+    // A hill 15 m high between feet 100 m apart. The tunnel's mouths open onto slopes cut
+    // into long thin polygons, across which Detour's A* (edge midpoint to edge midpoint)
+    // reckoned 39 m to a point 15 m in: the way over the hill won, 5 m longer than the tunnel.
+    const auto field = nav_tutorial();
+    const glm::dvec3 foot_a = top_ground(*field, -2929.2, -2585.7), foot_b = top_ground(*field, -2842.1, -2536.6);
+    const glm::dvec3 along = glm::normalize(foot_b - foot_a) * 10.0;
+    const glm::dvec3 a = top_ground(*field, foot_a.x - along.x, foot_a.z - along.z),
+                     b = top_ground(*field, foot_b.x + along.x, foot_b.z + along.z);
+    ASSERT_GT(top_ground(*field, (foot_a.x + foot_b.x) / 2, (foot_a.z + foot_b.z) / 2).y, std::max(foot_a.y, foot_b.y) + 10.0);
+    EditHistory history(field);
+    const Box changed = carve_tunnel(history, foot_a, foot_b);
+    const auto deltas = std::make_shared<const ChunkDeltas>(history.deltas());
+    const NavMesh nav(field, deltas, AgentSettings{}, nav_tiles_covering({-2970.0, -2620.0}, {-2800.0, -2500.0}), 2);
+    const NavPath through = nav.path(a, b);
+    expect_walkable_path(*field, *deltas, through, AgentSettings{}.max_slope_deg);
+    // The tunnel is 100 m long and the ends 10 m beyond its mouths: 120.3 m (125.6 m over the hill).
+    EXPECT_LT(through.length_m, glm::distance(a, b) + 1.0);
+    int in_old_rock = 0;
+    for (const glm::dvec3& p : through.points) in_old_rock += field->value(p + glm::dvec3(0.0, 0.5, 0.0)) < 0.0 ? 1 : 0;
+    EXPECT_GE(in_old_rock, 40);  // 56 of 69 waypoints
+}
+
 }  // namespace
 }  // namespace isoterra::test
