@@ -3,12 +3,22 @@
 
 #include <array>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "isoterra/nav.hpp"
 
+class dtNavMeshQuery;
+class dtQueryFilter;
+
 namespace isoterra::nav_detail {
+
+/// Returns why `p` has no walkable ground near it, in one line: outside the region (`held`
+/// false), how far inside rock or up in the air, or on ground no agent walks and where the
+/// nearest walkable ground is (found with `q` and `filter`).
+std::string off_ground_reason(const dtNavMeshQuery& q, const dtQueryFilter& filter, const Field& field, const ChunkDeltas* deltas,
+                              bool held, const AgentSettings& agent, const glm::dvec3& p);
 
 /// The triangles a tile's heightfield is rasterized from: world metres as floats, three
 /// indices a triangle, facing the air (counter-clockwise seen from outside).

@@ -1,5 +1,5 @@
 // Paths over a NavMesh: both ends snapped to the walkable ground near them (or refused,
-// saying whether the point is inside rock or in the air), A* over the polygons, then the
+// saying why: off_ground.cpp), A* over the polygons, then the
 // string-pulled waypoints (Detour's findPath, with and without line-of-sight shortcuts, and
 // findStraightPath), the shorter walk of the two.
 #include <cmath>
@@ -25,20 +25,6 @@ std::string point_text(const glm::dvec3& p) { return fmt::format("{:g},{:g},{:g}
 }  // namespace
 
 namespace nav_detail {
-
-// Why `p` has no walkable ground near it, in one line.
-std::string off_ground_reason(const Field& field, const ChunkDeltas* deltas, bool held, const AgentSettings& agent, const glm::dvec3& p) {
-    if (!held) return "lies outside the navigation mesh's region";
-    static const ChunkDeltas kNone;
-    double value = 0.0;
-    sample_edited(field, deltas ? *deltas : kNone, &p, 1, &value);
-    if (value < 0.0) return "lies inside rock";
-    glm::dvec3 hit;
-    if (!ray_cast(field, deltas ? *deltas : kNone, p, {0.0, -1.0, 0.0}, 1000.0, hit))
-        return "lies in the air with no ground below it within 1000 m";
-    if (p.y - hit.y > agent.height_m) return fmt::format("lies in the air, {:.1f} m above the ground", p.y - hit.y);
-    return fmt::format("is not on walkable ground (steeper than {:g} degrees, too low or too narrow for the agent)", agent.max_slope_deg);
-}
 
 // Returns `p` moved to the height of polygon `poly`'s detail mesh there (Detour's corners
 // and crossings lie on the coarser polygon).
@@ -118,8 +104,9 @@ NavPath NavMesh::path(const glm::dvec3& from, const glm::dvec3& to, const std::s
         // farther up or down (a cave's point snapped to the ground above it): refused too.
         if (dtStatusFailed(q.findNearestPoly(p, extents, &filter, &ends[e], at[e])) || ends[e] == 0 ||
             std::fabs(at[e][1] - p[1]) > extents[1])
-            throw NavError(fmt::format("{} {} {}", *names[e], point_text(points[e]),
-                                       nav_detail::off_ground_reason(*field_, deltas_.get(), holds(points[e]), agent_, points[e])));
+            throw NavError(
+                fmt::format("{} {} {}", *names[e], point_text(points[e]),
+                            nav_detail::off_ground_reason(q, filter, *field_, deltas_.get(), holds(points[e]), agent_, points[e])));
     }
     const std::string text = fmt::format("from {} to {}", point_text(from), point_text(to));
     const std::vector<dtPolyRef> plain = nav_detail::corridor(q, filter, ends, at, 0);

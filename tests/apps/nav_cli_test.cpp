@@ -48,8 +48,10 @@ TEST(NavCli, bad_points_agents_regions_and_no_path_are_one_line_with_their_exit_
         std::string args, err;
         int code;
     } cases[] = {
-        {path + "--from -122,-5,51 --to -122,4.7,51", "isoterra: --from -122,-5,51 lies inside rock\n", 2},
-        {path + "--from -122,4.7,51 --to -122,35,51", "isoterra: --to -122,35,51 lies in the air, 30.3 m above the ground\n", 2},
+        {path + "--from -122,-5,51 --to -122,4.7,51",
+         "isoterra: --from -122,-5,51 lies inside rock, 9.7 m under the ground at -122.00,4.65,51.00\n", 2},
+        {path + "--from -122,4.7,51 --to -122,35,51",
+         "isoterra: --to -122,35,51 lies in the air, 30.3 m above the ground at -122.00,4.65,51.00\n", 2},
         {path + "--from -122,4.7,51 --to -72,-17.25,88", "isoterra: no path from -122,4.7,51 to -72,-17.25,88\n", 3},
         {path + "--from 0,0,0 --to 1,0,1 --agent-radius 9",
          "isoterra: --agent-radius: expected a number from 0 to 5, got '9' (see isoterra --help)\n", 2},

@@ -1,5 +1,9 @@
 // Paths on the tutorial terrain: long ones over the ground, into a cave through its mouth,
 // and the points refused (in rock, in the air, off the region) or joined by no path.
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "isoterra/nav.hpp"
@@ -69,11 +73,38 @@ TEST(NavPath, points_in_rock_in_the_air_or_off_the_region_are_refused_and_no_pat
         }
         return std::string("a path");
     };
-    EXPECT_EQ(message({-122.0, -5.0, 51.0}, ground), "--from -122,-5,51 lies inside rock");
-    EXPECT_EQ(message(ground, {-122.0, 35.0, 51.0}), "--to -122,35,51 lies in the air, 30.3 m above the ground");
+    EXPECT_EQ(message({-122.0, -5.0, 51.0}, ground), "--from -122,-5,51 lies inside rock, 9.7 m under the ground at -122.00,4.65,51.00");
+    EXPECT_EQ(message(ground, {-122.0, 35.0, 51.0}), "--to -122,35,51 lies in the air, 30.3 m above the ground at -122.00,4.65,51.00");
     EXPECT_EQ(message(ground, glm::dvec3(500, 10, 51)), "--to 500,10,51 lies outside the navigation mesh's region");
     // A cave floor with no way out inside this region.
     EXPECT_EQ(message({-122.0, 4.7, 51.0}, {-72.0, -17.25, 88.0}), "no path: no path from -122,4.7,51 to -72,-17.25,88");
+}
+
+TEST(NavPath, a_point_a_hair_inside_steep_ground_is_told_the_nearest_walkable_ground_which_a_path_then_reaches) {
+    // The ground a ray from above meets lies a millimetre inside rock; here it is a slope
+    // steeper than the agent walks. Before, the point was refused as "inside rock".
+    const auto field = nav_tutorial();
+    const glm::dvec3 steep = top_ground(*field, 1885.14, -444.771);
+    ASSERT_LT(field->value(steep), 0.0);
+    const NavMesh nav(field, nullptr, AgentSettings{}, nav_tiles_covering({1850.0, -480.0}, {1920.0, -410.0}), 2);
+    std::string said;
+    try {
+        nav.path(steep, top_ground(*field, 1870.0, -440.0), "--from", "--to");
+    } catch (const NavError& e) {
+        said = e.what();
+    }
+    const std::string expected = fmt::format(
+        "--from {:g},{:g},{:g} is not on walkable ground (steeper than 45 degrees, too low or too narrow "
+        "for the agent); the nearest walkable ground is ",
+        steep.x, steep.y, steep.z);
+    ASSERT_EQ(said.substr(0, expected.size()), expected) << said;
+    glm::dvec3 near;
+    double away = 0.0;
+    ASSERT_EQ(std::sscanf(said.c_str() + expected.size(), "%lf,%lf,%lf, %lf m away", &near.x, &near.y, &near.z, &away), 4) << said;
+    EXPECT_NEAR(glm::distance(near, steep), away, 0.06);
+    EXPECT_LE(std::hypot(near.x - steep.x, near.z - steep.z), 8.0 * std::sqrt(2.0));
+    // The point it names, as printed, is on walkable ground: a path may start and end there.
+    EXPECT_NO_THROW(nav.path(near, near, "--from", "--to"));
 }
 
 }  // namespace
