@@ -50,6 +50,24 @@ inline Box carve_tunnel(EditHistory& history, const glm::dvec3& foot_a, const gl
     return changed;
 }
 
+/// Levels the floor of a tunnel carved by carve_tunnel as docs/guides/navigation.md shows:
+/// flatten balls of 3 m every 1.5 m along the line between the feet, half a metre under it.
+/// Returns the box of what changed.
+inline Box flatten_floor(EditHistory& history, const glm::dvec3& foot_a, const glm::dvec3& foot_b) {
+    Box changed{glm::dvec3(1e9), glm::dvec3(-1e9)};
+    const int balls = static_cast<int>(std::ceil(glm::distance(foot_a, foot_b) / 1.5));
+    for (int i = 0; i <= balls; ++i) {
+        EditOp op;
+        op.kind = BrushKind::flatten;
+        op.centre = foot_a + (foot_b - foot_a) * (double(i) / balls) - glm::dvec3(0.0, 0.5, 0.0);
+        op.radius_m = 3.0;
+        history.apply(op);
+        const Box e = edit_box(op);
+        changed = {glm::min(changed.lo, e.lo), glm::max(changed.hi, e.hi)};
+    }
+    return changed;
+}
+
 /// Checks every waypoint lies within `tolerance` metres of ground along the vertical (rock
 /// below, air above within that distance) and no leg climbs steeper than `max_slope_deg`.
 inline void expect_walkable_path(const Field& field, const ChunkDeltas& deltas, const NavPath& path, double max_slope_deg,

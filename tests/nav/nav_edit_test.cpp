@@ -72,5 +72,39 @@ TEST(NavEdit, a_tunnel_whose_mouth_lies_in_long_thin_polygons_is_taken_not_the_w
     EXPECT_GE(in_old_rock, 40);  // 56 of 69 waypoints
 }
 
+TEST(NavEdit, a_tunnel_floor_broken_by_a_pit_is_walked_once_levelled_with_flatten_as_the_guide_shows) {
+    // A tunnel that cuts into a cave under its floor: here a pit 2 m deep across the whole
+    // tunnel (balls of 2 m at the floor), a step no agent climbs (0.5 m).
+    const auto field = nav_tutorial();
+    const glm::dvec3 a = top_ground(*field, 40.0, 100.0), b = top_ground(*field, 160.0, 100.0);
+    const glm::dvec3 foot_a = top_ground(*field, 50.0, 100.0), foot_b = top_ground(*field, 150.0, 100.0);
+    EditHistory history(field);
+    Box changed = carve_tunnel(history, foot_a, foot_b);
+    for (int k = -4; k <= 4; ++k) {
+        EditOp pit;
+        pit.centre = (foot_a + foot_b) * 0.5 + glm::dvec3(0.0, -0.5, k);
+        pit.radius_m = 2.0;
+        history.apply(pit);
+    }
+    const TileRange range = nav_tiles_covering({8.0, 68.0}, {192.0, 132.0});
+    NavMesh nav(field, std::make_shared<const ChunkDeltas>(history.deltas()), AgentSettings{}, range, 2);
+    const auto through_rock = [&](const NavPath& p) {
+        int n = 0;
+        for (const glm::dvec3& q : p.points) n += field->value(q + glm::dvec3(0.0, 0.5, 0.0)) < 0.0 ? 1 : 0;
+        return n;
+    };
+    const NavPath broken = nav.path(a, b);
+    EXPECT_EQ(through_rock(broken), 0) << "the path crossed the pit";
+
+    const Box floor = flatten_floor(history, foot_a, foot_b);
+    changed = {glm::min(changed.lo, floor.lo), glm::max(changed.hi, floor.hi)};
+    const auto deltas = std::make_shared<const ChunkDeltas>(history.deltas());
+    nav.update(deltas, changed, 2);
+    const NavPath levelled = nav.path(a, b);
+    expect_walkable_path(*field, *deltas, levelled, AgentSettings{}.max_slope_deg);
+    EXPECT_GE(through_rock(levelled), 40);
+    EXPECT_LT(levelled.length_m, broken.length_m - 2.0);
+}
+
 }  // namespace
 }  // namespace isoterra::test
