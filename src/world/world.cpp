@@ -245,21 +245,30 @@ void World::State::invalidate_locked(const Box& box) {
 
 void World::State::queue_jobs_locked() {
     jobs_.clear();
+    // Column by column: a surveyed column's chunks are its layers bottom..top (add_chunks_locked),
+    // so each wanted one is found once, without a pass over every chunk and a column lookup for
+    // each (the order below is total: the list comes out the same).
+    // (A column kept only for a join behind the camera is not built again meanwhile.)
     for (const auto& [c, column] : columns_) {
-        if (column.surveyed || column.surveying || !(column.shown || wanted_locked(c))) continue;
+        if (column.surveying || !(column.shown || wanted_locked(c))) continue;
+        if (column.surveyed) {
+            for (int y = column.bottom; y <= column.top; ++y) {
+                const auto it = chunks_.find(chunk_of(c, y));
+                if (it == chunks_.end()) continue;
+                const Chunk& chunk = it->second;
+                if (static_cast<std::int64_t>(chunk.version) == chunk.handed || chunk.pending >= 0) continue;
+                const glm::dvec3 lo = it->first.origin_m();
+                jobs_.push_back(
+                    {false, it->first, chunk.version, mesher_, distance_to({lo, lo + kChunkSize * it->first.spacing_m()}), {}, 0});
+            }
+            continue;
+        }
         const double s = c.size_m();
         auto h = heights_.find(c);
         const ValueRange height = h != heights_.end() ? h->second : ValueRange{0.0, 0.0};
         const Box box{{c.x * s, height.lo, c.z * s}, {(c.x + 1) * s, height.hi, (c.z + 1) * s}};
         jobs_.push_back({true, {c.x, 0, c.z, c.level}, 0, mesher_, distance_to(box), {}, 0});
     }
-    // (A column kept only for a join behind the camera is not built again meanwhile.)
-    for (const auto& [c, chunk] : chunks_)
-        if (static_cast<std::int64_t>(chunk.version) != chunk.handed && chunk.pending < 0 &&
-            (columns_.at({c.lod, c.x, c.z}).shown || wanted_locked({c.lod, c.x, c.z}))) {
-            const glm::dvec3 lo = c.origin_m();
-            jobs_.push_back({false, c, chunk.version, mesher_, distance_to({lo, lo + kChunkSize * c.spacing_m()}), {}, 0});
-        }
     // Nearest last, so that workers pop the nearest; finer levels first at equal distance
     // (an edit's own chunks before the coarser ones over it), then surveys, then by
     // coordinate, for a repeatable order. Coarse first: the coarsest level before all, then
