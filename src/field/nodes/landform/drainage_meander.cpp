@@ -150,10 +150,11 @@ glm::dvec2 channel_point(const Channel& c, double t) {
 }
 
 double channel_distance(const Channel& c, const glm::dvec2& at, double* share) {
-    const double t = std::clamp(glm::dot(at - c.q, c.r - c.q) * c.inv_len2, 0.0, 1.0);
-    if (share) *share = t;
-    if (c.bend == 0.0) return glm::length(at - channel_point(c, t));
     const glm::dvec2 qr = c.r - c.q;
+    const double t = std::clamp(glm::dot(at - c.q, qr) * c.inv_len2, 0.0, 1.0);
+    if (share) *share = t;
+    // Straight: the segment's point, not channel_point's (its call cost 5 % of a tile's build).
+    if (c.bend == 0.0) return glm::length(at - (c.q + t * qr));
     const glm::dvec2 across = std::sqrt(c.inv_len2) * glm::dvec2(-qr.y, qr.x);
     const glm::dvec2 on_line = c.q + t * qr;
     double dt = 0.0, ds = 0.0;
