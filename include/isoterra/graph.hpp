@@ -43,6 +43,7 @@ struct GraphChannel {
     double bend = 0.0, waves = 1.0;           // drainage's meander: its bends across the line from `from` to `to`
     double vary = 0.0, head = 0.0;            // drainage's meander_vary: how its bends wander, over what share of a head they grow
     std::uint64_t coin = 0;                   // ... and the channel's own coin for them
+    double gamma = 1.0;                       // its profile: water falls as (1 - t)^gamma along it (trunks straight unless bowed)
     /// Returns the channel's line at share t of the way from its source (0) to its end (1),
     /// its bends included.
     glm::dvec2 point(double t) const;

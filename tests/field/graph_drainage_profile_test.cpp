@@ -200,3 +200,51 @@ TEST(DrainageProfile, with_spring_slope_a_steep_head_is_dry_until_its_fall_eases
     for (double x = -2000.0; x <= 6000.0; x += 173.0)
         for (double z = -4000.0; z <= 4000.0; z += 211.0) EXPECT_EQ(ground->ground_height(x, z), today_ground->ground_height(x, z));
 }
+
+// With trunk_carve_m = c a trunk (level 0) keeps its ends' levels (its neighbours' too) and its
+// profile bows to the least whole gamma in 1..4 whose water, zr + (zq - zr) (1 - t)^gamma, lies at
+// or below control + relief (or the sea's level, where that is higher) at t = 1/8 .. 7/8 on its
+// line and out to c beside it. On a coast with no relief, whose control wobbles, straight
+// trunks stand metres above the land at some of those points; bowed ones at none.
+TEST(DrainageProfile, with_trunk_carve_m_a_trunk_bows_to_the_least_whole_gamma_that_keeps_its_water_below_the_land) {
+    const std::string base =
+        "cell_m = 2000.0, levels = 1, slope = 0.3, floor_m = 40.0, bed_width_m = 10.0, bed_depth_m = 2.0, "
+        "water_levels = 1, jitter = 0.8, sea_level = 0.0";
+    const auto flat_land = [](std::string graph) { return graph.replace(graph.find("value = 300.0"), 13, "value = 0.0"); };
+    const auto bowed = parse_graph(flat_land(coast_graph(base + ", trunk_carve_m = 90.0")), "bowed.toml");
+    const auto straight = parse_graph(flat_land(coast_graph(base)), "straight.toml");
+    const auto land = parse_graph(flat_land(coast_graph(base, "envelope")), "land.toml");
+    const auto trunks = bowed->channels("drain", {-5000.0, -6000.0}, {7000.0, 6000.0});
+    const auto straight_trunks = straight->channels("drain", {-5000.0, -6000.0}, {7000.0, 6000.0});
+    ASSERT_EQ(trunks.size(), straight_trunks.size());
+    ASSERT_GT(trunks.size(), 20u);
+    // The highest the water of a profile of exponent g stands above the land at the samples.
+    const auto most_above = [&](const GraphChannel& c, double g) {
+        const double zr = land->ground_height(c.to.x, c.to.y);  // the end's own control (to's water is held at the sea)
+        const glm::dvec2 along = c.to - c.from, across = glm::dvec2(-along.y, along.x) / glm::length(along);
+        double most = -INFINITY;
+        for (int i = 1; i < 8; ++i)
+            for (int j = -3; j <= 3; ++j) {
+                const glm::dvec2 p = c.from + (i / 8.0) * along + (90.0 * j / 3.0) * across;
+                const double water = zr + (c.water_from - zr) * std::pow(1.0 - i / 8.0, g);
+                most = std::max(most, water - std::max(land->ground_height(p.x, p.y), 0.0));
+            }
+        return most;
+    };
+    int bowed_count = 0, fitted = 0, straight_above = 0;
+    for (std::size_t n = 0; n < trunks.size(); ++n) {
+        const GraphChannel &c = trunks[n], &s = straight_trunks[n];
+        EXPECT_EQ(c.water_from, s.water_from);
+        EXPECT_EQ(c.water_to, s.water_to);
+        EXPECT_EQ(s.gamma, 1.0);
+        ASSERT_TRUE(c.gamma == 1.0 || c.gamma == 2.0 || c.gamma == 3.0 || c.gamma == 4.0) << c.gamma;
+        if (c.gamma < 4.0) EXPECT_LE(most_above(c, c.gamma), 1e-9) << c.from.x << ", " << c.from.y;
+        if (c.gamma > 1.0) EXPECT_GT(most_above(c, c.gamma - 1.0), 0.0) << c.from.x << ", " << c.from.y;
+        bowed_count += c.gamma > 1.0;
+        fitted += c.gamma > 1.0 && c.gamma < 4.0;
+        straight_above += most_above(s, 1.0) > 2.0;
+    }
+    EXPECT_GT(bowed_count, 15);  // of 32 (26 bowed, 19 to a gamma under 4, 23 straight ones over 2 m above)
+    EXPECT_GT(fitted, 10);
+    EXPECT_GT(straight_above, 15);
+}

@@ -176,6 +176,7 @@ Tile Network::trunks(std::int64_t tx, std::int64_t tz) const {
             bend_channel(p_, bend_hash(0, c.ci, c.cj), c);
             tile.channels.push_back(c);
         }
+    if (p_.trunk_carve > 0.0 && p_.water_levels > 0) bow_trunks(*this, tile.channels);
     return tile;
 }
 
@@ -267,7 +268,7 @@ std::vector<GraphChannel> drainage_channels(const Program& program, const NoiseS
                 for (const Channel& ch : net.tile(k, tx, tz)->channels)
                     if (ch.q.x >= lo.x && ch.q.x <= hi.x && ch.q.y >= lo.y && ch.q.y <= hi.y)
                         out.push_back({ch.q, ch.r, std::max(ch.zq, p.sea_level), std::max(ch.zr, p.sea_level), k, p.levels - k, ch.bend,
-                                       ch.waves, ch.wander.vary, ch.wander.head, ch.wander.coin});
+                                       ch.waves, ch.wander.vary, ch.wander.head, ch.wander.coin, ch.gamma});
     }
     return out;
 }

@@ -28,7 +28,7 @@ constexpr double kDry = -1e4;             // the water output where no river run
 constexpr double kFar = 1e7;              // the distance output where no channel is seen
 constexpr std::size_t kMostTiles = 8192;  // the cache's bound (about 6 KB a tile)
 constexpr double kCarveRise = 2.0;        // carve_m: a floor rises at this many times its channel's fall
-constexpr std::size_t kOwnNumbers = 22;   // the node's own numbers (nodes/table.cpp); a far level's copy adds one
+constexpr std::size_t kOwnNumbers = 23;   // the node's own numbers (nodes/table.cpp); a far level's copy adds one
 
 // The node's settings, and what they give per level (worked out once: valleys are the
 // inner loop).
@@ -58,6 +58,9 @@ struct Params {
     // water; above it the head is a dry gully and its water springs where the profile's fall
     // eases to it (drainage_rivers.cpp). The ground is the same either way.
     double spring_slope = 0.0;
+    // 0 in older graphs (straight trunk profiles, their bits kept): how far beside a trunk's
+    // line its water must lie below control + relief; its profile bows (drainage_carve.cpp).
+    double trunk_carve = 0.0;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -73,6 +76,7 @@ struct Params {
         if (p.size() > 19) carve = p[18], blend = p[19];
         if (p.size() > 20) vary = p[20];
         if (p.size() > 21) spring_slope = p[21];
+        if (p.size() > 22) trunk_carve = p[22];
         levels = std::clamp(node.shape.octaves, 1, 8);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
@@ -371,5 +375,10 @@ double blend_ground(double m, const glm::dvec2& lowest, double envelope, double 
 // carve_m (drainage_carve.cpp): lowers the profiles of a water-carrying level's channels,
 // just built, until their water lies below the coarser ground along and beside their lines.
 void carve_channels(Network& net, int level, std::vector<Channel>& channels);
+// trunk_carve_m (drainage_carve.cpp): bows the profiles of level 0's channels, just built (their
+// ends' levels kept: the network's water stays continuous), until their water lies below
+// control + relief along and beside their lines, so no trunk crosses low ground on a ledge.
+void bow_trunks(const Network& net, std::vector<Channel>& channels);
+constexpr double kMostBow = 4.0;  // the steepest bow: u^4 (whole exponents: the same bits everywhere)
 
 }  // namespace isoterra::graph::drainage

@@ -59,6 +59,9 @@ std::vector<InputSpec> drainage_inputs() {
             "dry gullies bend gently, tributaries meet the bent line at the network's angle); 0: a plain sine"),
         number("spring_slope", false, 0.0, 0, 10).with(
             "with it, a river head steeper than this (a tangent) is a dry gully: its water springs where its fall eases to it"),
+        number("trunk_carve_m", false, 0.0, 0, 1e5).with(
+            "with it, a level-0 river's profile bows (its fall drawn upstream, up to u^4) until its water lies below control + relief "
+            "along its line and out to this far beside it: no trunk on a ledge where the land falls sooner than its straight fall"),
     };
     // clang-format on
 }
