@@ -219,8 +219,53 @@ private:
     double steep_ny_;  // normal.y below this: above every slope band
 };
 
-/// A scalar field over all of space. Implementations are immutable after construction, so
-/// every const call is thread-safe.
+/// What a field works out per (x, z) column besides its values: the ground height, the
+/// column looks (water, snow line, scree) and the work the chunks of one column share. A
+/// field graph provides it (GraphField: its ground and look outputs, its column nodes);
+/// other fields (shapes, CSG) have none: Field::columns() returns null. Thread-safe.
+class ColumnSource {
+public:
+    virtual ~ColumnSource() = default;
+
+    /// True when the columns have a ground height (a graph with a `ground` output), though it
+    /// may still be NaN or infinite at some columns.
+    virtual bool has_ground() const = 0;
+
+    /// Returns the ground height at (x, z), or NaN when there is none.
+    virtual double ground_height(double x, double z) const = 0;
+
+    /// Writes the ground height of each (x, z) column of `lattice` (size.x * size.z floats,
+    /// x fastest) and returns true, or returns false when there is none.
+    virtual bool ground_heights(const Lattice& lattice, float* out) const = 0;
+
+    /// How far the surface departs from the ground height of ground_heights(), up or down:
+    /// the ground's proven range over a region is the heights' range widened by this (a
+    /// terrain node's overhangs); 0 for most graphs.
+    double ground_bend() const { return ground_bend_m_; }
+
+    /// The field's bounds() of `box` given `ground`, a proven range of the bent ground over
+    /// the box's square (heights widened by ground_bend()), for callers that keep it.
+    virtual ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const = 0;
+
+    /// The field's sample_lattice() and ground_heights() together, for `use`, with the
+    /// columns from columns_of(lattice) when given (null: worked out here; the same bits
+    /// either way); with `looks`, also the column looks (the vectors of those the field lacks
+    /// left empty). Returns what ground_heights() returns.
+    virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use,
+                                           const LatticeColumns* columns, ColumnLooks* looks) const = 0;
+
+    /// Returns the per-column work of lattices with `lattice`'s columns, to share between
+    /// them (the chunks of one column of a world).
+    virtual std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const = 0;
+
+protected:
+    /// Set once by a source whose surface departs from its ground (ground_bend()).
+    double ground_bend_m_ = 0.0;
+};
+
+/// A scalar field over all of space: sampling, bounds, the look of its surface, and its
+/// columns when it has them. Implementations are immutable after construction, so every
+/// const call is thread-safe.
 class Field {
 public:
     virtual ~Field() = default;
@@ -247,51 +292,39 @@ public:
     /// very low (-1e9) when there is none (the default). Thread-safe.
     virtual double sea_level_m() const { return -1e9; }
 
-    /// Writes the ground height of each (x, z) column of `lattice` (size.x * size.z floats,
-    /// x fastest) and returns true, or returns false when the field has no ground height.
-    /// Thread-safe.
-    virtual bool ground_heights(const Lattice& lattice, float* out) const;
+    /// Returns what the field works out per column (ground, looks, shared column work), or
+    /// null when it has no columns (the default). Thread-safe.
+    virtual const ColumnSource* columns() const { return nullptr; }
 
-    /// Returns the ground height at (x, z), or NaN when the field has none. Thread-safe.
-    virtual double ground_height(double x, double z) const;
+    // What columns() gives, for any field: a field without columns has no ground (false,
+    // NaN, a bend of 0), bounds a box by bounds(), samples by sample_lattice() with no looks,
+    // and shares no column work (null). Thread-safe.
+
+    /// ColumnSource::ground_heights(), or false.
+    bool ground_heights(const Lattice& lattice, float* out) const;
+    /// ColumnSource::ground_height(), or NaN.
+    double ground_height(double x, double z) const;
     /// ground_height(), by its name from before the terrain function became a graph
     /// node (issue 54), so that consumers' code keeps building.
     double surface_height(double x, double z) const { return ground_height(x, z); }
-    /// True when the field has a ground height (a terrain; a graph with a ground output),
-    /// though it may still be NaN or infinite at some columns. False by default.
-    virtual bool has_ground() const { return false; }
-
-    /// How far the surface departs from the ground height of ground_heights(), up or down:
-    /// the ground's proven range over a region is the heights' range widened by this (a
-    /// terrain node's overhangs). 0 by default. Thread-safe.
-    double ground_bend() const { return ground_bend_m_; }
-
-    /// bounds() of `box` given `ground`, a proven range of the bent ground over the box's
-    /// square (heights widened by ground_bend()), for callers that keep it: a field with a
-    /// ground height bounds a box from it at no cost. The default ignores it. Thread-safe.
-    virtual ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const;
-
-    /// sample_lattice() and ground_heights() together (a terrain computes its columns once),
-    /// for `use`, with the columns from columns_of(lattice) when given (null: worked out
-    /// here; the same bits either way); with `looks`, also the column looks (water, snow
-    /// line, scree) where the field has them (the vectors of those it lacks left empty).
-    /// Returns what ground_heights() returns. Thread-safe.
-    virtual bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
-                                           const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const;
-
-    /// Returns the per-column work of lattices with `lattice`'s columns, to share between
-    /// them, or null when the field has none. Thread-safe.
-    virtual std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const;
+    /// ColumnSource::has_ground(), or false.
+    bool has_ground() const;
+    /// ColumnSource::ground_bend(), or 0.
+    double ground_bend() const;
+    /// ColumnSource::bounds_with_ground(), or bounds(box).
+    ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const;
+    /// ColumnSource::sample_lattice_and_ground(), or sample_lattice() with `looks` cleared
+    /// and false.
+    bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
+                                   const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const;
+    /// ColumnSource::columns_of(), or null.
+    std::shared_ptr<const LatticeColumns> columns_of(const Lattice& lattice) const;
 
     /// Returns the value at one point (a batch of one). Thread-safe.
     double value(const glm::dvec3& p) const;
 
     /// Returns the gradient at `p` by central differences of step `h` metres. Thread-safe.
     glm::dvec3 gradient(const glm::dvec3& p, double h = 0.05) const;
-
-protected:
-    /// Set once by a field whose surface departs from its ground (ground_bend()).
-    double ground_bend_m_ = 0.0;
 };
 
 // ---------------------------------------------------------------------------------------

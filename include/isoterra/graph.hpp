@@ -87,17 +87,20 @@ struct GraphSkipCount {
     std::size_t masked_columns_skipped = 0;
 };
 
-/// A field defined by a graph. Immutable; every call is thread-safe.
-class GraphField final : public Field {
+/// A field defined by a graph, and its columns (ground and looks from its outputs, the
+/// column nodes run once per column). Immutable; every call is thread-safe.
+class GraphField final : public Field, public ColumnSource {
 public:
     GraphField(std::shared_ptr<const graph::Program> program, std::uint32_t seed);
     ~GraphField() override;
 
     void sample_points(const glm::dvec3* points, std::size_t count, double* out) const override;
     void sample_lattice(const Lattice& lattice, float* out) const override;
+    ValueRange bounds(const Box& box) const override;
+    /// Every graph has columns (its column nodes); has_ground() tells whether a ground too.
+    const ColumnSource* columns() const override { return this; }
     bool sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use = LatticeUse::values,
                                    const LatticeColumns* columns = nullptr, ColumnLooks* looks = nullptr) const override;
-    ValueRange bounds(const Box& box) const override;
     /// bounds() with the ground output's range narrowed to `ground` (a survey's, which
     /// holds at the samples a chunk of its column reads), when the graph has a ground.
     ValueRange bounds_with_ground(const Box& box, const ValueRange& ground) const override;
@@ -124,6 +127,7 @@ public:
     /// What one sample of the sdf and of the ground costs (at most kGraphCostLimit each).
     GraphCost sample_cost() const;
     bool has_ground() const override;
+    using ColumnSource::ground_bend;
     /// The file's `sea_level` (the sea renderers draw); very low (-1e9) when it has none.
     double sea_level_m() const override;
     /// The same graph with another seed.

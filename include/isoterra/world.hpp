@@ -99,7 +99,7 @@ bool lod_balanced(const LodColumnSet& columns, int levels);
 /// floor's value (world_floor_value: rock) in place of the field's, every sample is at most
 /// that value, so caves close at the floor at every level alike. `surface`: skip what no
 /// mesher reads (LatticeUse::surface) where no edit reaches. Thread-safe for distinct `out`.
-/// `columns`: the field's per-column work for the chunk's lattice (Field::columns_of), if
+/// `columns`: the field's per-column work for the chunk's lattice (ColumnSource::columns_of, through Field::columns()), if
 /// kept; null: worked out here.
 void sample_world_chunk(const Field& field, const ChunkDeltas* deltas, const ChunkCoord& c, Mesher mesher, double floor_m,
                         ChunkSamples& out, bool surface = true, const LatticeColumns* columns = nullptr);

@@ -1,4 +1,5 @@
-// The Field base: the batched defaults every field gets, and single-point helpers.
+// The Field base: the batched defaults every field gets, single-point helpers, and what
+// columns() gives for any field (none: no ground, no looks).
 #include <cmath>
 #include <vector>
 
@@ -25,17 +26,42 @@ const MaterialRules& Field::material_rules() const {
     return kDefaultRules;
 }
 
-bool Field::ground_heights(const Lattice&, float*) const { return false; }
+bool Field::ground_heights(const Lattice& lattice, float* out) const {
+    const ColumnSource* c = columns();
+    return c && c->ground_heights(lattice, out);
+}
 
-ValueRange Field::bounds_with_ground(const Box& box, const ValueRange&) const { return bounds(box); }
+double Field::ground_height(double x, double z) const {
+    const ColumnSource* c = columns();
+    return c ? c->ground_height(x, z) : std::nan("");
+}
 
-std::shared_ptr<const LatticeColumns> Field::columns_of(const Lattice&) const { return nullptr; }
+bool Field::has_ground() const {
+    const ColumnSource* c = columns();
+    return c && c->has_ground();
+}
 
-bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse, const LatticeColumns*,
+double Field::ground_bend() const {
+    const ColumnSource* c = columns();
+    return c ? c->ground_bend() : 0.0;
+}
+
+ValueRange Field::bounds_with_ground(const Box& box, const ValueRange& ground) const {
+    const ColumnSource* c = columns();
+    return c ? c->bounds_with_ground(box, ground) : bounds(box);
+}
+
+std::shared_ptr<const LatticeColumns> Field::columns_of(const Lattice& lattice) const {
+    const ColumnSource* c = columns();
+    return c ? c->columns_of(lattice) : nullptr;
+}
+
+bool Field::sample_lattice_and_ground(const Lattice& lattice, float* values, float* ground, LatticeUse use, const LatticeColumns* given,
                                       ColumnLooks* looks) const {
+    if (const ColumnSource* c = columns()) return c->sample_lattice_and_ground(lattice, values, ground, use, given, looks);
     if (looks) looks->clear();
     sample_lattice(lattice, values);
-    return ground_heights(lattice, ground);
+    return false;
 }
 
 MaterialSample Field::material(const glm::dvec3& p, const glm::dvec3& normal) const { return material_rules().classify(p.y, normal, 0.0); }
@@ -53,7 +79,5 @@ glm::dvec3 Field::gradient(const glm::dvec3& p, double h) const {
     sample_points(pts, 6, v);
     return glm::dvec3(v[0] - v[1], v[2] - v[3], v[4] - v[5]) / (2.0 * h);
 }
-
-double Field::ground_height(double, double) const { return std::nan(""); }
 
 }  // namespace isoterra

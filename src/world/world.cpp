@@ -94,10 +94,11 @@ ValueRange World::State::height_estimate(const LodColumn& c) const {
     lat.origin = glm::i64vec3(2 * std::int64_t{c.x}, 0, 2 * std::int64_t{c.z});
     lat.size = glm::ivec3(3, 1, 3);
     lat.spacing_m = 0.5 * c.size_m();
+    const ColumnSource* columns = field_->columns();
     float h[9];
-    if (!field_->ground_heights(lat, h)) return {0.0, 0.0};
+    if (!columns || !columns->ground_heights(lat, h)) return {0.0, 0.0};
     const auto [lo, hi] = std::minmax_element(h, h + 9);
-    return {*lo - field_->ground_bend(), *hi + field_->ground_bend()};
+    return {*lo - columns->ground_bend(), *hi + columns->ground_bend()};
 }
 
 int World::State::edited_top(const LodColumn& c) const { return edited_top_layer(deltas_.get(), c); }

@@ -88,7 +88,8 @@ namespace {
 void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out) {
     const LodColumn c{job.coord.lod, job.coord.x, job.coord.z};
     const Padding pad = mesher_padding(job.mesher);
-    out.lattice_columns = field.columns_of(in_world_column(chunk_lattice({c.x, 0, c.z, c.level}, pad), job.mesher));
+    const ColumnSource* columns = field.columns();  // null: no ground, no shared column work
+    if (columns) out.lattice_columns = columns->columns_of(in_world_column(chunk_lattice({c.x, 0, c.z, c.level}, pad), job.mesher));
     std::vector<float> heights(static_cast<std::size_t>(kChunkSize + 1) * (kChunkSize + 1));
     bool has_ground = false;
     if (out.lattice_columns && !out.lattice_columns->height.empty()) {
@@ -103,12 +104,12 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
         lat.origin = glm::i64vec3(std::int64_t{c.x} * kChunkSize, 0, std::int64_t{c.z} * kChunkSize);
         lat.size = glm::ivec3(kChunkSize + 1, 1, kChunkSize + 1);
         lat.spacing_m = std::ldexp(1.0, c.level);
-        has_ground = field.ground_heights(in_world_column(lat, job.mesher), heights.data());
+        has_ground = columns && columns->ground_heights(in_world_column(lat, job.mesher), heights.data());
     }
     if (has_ground) {
         const auto [lo, hi] = std::minmax_element(heights.begin(), heights.end());
         // Floats of the double heights: a centimetre covers their rounding.
-        const double bend = field.ground_bend() + 0.01 + 1e-6 * std::max(std::fabs(*lo), std::fabs(*hi));
+        const double bend = columns->ground_bend() + 0.01 + 1e-6 * std::max(std::fabs(*lo), std::fabs(*hi));
         out.ground = {*lo - bend, *hi + bend};
     }
     // The chunks from the lowest whose samples can be air (those below are all rock, with
@@ -123,7 +124,8 @@ void survey_column(const Field& field, const WorldJob& job, WorldJobResult& out)
     out.top = floor_layer;
     const double x0 = c.x * size, z0 = c.z * size;
     for (int y = floor_layer; y * size < kCeiling; ++y) {
-        const ValueRange r = field.bounds_with_ground({{x0, y * size, z0}, {x0 + size, (y + 1) * size, z0 + size}}, out.ground);
+        const Box box{{x0, y * size, z0}, {x0 + size, (y + 1) * size, z0 + size}};
+        const ValueRange r = columns ? columns->bounds_with_ground(box, out.ground) : field.bounds(box);
         if (r.hi > 0.0 && out.bottom == INT_MAX) out.bottom = y;
         if (r.lo <= 0.0) out.top = y;
         else if (has_ground) break;
@@ -139,7 +141,8 @@ ValueRange world_chunk_range(const Field& field, const ChunkDeltas* deltas, cons
     const ChunkCoord& c = job.coord;
     const double floor_m = job.lowest_layer * double(kChunkSize);
     const glm::dvec3 lo = c.origin_m(), hi = lo + kChunkSize * c.spacing_m();
-    ValueRange range = field.bounds_with_ground({lo, hi}, job.ground);
+    const ColumnSource* columns = field.columns();
+    ValueRange range = columns ? columns->bounds_with_ground({lo, hi}, job.ground) : field.bounds({lo, hi});
     if (deltas) {
         const ValueRange d = deltas->range(c.read_box());
         range = {range.lo + d.lo, range.hi + d.hi};
