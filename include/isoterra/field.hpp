@@ -195,6 +195,15 @@ struct MaterialRules {
     MaterialSample classify(double y, const glm::dvec3& normal, double depth_m, const PointLooks& looks) const;
 };
 
+/// The inputs of MaterialClassifier::classify for many points, one array each (`looks` may be
+/// null: none anywhere). Only the normal's y enters the rules.
+struct MaterialPoints {
+    const double* y = nullptr;
+    const double* normal_y = nullptr;
+    const double* depth_m = nullptr;
+    const PointLooks* looks = nullptr;
+};
+
 /// MaterialRules::classify() for many vertices, with the same results: each blend band's
 /// start and inverse width computed once, and no acos where the normal is flatter than
 /// every slope band starts or steeper than every band ends (the angle cannot matter there).
@@ -205,11 +214,13 @@ public:
     MaterialSample operator()(double y, const glm::dvec3& normal, double depth_m) const;
     /// Returns MaterialRules::classify(y, normal, depth_m, looks). Thread-safe.
     MaterialSample operator()(double y, const glm::dvec3& normal, double depth_m, const PointLooks& looks) const;
+    /// Writes out[v] = (*this)(y[v], normal with y normal_y[v], depth_m[v], looks[v]) for
+    /// v < count: the same results, several points at a time. Thread-safe.
+    void classify(const MaterialPoints& points, std::size_t count, MaterialSample* out) const;
 
 private:
     struct Step {  // smoothstep from `from` over a band, as a multiply
         Step(double from, double to);
-        double operator()(double v) const;
         double from, inv_width;
     };
     Step steep_, snow_line_, snow_slope_, below_, facing_down_, deep_;

@@ -53,8 +53,9 @@ struct BlockChunk {
 
     // The material of a face of the sample at `centre` with this normal, seen at height `y`.
     MaterialSample material(const glm::dvec3& centre, double y, const glm::vec3& normal) const {
-        const double depth = detail::ground_depth(s, centre.x, centre.y, centre.z);
-        return classify(y, glm::dvec3(normal), depth < 0.0 ? 0.0 : depth, detail::point_looks(s, centre.x, centre.z));
+        PointLooks looks;
+        const double depth = detail::column_depth_and_looks(s, centre.x, centre.y, centre.z, looks);
+        return classify(y, glm::dvec3(normal), depth < 0.0 ? 0.0 : depth, looks);
     }
 
     // A rectangle of w x h faces on the side `dir` along `axis` of the samples from `first`

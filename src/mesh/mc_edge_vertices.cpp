@@ -74,6 +74,10 @@ void mc_edge_vertices(const ChunkSamples& s, const MaterialClassifier& classify,
         const float len = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
         n = len > 0.0f && std::isfinite(len) ? glm::vec3(g.x / len, g.y / len, g.z / len) : unit_or_up(g);
     }
+    // Positions, and what the materials need of each vertex: classified together at the end.
+    thread_local std::vector<double> heights, normal_y, depth;
+    thread_local std::vector<PointLooks> looks;
+    heights.resize(count), normal_y.resize(count), depth.resize(count), looks.resize(count);
     for (std::size_t v = 0; v < count; ++v) {
         const std::uint32_t e = edges[v];
         const int lower[3] = {static_cast<int>(e & 255), static_cast<int>(e >> 8 & 255), static_cast<int>(e >> 16 & 255)};
@@ -82,12 +86,14 @@ void mc_edge_vertices(const ChunkSamples& s, const MaterialClassifier& classify,
         glm::dvec3 p = sample_position(s, lower[0], lower[1], lower[2]);
         p[axis] += t * sp;
         out.positions[v] = glm::vec3(p - out.origin);
-        out.materials[v] = classify(p.y, glm::dvec3(out.normals[v]), ground_depth(s, p.x, p.y, p.z), point_looks(s, p.x, p.z));
+        heights[v] = p.y, normal_y[v] = out.normals[v].y;
+        depth[v] = column_depth_and_looks(s, p.x, p.y, p.z, looks[v]);
         glm::dvec3 cell(lower[0], lower[1], lower[2]);
         cell[axis] += t;
         secondary_position(cell, axis, lower, sp, out.secondary[v], out.side_flags[v]);
         record_face_vertex(scratch, lower, axis, static_cast<std::int32_t>(v));
     }
+    classify.classify(MaterialPoints{heights.data(), normal_y.data(), depth.data(), looks.data()}, count, out.materials.data());
 }
 
 }  // namespace isoterra::detail

@@ -92,34 +92,32 @@ double bilinear_of_numbers(const std::vector<float>& channel, std::size_t nx, co
 
 }  // namespace
 
-double ground_depth(const ChunkSamples& s, double x, double y, double z, int stride) {
-    if (!s.has_ground || !std::isfinite(x) || !std::isfinite(z)) return 0.0;
+double column_depth_and_looks(const ChunkSamples& s, double x, double y, double z, PointLooks& looks, int stride) {
+    looks = PointLooks{};
+    if (s.sea_level_m > -1e8) looks.water_m = s.sea_level_m;
+    const bool ground = s.has_ground, looked = !s.looks.empty();
+    if ((!ground && !looked) || !std::isfinite(x) || !std::isfinite(z)) return 0.0;
+    // One cell of the columns for both.
     const ColumnCell c = column_cell(s, x, z, stride);
     const std::size_t nx = static_cast<std::size_t>(s.lattice.size.x);
+    if (looked) {
+        if (!s.looks.water.empty()) {
+            const double w = bilinear_of_numbers(s.looks.water, nx, c, stride);
+            if (w > looks.water_m) looks.water_m = w;  // NaN: the sea's alone
+        }
+        if (!s.looks.snow_line.empty()) looks.snow_line_m = bilinear_of_numbers(s.looks.snow_line, nx, c, stride);
+        if (!s.looks.scree.empty()) {
+            const double v = bilinear_of_numbers(s.looks.scree, nx, c, stride);
+            looks.scree = std::isnan(v) ? 0.0 : v;
+        }
+    }
+    if (!ground) return 0.0;
     const float* g = s.ground.data();
     const int i = c.i, k = c.k;
     const double fu = c.fu, fv = c.fv;
     const double h = (g[k * nx + i] * (1 - fu) + g[k * nx + i + stride] * fu) * (1 - fv) +
                      (g[(k + stride) * nx + i] * (1 - fu) + g[(k + stride) * nx + i + stride] * fu) * fv;
     return h - y;
-}
-
-PointLooks point_looks(const ChunkSamples& s, double x, double z, int stride) {
-    PointLooks looks;
-    if (s.sea_level_m > -1e8) looks.water_m = s.sea_level_m;
-    if (s.looks.empty() || !std::isfinite(x) || !std::isfinite(z)) return looks;
-    const ColumnCell c = column_cell(s, x, z, stride);
-    const std::size_t nx = static_cast<std::size_t>(s.lattice.size.x);
-    if (!s.looks.water.empty()) {
-        const double w = bilinear_of_numbers(s.looks.water, nx, c, stride);
-        if (w > looks.water_m) looks.water_m = w;  // NaN: the sea's alone
-    }
-    if (!s.looks.snow_line.empty()) looks.snow_line_m = bilinear_of_numbers(s.looks.snow_line, nx, c, stride);
-    if (!s.looks.scree.empty()) {
-        const double v = bilinear_of_numbers(s.looks.scree, nx, c, stride);
-        looks.scree = std::isnan(v) ? 0.0 : v;
-    }
-    return looks;
 }
 
 void sign_rows(const ChunkSamples& s, int lo, int n, std::uint64_t* solid) {
@@ -171,7 +169,9 @@ void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifi
     const glm::vec3 n = unit_or_up(gradient);
     out.positions.emplace_back(p - out.origin);
     out.normals.push_back(n);
-    out.materials.push_back(classify(p.y, glm::dvec3(n), ground_depth(s, p.x, p.y, p.z, stride), point_looks(s, p.x, p.z, stride)));
+    PointLooks looks;
+    const double depth = column_depth_and_looks(s, p.x, p.y, p.z, looks, stride);
+    out.materials.push_back(classify(p.y, glm::dvec3(n), depth, looks));
 }
 
 void push_edge_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const int lower[3], int axis, int stride,

@@ -18,13 +18,12 @@ glm::vec3 lattice_gradient(const ChunkSamples& s, int i, int j, int k, int strid
 glm::vec3 unit_or_up(const glm::vec3& v);
 /// How far below the column's ground (x, z) the point is, bilinear between the chunk's
 /// columns (every `stride`-th, counted from core column 0); 0 if the field has no ground.
-double ground_depth(const ChunkSamples& s, double x, double y, double z, int stride = 1);
-/// The column looks at (x, z) between the same columns as ground_depth: each channel
-/// bilinear over the corners where it is a number (weights renormalised), the water level
-/// the higher of that and the sea level; the defaults (nothing) where the chunk has neither.
-PointLooks point_looks(const ChunkSamples& s, double x, double z, int stride = 1);
+/// Also the column looks there, into `looks`: each channel bilinear between the same columns
+/// over the corners where it is a number (weights renormalised), the water level the higher
+/// of that and the sea level; the defaults (nothing) where the chunk has neither.
+double column_depth_and_looks(const ChunkSamples& s, double x, double y, double z, PointLooks& looks, int stride = 1);
 /// Appends a vertex at world position `p` (stored relative to out.origin) with the normal
-/// along `gradient` and its material (ground depth and looks over every `stride`-th column).
+/// along `gradient` and its material (column_depth_and_looks over every `stride`-th column).
 void push_vertex(MeshBuffers& out, const ChunkSamples& s, const MaterialClassifier& classify, const glm::dvec3& p,
                  const glm::vec3& gradient, int stride = 1);
 /// Starts a chunk's mesh: clears `out` and puts its origin at the core's first sample.

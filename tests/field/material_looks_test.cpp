@@ -2,8 +2,12 @@
 // snow above a column's own snow line; and nothing changes without them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <random>
+#include <vector>
 
 #include "isoterra/field.hpp"
 
@@ -99,6 +103,88 @@ TEST(MaterialLooks, without_looks_the_results_are_unchanged) {
     }
     EXPECT_TRUE(PointLooks{}.none());
     EXPECT_FALSE(water_at(0.0).none());
+}
+
+// The classifier one point at a time as it was written before it took four points at once
+// (scalar, acos everywhere: where it was skipped the slope's steps are 0 or 1 either way).
+MaterialSample scalar_material(const MaterialRules& r, double y, double ny, double depth, const PointLooks& looks) {
+    const auto step = [](double from, double to, double v) {
+        const double t = std::clamp((v - from) * (1.0 / (to - from)), 0.0, 1.0);
+        return t * t * (3.0 - 2.0 * t);
+    };
+    const double slope = std::acos(std::clamp(ny, -1.0, 1.0)) * (180.0 / 3.14159265358979323846);
+    const double steep = step(r.rock_slope_deg - r.slope_blend_deg, r.rock_slope_deg + r.slope_blend_deg, slope);
+    // A column's own snow line moves the band, whose width stays the rules'.
+    const double band = 1.0 / ((r.snow_line_m + r.snow_blend_m) - (r.snow_line_m - r.snow_blend_m));
+    const double t = std::clamp((y - (looks.snow_line_m - r.snow_blend_m)) * band, 0.0, 1.0);
+    const double line =
+        std::isnan(looks.snow_line_m) ? step(r.snow_line_m - r.snow_blend_m, r.snow_line_m + r.snow_blend_m, y) : t * t * (3.0 - 2.0 * t);
+    const double snowy = line * (1.0 - step(r.snow_max_slope_deg - r.slope_blend_deg, r.snow_max_slope_deg + r.slope_blend_deg, slope));
+    const double below = depth - r.surface_reach_m;
+    const double under = std::max(step(1.0, 3.0, below), step(-0.2, -0.6, ny));
+    const double deep = step(r.soil_depth_m - 2.0, r.soil_depth_m + 2.0, below);
+    double shore = 0.0;
+    if (r.sand_height_m > 0.0 && looks.water_m > -1e299) {
+        const double t = std::clamp((y - looks.water_m - 0.75 * r.sand_height_m) / (0.5 * r.sand_height_m), 0.0, 1.0);
+        shore = 1.0 - t * t * (3.0 - 2.0 * t);
+    }
+    const double scree = looks.scree > 0.0 ? std::min(looks.scree, 1.0) : 0.0;
+    double w[kMaterialCount] = {};
+    const double open = 1.0 - under, gentle = open * (1.0 - snowy) * (1.0 - steep);
+    w[3] = open * snowy;
+    w[2] = open * (1.0 - snowy) * steep + under * deep;
+    w[1] = under * (1.0 - deep);
+    w[4] = shore > 0.0 || scree > 0.0 ? gentle * shore : 0.0;
+    w[5] = shore > 0.0 || scree > 0.0 ? gentle * (1.0 - shore) * scree : 0.0;
+    w[0] = shore > 0.0 || scree > 0.0 ? gentle * (1.0 - shore) * (1.0 - scree) : gentle;
+    int first = 0;
+    for (int m = 1; m < kMaterialCount; ++m)
+        if (w[m] > w[first]) first = m;
+    int second = first == 0 ? 1 : 0;
+    for (int m = 0; m < kMaterialCount; ++m)
+        if (m != first && w[m] > w[second]) second = m;
+    MaterialSample out;
+    out.primary = static_cast<Material>(first);
+    out.secondary = static_cast<Material>(second);
+    out.blend = w[first] + w[second] > 0.0 ? static_cast<float>(w[second] / (w[first] + w[second])) : 0.0f;
+    return out;
+}
+
+// Many points at once (four to a vector, the last group short) give what the scalar rules
+// give one at a time, to the bit: neighbouring lanes in and out of every band, with and
+// without looks (water, the column's own snow line, scree), under overhangs and in caves.
+TEST(MaterialLooks, many_points_at_once_match_the_scalar_rules_bit_for_bit) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    MaterialRules rules;
+    rules.sand_height_m = 2.0;
+    rules.surface_reach_m = 3.0;
+    const MaterialClassifier classify(rules);
+    constexpr std::size_t kCount = 4003;
+    std::vector<double> y(kCount), ny(kCount), depth(kCount);
+    std::vector<PointLooks> looks(kCount);
+    for (std::size_t v = 0; v < kCount; ++v) {
+        y[v] = 160.0 * u(rng) - 20.0, ny[v] = 2.0 * u(rng) - 1.0, depth[v] = u(rng) < 0.7 ? 0.0 : 25.0 * u(rng);
+        if (u(rng) < 0.3) looks[v].water_m = 10.0 * u(rng);
+        if (u(rng) < 0.3) looks[v].snow_line_m = 60.0 + 60.0 * u(rng);
+        if (u(rng) < 0.3) looks[v].scree = 1.5 * u(rng) - 0.25;
+    }
+    std::vector<MaterialSample> got(kCount);
+    classify.classify(MaterialPoints{y.data(), ny.data(), depth.data(), looks.data()}, kCount, got.data());
+    std::size_t blended = 0, looked = 0;
+    for (std::size_t v = 0; v < kCount; ++v) {
+        const MaterialSample want = scalar_material(rules, y[v], ny[v], depth[v], looks[v]);
+        ASSERT_EQ(got[v].primary, want.primary) << v;
+        ASSERT_EQ(got[v].secondary, want.secondary) << v;
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(got[v].blend), std::bit_cast<std::uint32_t>(want.blend)) << v;
+        blended += want.blend > 0.01f;
+        looked += want.primary == Material::sand || want.primary == Material::scree;
+    }
+    EXPECT_GT(blended, 1000u);
+    EXPECT_GT(looked, 40u);
+    // Without looks (a null array) the same as the defaults.
+    classify.classify(MaterialPoints{y.data(), ny.data(), depth.data(), nullptr}, 7, got.data());
+    for (std::size_t v = 0; v < 7; ++v) EXPECT_EQ(got[v].blend, scalar_material(rules, y[v], ny[v], depth[v], PointLooks{}).blend);
 }
 
 TEST(MaterialLooks, the_new_materials_have_names) {
