@@ -61,6 +61,8 @@ struct Params {
     // 0 in older graphs (straight trunk profiles, their bits kept): how far beside a trunk's
     // line its water must lie below control + relief; its profile bows (drainage_carve.cpp).
     double trunk_carve = 0.0;
+    // None of floodplain, carve and spring: a straight channel's valley needs none of their terms.
+    bool plain = true;
     struct Level {
         double cell, slope, floor, bed_width, bed_depth;
     };
@@ -78,6 +80,7 @@ struct Params {
         if (p.size() > 21) spring_slope = p[21];
         if (p.size() > 22) trunk_carve = p[22];
         levels = std::clamp(node.shape.octaves, 1, 8);
+        plain = !(floodplain > 0.0) && !(carve > 0.0) && !(spring > 0.0);
         for (int k = 0; k < 8; ++k) {
             const bool river = k < water_levels;
             level[k] = {std::ldexp(cell0, -k), slope * std::pow(slope_gain, k), std::ldexp(floor0, -k),
@@ -241,81 +244,7 @@ public:
     // The valley of channel `c` at point `at`, with its gradient when `slope` is set (the
     // derivative of each term: the water level along the channel, the sides, the bed).
     Valley valley(const Channel& c, const glm::dvec2& at, bool slope = false, bool smooth_ends = false) const {
-        const glm::dvec2 qr = c.r - c.q;
-        const double along = glm::dot(at - c.q, qr) * c.inv_len2;
-        const double t = std::clamp(along, 0.0, 1.0);
-        glm::dvec2 closest = c.q + t * qr;
-        // Bent: the closest point moved across the line by the bend there (near the bent line's
-        // nearest point while its turns are gentle next to their wavelength), faded across the valley side.
-        double bend_dt = 0.0, bend_ds = 0.0;
-        glm::dvec2 across_line(0.0);
-        if (c.bend != 0.0) {
-            across_line = glm::dvec2(-qr.y, qr.x) * std::sqrt(c.inv_len2);
-            closest += felt_offset(c, t, glm::dot(at - closest, across_line), &bend_dt, &bend_ds) * across_line;
-        }
-        const glm::dvec2 off = at - closest;
-        const double d = glm::length(off);
-        const double u = 1.0 - t;
-        // A river runs down to the sea, not along its floor: below the sea level its valley
-        // lies at the sea level, and the sea floor (the control) is lower than it there.
-        const double level = c.zr + (c.zq - c.zr) * power(u, c.gamma);
-        const double water = std::max(level, p_.sea_level);
-        // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
-        const Params::Level& lv = p_.level[c.level];
-        const double f = lv.floor;
-        const double beyond = rise_beyond_floor(d, f);
-        double ground = water + lv.slope * beyond;
-        // The floor falls towards the river, flattening out where the sides rise; with carve_m
-        // it also rises at twice the channel's own fall there (a torrent's valley is a V: no
-        // cell beside it lies below the water up to twice as far upstream).
-        const double fall = p_.carve > 0.0 && level >= p_.sea_level ? kCarveRise * (c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
-        const double floor_rise = fall > 0.0 ? p_.floodplain + fall * std::sqrt(c.inv_len2) : p_.floodplain;
-        if (floor_rise > 0.0) ground += floor_rise * (d - beyond);
-        // With a spring a head's bed widens and deepens from nothing over its first share;
-        // without, it deepens over its first quarter.
-        const bool spring = p_.spring > 0.0;
-        const double grow = spring && c.taper ? smoothstep(0.0, p_.spring, t) : 1.0;
-        const double width = lv.bed_width * grow;
-        const double taper = spring ? grow : c.taper ? std::min(1.0, 4.0 * t) : 1.0;
-        // The bed's cross-section, (1 - (d / w)^2)^2: level with the banks at its edge.
-        const double b = d < width ? 1.0 - (d / width) * (d / width) : 0.0;
-        const double across = b * b;
-        ground -= lv.bed_depth * taper * across;
-        Valley v{ground, water, d};
-        v.width = width, v.share = t;
-        if (slope) {
-            const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
-            glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
-            if (c.bend != 0.0) dd -= glm::dot(dd, across_line) * (bend_dt * dt + bend_ds * across_line);
-            const double dwater = level >= p_.sea_level ? -(c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
-            const double drise = d <= f ? 0.0 : d < 2.0 * f ? (d - f) / f : 1.0;
-            const double dacross = d < width ? -4.0 * b * d / (width * width) : 0.0;
-            const double dtaper = c.taper && 4.0 * t < 1.0 ? 4.0 : 0.0;
-            double dbed = dtaper * across;  // the rate of taper x across along t, at a fixed distance
-            if (spring) {
-                // The spring's depth grows, and its cross-section widens under a fixed point.
-                const double s = t / p_.spring;
-                const double dgrow = c.taper && s < 1.0 ? 6.0 * s * (1.0 - s) / p_.spring : 0.0;
-                const double widen = d < width ? 4.0 * b * d * d / (width * width * width) * lv.bed_width * dgrow : 0.0;
-                dbed = dgrow * across + taper * widen;
-            }
-            v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dbed * dt);
-            if (floor_rise > 0.0) v.gradient += floor_rise * (1.0 - drise) * dd;
-            if (fall > 0.0 && c.gamma != 1.0 && u > 0.0) {
-                const double dfall = -kCarveRise * (c.zq - c.zr) * c.gamma * (c.gamma - 1.0) * power(u, c.gamma - 2.0);
-                v.gradient += dfall * std::sqrt(c.inv_len2) * (d - beyond) * dt;
-            }
-            if (smooth_ends) {
-                // For the slope a later node follows: the fall along the channel eased in and
-                // out over the first and last 5 % beyond its ends, where the exact slope turns
-                // at once to the cone around the end point's.
-                const double ease = smoothstep(-0.05, 0.05, along) * (1.0 - smoothstep(0.95, 1.05, along));
-                const glm::dvec2 axis = qr * std::sqrt(c.inv_len2);
-                const double fall = dwater * std::sqrt(c.inv_len2);
-                v.gradient = v.gradient - dwater * dt + ease * fall * axis;
-            }
-        }
-        return v;
+        return p_.plain && c.bend == 0.0 ? valley_of<false>(c, at, slope, smooth_ends) : valley_of<true>(c, at, slope, smooth_ends);
     }
 
     // The lowest valley at `at` of the channels of levels below `below` that it sees, or
@@ -339,6 +268,86 @@ public:
     void read(std::size_t slot, const std::vector<glm::dvec2>& at, std::vector<double>& out) const;
 
 private:
+    // valley(), compiled twice: Full false leaves out the bends, carve_m, the spring and the
+    // floodplain (a straight channel of a graph without them: the terms they add are 0 there,
+    // so the same arithmetic in the same order, without the tests for them in the inner loop).
+    template <bool Full>
+    Valley valley_of(const Channel& c, const glm::dvec2& at, bool slope, bool smooth_ends) const {
+        const glm::dvec2 qr = c.r - c.q;
+        const double along = glm::dot(at - c.q, qr) * c.inv_len2;
+        const double t = std::clamp(along, 0.0, 1.0);
+        glm::dvec2 closest = c.q + t * qr;
+        // Bent: the closest point moved across the line by the bend there (near the bent line's
+        // nearest point while its turns are gentle next to their wavelength), faded across the valley side.
+        double bend_dt = 0.0, bend_ds = 0.0;
+        glm::dvec2 across_line(0.0);
+        if (Full && c.bend != 0.0) {
+            across_line = glm::dvec2(-qr.y, qr.x) * std::sqrt(c.inv_len2);
+            closest += felt_offset(c, t, glm::dot(at - closest, across_line), &bend_dt, &bend_ds) * across_line;
+        }
+        const glm::dvec2 off = at - closest;
+        const double d = glm::length(off);
+        const double u = 1.0 - t;
+        // A river runs down to the sea, not along its floor: below the sea level its valley
+        // lies at the sea level, and the sea floor (the control) is lower than it there.
+        const double level = c.zr + (c.zq - c.zr) * power(u, c.gamma);
+        const double water = std::max(level, p_.sea_level);
+        // Beyond the floor the sides rise at the level's slope, eased in over another floor width.
+        const Params::Level& lv = p_.level[c.level];
+        const double f = lv.floor;
+        const double beyond = rise_beyond_floor(d, f);
+        double ground = water + lv.slope * beyond;
+        // The floor falls towards the river, flattening out where the sides rise; with carve_m it also rises at twice
+        // the channel's own fall there (a torrent's valley is a V: no cell beside it lies below the water up to twice as far upstream).
+        const double fall =
+            Full && p_.carve > 0.0 && level >= p_.sea_level ? kCarveRise * (c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
+        const double floor_rise = !Full ? 0.0 : fall > 0.0 ? p_.floodplain + fall * std::sqrt(c.inv_len2) : p_.floodplain;
+        if (floor_rise > 0.0) ground += floor_rise * (d - beyond);
+        // With a spring a head's bed widens and deepens from nothing over its first share; without, over its first quarter.
+        const bool spring = Full && p_.spring > 0.0;
+        const double grow = spring && c.taper ? smoothstep(0.0, p_.spring, t) : 1.0;
+        const double width = lv.bed_width * grow;
+        const double taper = spring ? grow : c.taper ? std::min(1.0, 4.0 * t) : 1.0;
+        // The bed's cross-section, (1 - (d / w)^2)^2: level with the banks at its edge.
+        const double b = d < width ? 1.0 - (d / width) * (d / width) : 0.0;
+        const double across = b * b;
+        ground -= lv.bed_depth * taper * across;
+        Valley v{ground, water, d};
+        v.width = width, v.share = t;
+        if (slope) {
+            const glm::dvec2 dt = along > 0.0 && along < 1.0 ? qr * c.inv_len2 : glm::dvec2(0.0);
+            glm::dvec2 dd = d > 0.0 ? off / d : glm::dvec2(0.0);
+            if (Full && c.bend != 0.0) dd -= glm::dot(dd, across_line) * (bend_dt * dt + bend_ds * across_line);
+            const double dwater = level >= p_.sea_level ? -(c.zq - c.zr) * c.gamma * power(u, c.gamma - 1.0) : 0.0;
+            const double drise = d <= f ? 0.0 : d < 2.0 * f ? (d - f) / f : 1.0;
+            const double dacross = d < width ? -4.0 * b * d / (width * width) : 0.0;
+            const double dtaper = c.taper && 4.0 * t < 1.0 ? 4.0 : 0.0;
+            double dbed = dtaper * across;  // the rate of taper x across along t, at a fixed distance
+            if (spring) {
+                // The spring's depth grows, and its cross-section widens under a fixed point.
+                const double s = t / p_.spring;
+                const double dgrow = c.taper && s < 1.0 ? 6.0 * s * (1.0 - s) / p_.spring : 0.0;
+                const double widen = d < width ? 4.0 * b * d * d / (width * width * width) * lv.bed_width * dgrow : 0.0;
+                dbed = dgrow * across + taper * widen;
+            }
+            v.gradient = dwater * dt + lv.slope * drise * dd - lv.bed_depth * (taper * dacross * dd + dbed * dt);
+            if (floor_rise > 0.0) v.gradient += floor_rise * (1.0 - drise) * dd;
+            if (fall > 0.0 && c.gamma != 1.0 && u > 0.0) {
+                const double dfall = -kCarveRise * (c.zq - c.zr) * c.gamma * (c.gamma - 1.0) * power(u, c.gamma - 2.0);
+                v.gradient += dfall * std::sqrt(c.inv_len2) * (d - beyond) * dt;
+            }
+            if (smooth_ends) {
+                // For the slope a later node follows: the fall along the channel eased in and out over the
+                // first and last 5 % beyond its ends, where the exact slope turns at once to the cone around the end point's.
+                const double ease = smoothstep(-0.05, 0.05, along) * (1.0 - smoothstep(0.95, 1.05, along));
+                const glm::dvec2 axis = qr * std::sqrt(c.inv_len2);
+                const double fall = dwater * std::sqrt(c.inv_len2);
+                v.gradient = v.gradient - dwater * dt + ease * fall * axis;
+            }
+        }
+        return v;
+    }
+
     std::uint64_t bend_hash(int level, std::int64_t i, std::int64_t j) const;  // a channel's coin for its bends
     Tile trunks(std::int64_t tx, std::int64_t tz) const;
     Tile tributaries(int level, std::int64_t tx, std::int64_t tz);
