@@ -23,7 +23,7 @@ using namespace isoterra;
 using isoterra::bench::random_points;
 
 void BM_tutorial_points(benchmark::State& state) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const auto pts = random_points(4096);
     std::vector<double> out(pts.size());
     for (auto _ : state) {
@@ -43,7 +43,7 @@ Lattice surface_chunk(const Field& terrain) {
 }
 
 void BM_tutorial_chunk(benchmark::State& state) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const Lattice chunk = surface_chunk(*terrain);
     std::vector<float> grid(chunk.count());
     for (auto _ : state) {
@@ -57,8 +57,8 @@ BENCHMARK(BM_tutorial_chunk)->Unit(benchmark::kMillisecond);
 // The same chunk and points through the tutorial exported as a field graph (the same bits):
 // what the graph evaluator costs against the built-in function.
 void BM_tutorial_graph_chunk(benchmark::State& state) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
-    const auto graph = parse_graph(preset_to_graph(builtin_preset("tutorial")), "tutorial graph");
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
+    const auto graph = parse_graph(knob_terrain_to_graph(builtin_knob_terrain("tutorial")), "tutorial graph");
     const Lattice chunk = surface_chunk(*terrain);
     std::vector<float> grid(chunk.count());
     for (auto _ : state) {
@@ -97,8 +97,8 @@ void time_graph_over_builtin(benchmark::State& state, const Field& builtin, cons
 }
 
 void BM_tutorial_graph_over_builtin(benchmark::State& state) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
-    const auto graph = parse_graph(preset_to_graph(builtin_preset("tutorial")), "tutorial graph");
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
+    const auto graph = parse_graph(knob_terrain_to_graph(builtin_knob_terrain("tutorial")), "tutorial graph");
     time_graph_over_builtin(state, *terrain, *graph, surface_chunk(*terrain));
 }
 BENCHMARK(BM_tutorial_graph_over_builtin)->Unit(benchmark::kMillisecond);
@@ -110,15 +110,15 @@ void BM_classic_alpine_graph_over_builtin(benchmark::State& state) {
     std::ifstream file(std::string(ISOTERRA_REFERENCE_DIR) + "/presets/alpine_classic.toml");
     std::stringstream text;
     text << file.rdbuf();
-    const Preset preset = parse_preset(text.str(), "alpine_classic.toml");
+    const KnobTerrain preset = parse_knob_terrain(text.str(), "alpine_classic.toml");
     const auto terrain = make_terrain(preset, preset.seed);
-    const auto graph = parse_graph(preset_to_graph(preset), "alpine_classic graph");
+    const auto graph = parse_graph(knob_terrain_to_graph(preset), "alpine_classic graph");
     time_graph_over_builtin(state, *terrain, *graph, surface_chunk(*terrain));
 }
 BENCHMARK(BM_classic_alpine_graph_over_builtin)->Unit(benchmark::kMillisecond);
 
 void BM_tutorial_graph_points(benchmark::State& state) {
-    const auto graph = parse_graph(preset_to_graph(builtin_preset("tutorial")), "tutorial graph");
+    const auto graph = parse_graph(knob_terrain_to_graph(builtin_knob_terrain("tutorial")), "tutorial graph");
     const auto pts = random_points(4096);
     std::vector<double> out(pts.size());
     for (auto _ : state) {
@@ -132,7 +132,7 @@ BENCHMARK(BM_tutorial_graph_points);
 // Meshing the six tutorial chunks of `isoterra bench`, sampled once beforehand.
 void BM_mesh(benchmark::State& state) {
     const auto mesher = static_cast<Mesher>(state.range(0));
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const ChunkCoord coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
     std::vector<ChunkSamples> samples(std::size(coords));
     for (std::size_t c = 0; c < samples.size(); ++c) sample_chunk(*terrain, coords[c], mesher_padding(mesher), samples[c]);
@@ -153,7 +153,7 @@ BENCHMARK(BM_mesh)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 // padding its mesher reads), timed in pairs as BM_tutorial_graph_over_builtin is: the counter
 // is the median of the pairs' ratios (surface nets' time / marching cubes').
 void BM_surface_nets_over_marching_cubes(benchmark::State& state) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const ChunkCoord coords[] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {9, 0, -2}, {-3, 1, 4}, {5, 0, 5}};
     std::vector<ChunkSamples> cubes(std::size(coords)), nets(std::size(coords));
     for (std::size_t c = 0; c < cubes.size(); ++c) {
@@ -260,7 +260,7 @@ BENCHMARK(BM_lod_hills_chunk)->ArgsProduct({{0, 2, 3, 5}, {0, 2}})->Unit(benchma
 // allows), as the World does to chunks over its triangle budget: the time a chunk, and the
 // triangles before and after.
 void BM_simplify_interior(benchmark::State& state) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const ChunkCoord coords[] = {{0, 0, 0, 2}, {1, 0, 0, 2}, {0, 0, 1, 2}, {9, 0, -2, 2}, {-3, 0, 4, 2}, {5, 0, 5, 2}};
     std::vector<MeshBuffers> meshes(std::size(coords));
     MeshScratch scratch;
@@ -294,7 +294,7 @@ BENCHMARK(BM_simplify_interior)->Arg(0)->Arg(2000)->Unit(benchmark::kMicrosecond
 // sample and mesh (chunk_ms). web/bench/world-jobs.mjs runs the same in WebAssembly, and
 // bench/compare-wasm.sh compares the two.
 void BM_world_jobs(benchmark::State& state) {
-    const std::shared_ptr<const Field> terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const std::shared_ptr<const Field> terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     double chunk_ms = 0.0, chunks = 0.0;
     for (auto _ : state) {
         WorldSettings settings;

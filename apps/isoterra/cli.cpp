@@ -16,7 +16,7 @@ namespace isoterra::app {
 
 void FieldOptions::add_to(CLI::App& cmd) {
     preset_flag = cmd.add_option("--preset", preset_name, "Built-in preset (see `isoterra presets`)");
-    config_flag = cmd.add_option("--config", config_path, "Preset or field graph file (TOML) instead of a built-in");
+    config_flag = cmd.add_option("--config", config_path, "Knob terrain or field graph file (TOML) instead of a built-in");
     preset_flag->excludes(config_flag);
     seed_flag =
         cmd.add_option("--seed", seed, "World seed (default: the preset's)")->transform(decimal_integer(-2147483648LL, 4294967295LL));

@@ -73,8 +73,8 @@ void register_graph(CLI::App& app) {
                 std::fputs(builtin_preset_text(preset_name).c_str(), stdout);
                 return;
             }
-            const Preset p = preset_path.empty() ? builtin_preset(preset_name) : load_preset_file(preset_path);
-            std::fputs(preset_to_graph(p).c_str(), stdout);
+            const KnobTerrain p = preset_path.empty() ? builtin_knob_terrain(preset_name) : load_knob_terrain_file(preset_path);
+            std::fputs(knob_terrain_to_graph(p).c_str(), stdout);
         } catch (const TerrainError& e) {
             throw UsageError(e.what());
         }

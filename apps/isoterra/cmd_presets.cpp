@@ -12,7 +12,7 @@ void register_presets(CLI::App& app) {
     list->callback([] {
         for (const std::string& name : builtin_terrain_names()) {
             const TerrainSource t = builtin_terrain(name);
-            fmt::print("{:<10} {}\n", name, t.is_graph() ? parse_graph(t.graph, name)->description() : t.preset.description);
+            fmt::print("{:<10} {}\n", name, t.is_graph() ? parse_graph(t.graph, name)->description() : t.knobs.description);
         }
     });
 
@@ -24,7 +24,7 @@ void register_presets(CLI::App& app) {
     show->callback([] {
         try {
             fmt::print("{}", builtin_preset_text(name));
-        } catch (const PresetError& e) {
+        } catch (const KnobTerrainError& e) {
             throw UsageError(e.what());
         }
     });

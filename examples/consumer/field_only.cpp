@@ -5,7 +5,7 @@
 #include <isoterra/field.hpp>
 
 int main() {
-    const isoterra::Preset preset = isoterra::builtin_preset("tutorial");
+    const isoterra::KnobTerrain preset = isoterra::builtin_knob_terrain("tutorial");
     const auto terrain = isoterra::make_terrain(preset, preset.seed);
     const double ground = terrain->ground_height(0.0, 0.0);
     const double below = terrain->value({0.0, ground - 5.0, 0.0});

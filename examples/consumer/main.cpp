@@ -10,7 +10,7 @@
 #include <isoterra/store.hpp>
 
 int main() {
-    const isoterra::Preset preset = isoterra::builtin_preset("tutorial");
+    const isoterra::KnobTerrain preset = isoterra::builtin_knob_terrain("tutorial");
     const std::shared_ptr<const isoterra::Field> terrain = isoterra::make_terrain(preset, preset.seed);
     const double ground = terrain->ground_height(0.0, 0.0);
     std::printf("ground at (0, 0): %.3f m\n", ground);

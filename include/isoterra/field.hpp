@@ -386,7 +386,7 @@ enum class CsgOp { union_, subtract, intersect, smooth_union, smooth_subtract };
 std::unique_ptr<Field> make_csg(CsgOp op, std::shared_ptr<const Field> a, std::shared_ptr<const Field> b, double blend_m = 0.0);
 
 // ---------------------------------------------------------------------------------------
-// The terrain function's presets (field/compile/preset.cpp) and the terrain they describe (field/nodes/terrain/node.cpp).
+// The terrain function's knob terrains (field/compile/knob_terrain.cpp) and the terrain they describe (field/nodes/terrain/node.cpp).
 
 /// Every knob of the terrain function. Scales are feature sizes in metres, heights in
 /// metres; the defaults are the terrain of the seed-000 tutorial.
@@ -436,8 +436,10 @@ struct TerrainParams {
     MaterialRules materials;
 };
 
-/// A named, seeded terrain description, as stored in presets/*.toml.
-struct Preset {
+/// A knob terrain (a classic preset file): the terrain function's knobs, named and seeded,
+/// one flat TOML table (presets/*.toml that are not field graphs). "Preset" alone means any
+/// built-in terrain, graphs included (`--preset`, builtin_terrain_names()).
+struct KnobTerrain {
     std::string name;
     std::string description;
     std::uint32_t seed = 20261114;
@@ -446,37 +448,37 @@ struct Preset {
 
 /// A terrain that cannot be had as asked: a bad preset or graph file or value, an unknown
 /// name, a file that cannot be read. what() is one line naming where ("file:line: ...").
-/// Its kinds: PresetError (a classic preset's), GraphError and RasterError (a field graph's,
+/// Its kinds: KnobTerrainError (a knob terrain's), GraphError and RasterError (a field graph's,
 /// graph.hpp); what reads either throws this base (a file too large, nested too deep).
 class TerrainError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-/// A bad preset file or value: what() is one line, "file:line: key 'k': expected ..., got ...".
-class PresetError : public TerrainError {
+/// A bad knob terrain file or value, or an unknown built-in name: what() is one line, "file:line: key 'k': expected ..., got ...".
+class KnobTerrainError : public TerrainError {
 public:
     using TerrainError::TerrainError;
 };
 
-/// Parses preset TOML `text`; `source` names it in errors. Throws PresetError. Thread-safe.
-Preset parse_preset(const std::string& text, const std::string& source);
-/// Returns the built-in preset names, sorted: the presets/*.toml that are presets (the
-/// field graphs there: builtin_terrain_names() in graph.hpp). Thread-safe.
-std::vector<std::string> builtin_preset_names();
-/// Returns the TOML text of a built-in preset or graph; throws PresetError for an unknown name.
+/// Parses knob terrain TOML `text`; `source` names it in errors. Throws KnobTerrainError. Thread-safe.
+KnobTerrain parse_knob_terrain(const std::string& text, const std::string& source);
+/// Returns the built-in knob terrains' names, sorted: the presets/*.toml that are not graphs
+/// (every built-in: builtin_terrain_names() in graph.hpp). Thread-safe.
+std::vector<std::string> builtin_knob_terrain_names();
+/// Returns the TOML text of a built-in preset or graph; throws KnobTerrainError for an unknown name.
 const std::string& builtin_preset_text(const std::string& name);
-/// Parses a built-in preset by name; throws PresetError for an unknown name or a graph.
-Preset builtin_preset(const std::string& name);
-/// Reads and parses a preset file; throws PresetError naming the file on any problem.
-Preset load_preset_file(const std::string& path);
-/// Returns `preset` as TOML text that parse_preset reads back to the same values.
-std::string preset_to_toml(const Preset& preset);
+/// Parses a built-in knob terrain by name; throws KnobTerrainError for an unknown name or a graph.
+KnobTerrain builtin_knob_terrain(const std::string& name);
+/// Reads and parses a knob terrain file; throws KnobTerrainError naming the file on any problem.
+KnobTerrain load_knob_terrain_file(const std::string& path);
+/// Returns `knobs` as TOML text that parse_knob_terrain reads back to the same values.
+std::string knob_terrain_to_toml(const KnobTerrain& knobs);
 
-/// Builds the field a preset describes, with `seed` in place of the preset's own: a graph of
+/// Builds the field a knob terrain describes, with `seed` in place of its own: a graph of
 /// the `terrain` node (the procedural terrain: hills, ridged mountains, overhangs and tunnel
 /// caves, as minus the seed-000 density) and its ground, a GraphField (isoterra/graph.hpp).
 /// Immutable; every call is thread-safe.
-std::unique_ptr<Field> make_terrain(const Preset& preset, std::uint32_t seed);
+std::unique_ptr<Field> make_terrain(const KnobTerrain& knobs, std::uint32_t seed);
 
 }  // namespace isoterra

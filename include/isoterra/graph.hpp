@@ -148,12 +148,12 @@ private:
     const TerrainParams* terrain_ = nullptr;  // a terrain node and its ground alone: their fused loop and bounds
 };
 
-/// What a world is made from: a preset, or the text of a field graph; and its seed. The
+/// What a world is made from: a knob terrain, or the text of a field graph; and its seed. The
 /// programs and the world file take either.
 struct TerrainSource {
-    Preset preset;      // when `graph` is empty
+    KnobTerrain knobs;  // when `graph` is empty
     std::string graph;  // a field graph's TOML text, checked
-    std::string name;   // the preset's or the graph's name
+    std::string name;   // the knob terrain's or the graph's name
     std::uint32_t seed = 20261114;
     std::string directory;             // where a graph's heightmap files are ("": the working directory)
     std::vector<GraphRaster> rasters;  // what a graph's heightmap nodes read, with digests
@@ -167,11 +167,11 @@ struct TerrainSource {
     std::shared_ptr<const Compiled> compiled;
 
     bool is_graph() const { return !graph.empty(); }
-    /// The sea level renderers draw: the preset's or the graph's; very low (-1e9): none.
-    double sea_level_m() const { return is_graph() ? graph_sea_level_m : preset.terrain.sea_level_m; }
+    /// The sea level renderers draw: the knob terrain's or the graph's; very low (-1e9): none.
+    double sea_level_m() const { return is_graph() ? graph_sea_level_m : knobs.terrain.sea_level_m; }
     /// Builds the field with `seed`. Throws GraphError only for text that was not checked.
     std::shared_ptr<const Field> make_field() const;
-    /// The text to store (a world file's): the preset's TOML, or the graph's text with its
+    /// The text to store (a world file's): the knob terrain's TOML, or the graph's text with its
     /// `seed` line set to `seed`; parse_terrain_source() reads it back to the same terrain.
     std::string to_text() const;
 };
@@ -180,27 +180,27 @@ struct TerrainSource {
 /// tests count to see that a command compiles its graph once.
 std::size_t graph_compile_count();
 
-/// Reads a preset or a graph (a graph has a [node] table) from TOML `text`; `source` names
+/// Reads a knob terrain or a graph (a graph has a [node] table) from TOML `text`; `source` names
 /// it in errors, a graph's heightmap files are read relative to `directory`. Throws
-/// TerrainError (a PresetError for a preset, a GraphError for a graph).
+/// TerrainError (a KnobTerrainError for a knob terrain, a GraphError for a graph).
 TerrainSource parse_terrain_source(const std::string& text, const std::string& source, const std::string& directory = "");
-/// Reads a preset or graph file (heightmap files relative to its folder); throws
+/// Reads a knob terrain or graph file (heightmap files relative to its folder); throws
 /// TerrainError naming the file.
 TerrainSource load_terrain_file(const std::string& path);
-/// A built-in preset or field graph (presets/*.toml) as a terrain source; throws
-/// PresetError for an unknown name.
+/// A built-in terrain (a preset: a knob terrain or field graph in presets/*.toml) as a terrain source; throws
+/// KnobTerrainError for an unknown name.
 TerrainSource builtin_terrain(const std::string& name);
-/// A built-in terrain when `preset_or_path` is one's name, else the preset or graph file at
+/// A built-in terrain when `preset_or_path` is one's name, else the knob terrain or graph file at
 /// that path (what the C API and the Python module take). Throws TerrainError: for a name
 /// without '/' or '.' that is no built-in's, the unknown preset's message naming them all.
 TerrainSource find_terrain(const std::string& preset_or_path);
 /// Sets `terrain.seed` from a user's integer, negative ones as their 32-bit pattern (as
 /// --seed does); throws TerrainError ("seed: expected ...") outside [-2^31, 2^32).
 void set_terrain_seed(TerrainSource& terrain, std::int64_t seed);
-/// The names of every built-in terrain, presets and graphs, sorted.
+/// The names of every built-in terrain (every preset), knob terrains and graphs, sorted.
 std::vector<std::string> builtin_terrain_names();
-/// `preset` as a terrain source, with its own seed.
-TerrainSource terrain_of(const Preset& preset);
+/// `knobs` as a terrain source, with its own seed.
+TerrainSource terrain_of(const KnobTerrain& knobs);
 
 /// Parses and compiles graph TOML `text`; `source` names it in errors; `heightmap` files
 /// are read relative to `directory`. Throws GraphError (RasterError for a raster).
@@ -208,12 +208,12 @@ std::unique_ptr<GraphField> parse_graph(const std::string& text, const std::stri
 /// Reads, parses and compiles a graph file, its heightmap files relative to its folder;
 /// throws GraphError naming the file.
 std::unique_ptr<GraphField> load_graph_file(const std::string& path);
-/// Returns true when TOML `text` is a graph rather than a preset: a line opens a `[node]`
-/// or `[node.ID]` table or sets a `node` key (a preset has none).
+/// Returns true when TOML `text` is a graph rather than a knob terrain: a line opens a `[node]`
+/// or `[node.ID]` table or sets a `node` key (a knob terrain has none).
 bool is_graph_text(const std::string& text);
-/// Returns `preset` written as a graph: its terrain node for node, the same bits on the
+/// Returns `knobs` written as a graph: its terrain node for node, the same bits on the
 /// point and lattice paths, the same materials (isoterra graph export).
-std::string preset_to_graph(const Preset& preset);
+std::string knob_terrain_to_graph(const KnobTerrain& knobs);
 /// The heights a `heightmap` node accepts: within +-1e7 m (`isoterra heightmap` refuses to
 /// write others, so every file it writes can be read back).
 inline constexpr double kRasterHeightLimit_m = 1e7;

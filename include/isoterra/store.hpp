@@ -49,14 +49,14 @@ std::uint64_t blob_checksum(const std::uint8_t* data, std::size_t size);
 class WorldFile {
 public:
     /// Opens the world file at `path` and reads everything in it, checksums checked. When
-    /// `path` does not exist and `preset_for_new` is given, creates it (atomically: a new
+    /// `path` does not exist and `terrain_for_new` is given, creates it (atomically: a new
     /// file appears whole or not at all; temporaries of creators that died are removed)
-    /// holding that preset. Throws WorldFileError for a file that is not a good world file,
+    /// holding that terrain. Throws WorldFileError for a file that is not a good world file,
     /// WorldFileWriteError when the disk, memory or a lock held too long by another process
     /// failed it (a file it created is then removed again).
     WorldFile(const std::string& path, const TerrainSource* terrain_for_new);
-    /// The same with a preset for a new file.
-    WorldFile(const std::string& path, const Preset* preset_for_new);
+    /// The same with a knob terrain for a new file.
+    WorldFile(const std::string& path, const KnobTerrain* knobs_for_new);
     /// Opens an existing world file only.
     WorldFile(const std::string& path, std::nullptr_t) : WorldFile(path, static_cast<const TerrainSource*>(nullptr)) {}
     ~WorldFile();
@@ -67,8 +67,8 @@ public:
     bool created() const { return created_; }
     /// The preset or graph (with its seed) the world was made with.
     const TerrainSource& terrain() const { return terrain_; }
-    /// The preset the world was made with (a world made from a graph has none: defaults).
-    const Preset& preset() const { return terrain_.preset; }
+    /// The knob terrain the world was made with (a world made from a graph has none: defaults).
+    const KnobTerrain& knob_terrain() const { return terrain_.knobs; }
     /// The operation log and how many of its ops are in effect, as read at open.
     const std::vector<EditOp>& ops() const { return ops_; }
     std::size_t applied() const { return applied_; }

@@ -137,8 +137,8 @@ void check_rasters(const std::string& path, const std::string& stored, const std
 }  // namespace
 
 // (The temporary terrain lives until the delegated constructor returns.)
-WorldFile::WorldFile(const std::string& path, const Preset* preset_for_new)
-    : WorldFile(path, preset_for_new ? std::make_unique<TerrainSource>(terrain_of(*preset_for_new)).get() : nullptr) {}
+WorldFile::WorldFile(const std::string& path, const KnobTerrain* knobs_for_new)
+    : WorldFile(path, knobs_for_new ? std::make_unique<TerrainSource>(terrain_of(*knobs_for_new)).get() : nullptr) {}
 
 WorldFile::WorldFile(const std::string& path, const TerrainSource* terrain_for_new) : path_(path) {
     std::string created_text;  // the terrain's text as this call stored it

@@ -30,7 +30,7 @@ TEST(Cli, presets_lists_one_line_each) {
     std::string want;
     for (const char* name : {"alpine", "canyons", "islands", "rivers", "tutorial"}) {
         const TerrainSource t = builtin_terrain(name);
-        const std::string description = t.is_graph() ? parse_graph(t.graph, name)->description() : t.preset.description;
+        const std::string description = t.is_graph() ? parse_graph(t.graph, name)->description() : t.knobs.description;
         EXPECT_FALSE(description.empty()) << name;
         want += fmt::format("{:<10} {}\n", name, description);
     }
@@ -60,7 +60,7 @@ TEST(Cli, preset_show_prints_toml_that_loads_back) {
     // A preset prints as a preset that reads back to the same values ...
     const auto r = run_cli("preset show tutorial");
     ASSERT_EQ(r.code, 0);
-    EXPECT_EQ(preset_to_toml(parse_preset(r.out, "shown")), preset_to_toml(builtin_preset("tutorial")));
+    EXPECT_EQ(knob_terrain_to_toml(parse_knob_terrain(r.out, "shown")), knob_terrain_to_toml(builtin_knob_terrain("tutorial")));
     // ... a graph as its graph, which compiles to the same terrain.
     const auto g = run_cli("preset show alpine");
     ASSERT_EQ(g.code, 0);
@@ -78,7 +78,7 @@ TEST(Cli, preset_show_prints_toml_that_loads_back) {
 TEST(Cli, sample_prints_round_trippable_values_equal_to_the_library) {
     const auto r = run_cli("sample --preset tutorial", "0 10 0\n-1234.5 77.25 1e5\n\n# comment\n3,4,5\n");
     ASSERT_EQ(r.code, 0) << r.err;
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const glm::dvec3 pts[] = {{0, 10, 0}, {-1234.5, 77.25, 1e5}, {3, 4, 5}};
     std::stringstream in(r.out);
     for (const auto& p : pts) {

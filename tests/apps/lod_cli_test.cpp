@@ -61,7 +61,7 @@ TEST(LodCli, mesh_around_writes_what_the_world_shows_every_level_closed) {
     WorldSettings s;
     s.view_radius = 2;
     s.view_distance_m = 400;
-    World w(make_terrain(builtin_preset("tutorial"), 20261114), s);
+    World w(make_terrain(builtin_knob_terrain("tutorial"), 20261114), s);
     ShownChunks shown;
     while (true) {
         w.set_focus({10, 40, -20});

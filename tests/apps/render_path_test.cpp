@@ -38,7 +38,7 @@ std::size_t magenta_pixels(const isoterra::test::RgbImage& img) {
 TEST(RenderPath, draws_the_path_in_its_colour_along_the_projected_waypoints) {
     const std::string dir = ::testing::TempDir();
     // Over the tutorial's hill along z = 100 (NavEdit's), from 110 m above its south side.
-    const std::shared_ptr<const isoterra::Field> t = isoterra::make_terrain(isoterra::builtin_preset("tutorial"), 20261114);
+    const std::shared_ptr<const isoterra::Field> t = isoterra::make_terrain(isoterra::builtin_knob_terrain("tutorial"), 20261114);
     const glm::dvec3 a(40.0, t->surface_height(40.0, 100.0) + 0.2, 100.0), b(160.0, t->surface_height(160.0, 100.0) + 0.2, 100.0);
     const glm::dvec3 eye(100.0, t->surface_height(100.0, 100.0) + 110.0, 230.0), target(100.0, t->surface_height(100.0, 100.0), 100.0);
     const auto v3 = [](const glm::dvec3& p) { return fmt::format("{},{},{}", p.x, p.y, p.z); };

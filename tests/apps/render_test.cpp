@@ -59,7 +59,7 @@ void check_sky_and_terrain(const Image& img, int width, int height) {
 TEST(Render, draws_sky_and_varied_terrain_with_no_display_and_repeats_exactly) {
     const std::string dir = ::testing::TempDir();
     // 25 m above the ground, looking north over the hills towards the mountains.
-    const auto t = isoterra::make_terrain(isoterra::builtin_preset("tutorial"), 20261114);
+    const auto t = isoterra::make_terrain(isoterra::builtin_knob_terrain("tutorial"), 20261114);
     const double h = t->surface_height(0, 40);
     const std::string args = "render --radius 4 --view-distance 1000 --eye 0," + std::to_string(h + 25) + ",40 --target 0," +
                              std::to_string(h + 5) + ",-200 --size 320x180 -o ";
@@ -157,7 +157,7 @@ TEST(Images, heightmap_pixels_map_back_to_the_ground_height_and_slice_draws_the_
     spng_ctx_free(ctx);
     std::vector<std::uint16_t> px(ihdr.width * ihdr.height);
     for (std::size_t i = 0; i < px.size(); ++i) px[i] = static_cast<std::uint16_t>(raw[2 * i] << 8 | raw[2 * i + 1]);
-    const auto t = isoterra::make_terrain(isoterra::builtin_preset("tutorial"), 20261114);
+    const auto t = isoterra::make_terrain(isoterra::builtin_knob_terrain("tutorial"), 20261114);
     for (std::uint32_t r = 0; r < ihdr.height; ++r)
         for (std::uint32_t c = 0; c < ihdr.width; ++c) {
             const double h = lo + px[r * ihdr.width + c] / 65535.0 * (hi - lo);

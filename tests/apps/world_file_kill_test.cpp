@@ -74,7 +74,7 @@ TEST(WorldFileKill, sigkill_at_random_moments_never_loses_a_finished_edit_or_bre
         committed = ops;
         EXPECT_EQ(file->applied(), ops);
         if (round % 10 == 0) {
-            const auto field = make_terrain(file->preset(), file->preset().seed);
+            const auto field = make_terrain(file->knob_terrain(), file->knob_terrain().seed);
             EXPECT_TRUE(replay_edits(*field, file->ops(), file->applied()).same_as(file->deltas())) << "round " << round;
         }
     }

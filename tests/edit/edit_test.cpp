@@ -19,7 +19,7 @@ using namespace isoterra;
 namespace {
 
 std::shared_ptr<const Field> tutorial() {
-    static const std::shared_ptr<const Field> field = make_terrain(builtin_preset("tutorial"), 20261114);
+    static const std::shared_ptr<const Field> field = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     return field;
 }
 

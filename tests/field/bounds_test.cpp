@@ -37,7 +37,7 @@ TEST_P(PresetBounds, a_chunk_well_above_the_ground_is_proven_all_air) {
     // How far above the real ground a chunk must start for the bound to prove it air: the
     // warped alpine ridges have the loosest slope bounds.
     const double allowance = GetParam() == "alpine" ? 250.0 : 60.0;
-    const Preset preset = test::classic_preset(GetParam());
+    const KnobTerrain preset = test::classic_preset(GetParam());
     const auto t = make_terrain(preset, 20261114);
     const double iso = preset.terrain.iso_level;
     int proven = 0;

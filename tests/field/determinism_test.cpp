@@ -32,14 +32,14 @@ std::vector<float> sample_chunks(const Field& t, int threads) {
 }  // namespace
 
 TEST(Determinism, same_seed_gives_identical_bytes_with_1_2_and_4_threads) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const auto one = sample_chunks(*t, 1);
     const auto two = sample_chunks(*t, 2);
     const auto four = sample_chunks(*t, 4);
     ASSERT_EQ(std::memcmp(one.data(), two.data(), one.size() * sizeof(float)), 0);
     ASSERT_EQ(std::memcmp(one.data(), four.data(), one.size() * sizeof(float)), 0);
     // A second field from the same seed is the same too: no hidden state.
-    const auto again = sample_chunks(*make_terrain(builtin_preset("tutorial"), 20261114), 1);
+    const auto again = sample_chunks(*make_terrain(builtin_knob_terrain("tutorial"), 20261114), 1);
     ASSERT_EQ(std::memcmp(one.data(), again.data(), one.size() * sizeof(float)), 0);
 }
 

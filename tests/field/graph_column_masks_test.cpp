@@ -92,7 +92,7 @@ TEST(GraphColumnMasks, a_side_of_unknown_sign_or_a_mask_that_cannot_be_0_skips_n
 TEST(GraphColumnMasks, the_tutorial_as_a_graph_skips_its_ridges_where_no_mountain_rises) {
     // Columns 32 m apart over 8 km: lowland and mountains both. The bits against the
     // built-in are checked by the exported presets' tests at every spacing.
-    const auto g = parse_graph(preset_to_graph(test::classic_preset("tutorial")), "tutorial");
+    const auto g = parse_graph(knob_terrain_to_graph(test::classic_preset("tutorial")), "tutorial");
     const Lattice wide{{-128, 0, -128}, {257, 2, 257}, 32.0};
     const GraphSkipCount c = g->count_skipped(wide);
     const double share = static_cast<double>(c.masked_columns_skipped) / static_cast<double>(c.masked_column_runs);

@@ -265,7 +265,7 @@ TEST(GraphGates, a_noise_with_another_path_to_the_output_is_never_skipped) {
 // Alpine and islands as the terrain function's presets they were before issue 24.
 TEST(GraphGates, the_presets_as_graphs_skip_chunks_and_noise_samples) {
     for (const char* name : {"tutorial", "alpine", "islands"}) {
-        const auto g = parse_graph(preset_to_graph(test::classic_preset(name)), name);
+        const auto g = parse_graph(knob_terrain_to_graph(test::classic_preset(name)), name);
         GraphSkipCount total;
         int chunks = 0, skipped_chunks = 0;
         for (int cx = -3; cx <= 3; ++cx)

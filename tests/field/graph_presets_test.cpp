@@ -1,5 +1,5 @@
 // The terrain function's presets (the tutorial and the classic alpine and islands, which
-// were built-in presets until issue 24) written as graphs (preset_to_graph, `isoterra graph
+// were built-in presets until issue 24) written as graphs (knob_terrain_to_graph, `isoterra graph
 // export`) are the same terrain bit for bit: points (the double path), lattices (the float path, at every
 // level's spacing, far from the origin too), ground heights, materials and chunk meshes.
 #include <gtest/gtest.h>
@@ -29,9 +29,9 @@ protected:
     void SetUp() override {
         preset_ = test::classic_preset(GetParam());
         builtin_ = make_terrain(preset_, preset_.seed);
-        graph_ = parse_graph(preset_to_graph(preset_), "exported.toml");
+        graph_ = parse_graph(knob_terrain_to_graph(preset_), "exported.toml");
     }
-    Preset preset_;
+    KnobTerrain preset_;
     std::unique_ptr<Field> builtin_;
     std::unique_ptr<GraphField> graph_;
 };

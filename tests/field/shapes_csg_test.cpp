@@ -27,7 +27,7 @@ TEST(SignConvention, sphere_is_solid_inside_with_outward_gradient) {
 }
 
 TEST(SignConvention, terrain_is_solid_deep_down_and_air_high_up_gradient_out) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const double h = t->surface_height(0, 0);
     EXPECT_GT(t->value({0, h + 60, 0}), 0.0);
     const glm::dvec3 g = t->gradient({0, h + 30, 0});

@@ -22,7 +22,7 @@ protected:
         preset_ = test::classic_preset(GetParam());
         field_ = terrain_of(preset_).make_field();
     }
-    Preset preset_;
+    KnobTerrain preset_;
     std::shared_ptr<const Field> field_;
 };
 
@@ -78,7 +78,7 @@ TEST(TerrainNode, inside_a_graph_samples_the_terrain_function) {
         "format = 1\n[node]\nterrain = { type = \"terrain\" }\nball = { type = \"sphere\", center = [0.0, 30.0, 0.0], radius = 5.0 }\n"
         "cut = { type = \"subtract\", a = \"terrain\", b = \"ball\" }\n[output]\nsdf = \"cut\"\n";
     const auto graph = parse_graph(text, "cut.toml");
-    const auto tutorial = make_terrain(builtin_preset("tutorial"), graph->seed());  // the node alone: its fused loop
+    const auto tutorial = make_terrain(builtin_knob_terrain("tutorial"), graph->seed());  // the node alone: its fused loop
     const glm::dvec3 far(300.0, tutorial->surface_height(300.0, 200.0) - 2.0, 200.0);
     EXPECT_TRUE(test::same_bits(graph->value(far), tutorial->value(far)));
     const glm::dvec3 inside(0.0, 30.0, 0.0);

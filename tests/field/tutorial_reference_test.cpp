@@ -13,7 +13,7 @@ using namespace isoterra;
 TEST(TutorialPreset, equals_minus_the_seed_density_at_6000_points) {
     const auto rows = test::read_csv(ISOTERRA_REFERENCE_DIR "/tutorial.csv");
     ASSERT_EQ(rows.size(), 6000u);
-    const Preset preset = builtin_preset("tutorial");
+    const KnobTerrain preset = builtin_knob_terrain("tutorial");
     const auto a = make_terrain(preset, 20261114);
     const auto b = make_terrain(preset, 7);
     int exact = 0;
@@ -38,7 +38,7 @@ TEST(TutorialPreset, highest_ground_follows_the_seed_003_rule) {
     // 5x5 ground heights + the most the overhangs bend + 16 m.
     const auto rows = test::read_csv(ISOTERRA_REFERENCE_DIR "/highest_ground.csv");
     ASSERT_EQ(rows.size(), 560u);
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     for (const auto& r : rows) {
         double highest = -INFINITY;
         for (int i = 0; i <= 4; ++i)
@@ -50,7 +50,7 @@ TEST(TutorialPreset, highest_ground_follows_the_seed_003_rule) {
 // Lattices take the single-precision vector path; points the double path that matches the
 // JavaScript. They agree within 1e-4 m (float rounding of values up to a few hundred metres).
 TEST(TutorialPreset, lattice_sampling_agrees_with_point_sampling_within_1e_4_m) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     for (const bool far : {false, true}) {
         Lattice lat;
         lat.origin = {-40, -5, 300};  // and far out, where float coordinates alone would fail:
@@ -83,7 +83,7 @@ TEST(TutorialPreset, lattice_ground_heights_equal_surface_height_bit_for_bit) {
 // skip cave noise where it cannot matter must never change a value.
 TEST(Presets, chunk_lattices_agree_with_point_sampling_within_1e_4_m_caves_included) {
     for (const std::string& name : test::classic_preset_names()) {
-        const Preset preset = test::classic_preset(name);
+        const KnobTerrain preset = test::classic_preset(name);
         const auto t = make_terrain(preset, preset.seed);
         std::size_t cave_points = 0;
         for (const glm::i64vec3 xz : {glm::i64vec3(0, 0, 0), glm::i64vec3(-700, 0, 260), glm::i64vec3(1500, 0, -90)}) {

@@ -66,7 +66,7 @@ void check_heightmap_files(const std::string& dir, const std::string& input, std
 TEST(Fuzz, preset_parser) {
     auto inputs = corpus("preset");
     // The terrain function's presets: the tutorial and the classic alpine and islands.
-    for (const auto& n : test::classic_preset_names()) inputs.push_back(preset_to_toml(test::classic_preset(n)));
+    for (const auto& n : test::classic_preset_names()) inputs.push_back(knob_terrain_to_toml(test::classic_preset(n)));
     // clang-format off
     const std::vector<std::string> words = {"[", "[[", "]]", "{", "}", "= ", "\"\"\"", "'''", "\n[a]\n", "a.b.c = 1\n", "x = [[[[",
                                             "{a={b=", "\\u0000", "\\U0010FFFF", "name = ", "seed = ", "caves = true\n",
@@ -74,18 +74,18 @@ TEST(Fuzz, preset_parser) {
     // clang-format on
     std::size_t accepted = 0, refused = 0;
     run_target("preset", inputs, words, [&](const std::string& text) {
-        Preset p;
+        KnobTerrain p;
         try {
-            p = parse_preset(text, "fuzz.toml");
-        } catch (const PresetError& e) {
+            p = parse_knob_terrain(text, "fuzz.toml");
+        } catch (const KnobTerrainError& e) {
             ++refused;
             expect_clean_message(e.what(), 2000, text);
             return;
         }
         ++accepted;
         // What is accepted writes back out the same, and makes a field of finite values.
-        const std::string again = preset_to_toml(p);
-        EXPECT_EQ(preset_to_toml(parse_preset(again, "again.toml")), again);
+        const std::string again = knob_terrain_to_toml(p);
+        EXPECT_EQ(knob_terrain_to_toml(parse_knob_terrain(again, "again.toml")), again);
         const auto field = make_terrain(p, p.seed);
         const glm::dvec3 points[] = {{0, 0, 0}, {123.4, 56.7, -890.1}, {-1e7, 300, 1e7}, {5e7, -2e3, 0.5}};
         double values[4];

@@ -18,7 +18,7 @@ namespace {
 // Two chunks' meshes as the mesher makes them (with transition strips) or, `drawn`, as drawn
 // among neighbours of their own level.
 std::vector<NamedMesh> two_chunks(bool drawn = true) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     std::vector<NamedMesh> out(2);
     ChunkSamples s;
     MeshScratch scratch;

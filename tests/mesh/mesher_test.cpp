@@ -90,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(Meshers, SmoothMesher, ::testing::Values(Mesher::marchi
 class AnyMesher : public ::testing::TestWithParam<Mesher> {};
 
 TEST_P(AnyMesher, triangles_face_the_air) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const MeshBuffers m = mesh_one(GetParam(), *t, {9, 0, -2});
     ASSERT_GT(m.triangle_count(), 100u);
     std::size_t agree = 0;
@@ -106,7 +106,7 @@ TEST_P(AnyMesher, triangles_face_the_air) {
 }
 
 TEST_P(AnyMesher, chunks_meshed_one_at_a_time_close_up_in_a_3x3x3_block) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     // A block straddling the ground near the start, with caves and overhangs.
     const int cy = static_cast<int>(std::floor(t->surface_height(48, 48) / kChunkSize)) - 1;
     MeshBuffers all, one;
@@ -143,14 +143,14 @@ TEST_P(AnyMesher, chunks_meshed_one_at_a_time_close_up_in_a_3x3x3_block) {
 }
 
 TEST_P(AnyMesher, empty_and_full_chunks_give_no_triangles) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     EXPECT_EQ(mesh_one(GetParam(), *t, {0, 20, 0}).triangle_count(), 0u);  // 640 m up: sky
     const auto rock = make_plane({0, 1, 0}, 1000.0);
     EXPECT_EQ(mesh_one(GetParam(), *rock).triangle_count(), 0u);
 }
 
 TEST_P(AnyMesher, vertices_within_a_chunk_are_not_duplicated) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     const MeshBuffers m = mesh_one(GetParam(), *t, {9, 0, -2});
     if (GetParam() == Mesher::blocks) GTEST_SKIP() << "blocks keep one vertex per face corner for flat normals";
     const auto id = test::weld(m.positions);
@@ -190,7 +190,7 @@ TEST(HeightGrid, indexed_grid_with_upward_normals_and_ccw_triangles) {
 // Greedy rectangles cover exactly the unit faces: rasterised back, they give the same set
 // of (face centre, normal), each once.
 TEST(Blocks, greedy_rectangles_cover_exactly_the_unit_faces_with_fewer_triangles) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     ChunkSamples s;
     MeshScratch scratch;
     MeshBuffers unit, greedy;
@@ -225,7 +225,7 @@ TEST(Blocks, greedy_rectangles_cover_exactly_the_unit_faces_with_fewer_triangles
 // A chunk at LOD 1 has the same 33 samples a side, 2 m apart, so it covers 64 m; its samples
 // are the field at those points, and LOD-1 chunks meshed one at a time meet without a gap.
 TEST(Lod, level_1_chunks_sample_every_2_m_and_meet_without_gaps) {
-    const auto t = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     ChunkSamples s;
     sample_chunk(*t, {1, 0, -1, 1}, mesher_padding(Mesher::marching_cubes), s);
     EXPECT_DOUBLE_EQ(s.lattice.spacing_m, 2.0);
@@ -351,7 +351,7 @@ TEST(MarchingCubesTables, samples_on_the_surface_keep_every_crossing_apart) {
 TEST(SurfaceSampling, meshes_equal_those_of_full_values_bit_for_bit) {
     std::size_t differing = 0, chunks_with_surface = 0;
     for (const std::string& name : test::classic_preset_names()) {
-        const Preset preset = test::classic_preset(name);
+        const KnobTerrain preset = test::classic_preset(name);
         const auto t = make_terrain(preset, preset.seed);
         for (const glm::ivec2 xz : {glm::ivec2(0, 0), glm::ivec2(-7, 3), glm::ivec2(12, -20), glm::ivec2(30, 31)}) {
             const int ground = static_cast<int>(std::floor(t->surface_height(xz.x * 32.0 + 16, xz.y * 32.0 + 16) / 32));

@@ -56,7 +56,7 @@ std::set<std::pair<Point, Point>> open_edges(const MeshBuffers& m) {
 }
 
 MeshBuffers tutorial_chunk(const ChunkCoord& c) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     ChunkSamples s;
     sample_chunk(*terrain, c, mesher_padding(Mesher::marching_cubes), s);
     MeshScratch scratch;
@@ -168,7 +168,7 @@ std::size_t pinches(const MeshBuffers& m) {
 // a fold or a pinch it did not have (the simplifier does not check; the mesh is tried again
 // with less error, or left as it was), and most are simplified.
 TEST(SimplifyInterior, no_chunk_gains_a_fold_or_a_pinch) {
-    const auto terrain = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto terrain = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     int simplified = 0, tried = 0;
     for (int lod = 1; lod <= 3; ++lod)
         for (int x = -2; x <= 2; ++x)

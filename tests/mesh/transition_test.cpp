@@ -84,7 +84,7 @@ std::set<VertexBits> strip_face_vertices(const MeshBuffers& fine, int side) {
 // position (world metres, as doubles), normal and material, bit for bit.
 TEST(Transvoxel, strip_vertices_equal_the_coarser_neighbours_bit_for_bit_at_every_level_pair) {
     for (const char* name : {"tutorial", "alpine"}) {  // alpine: the classic preset (warped ridges)
-        const Preset preset = test::classic_preset(name);
+        const KnobTerrain preset = test::classic_preset(name);
         const auto t = make_terrain(preset, preset.seed);
         for (int lod = 0; lod <= 6; ++lod) {
             const double e = kChunkSize * std::ldexp(1.0, lod);

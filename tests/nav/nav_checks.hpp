@@ -16,7 +16,7 @@
 namespace isoterra::test {
 
 inline std::shared_ptr<const Field> nav_tutorial() {
-    static const std::shared_ptr<const Field> field = make_terrain(builtin_preset("tutorial"), 20261114);
+    static const std::shared_ptr<const Field> field = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     return field;
 }
 

@@ -26,15 +26,15 @@ const auto temp_path = test::fresh_path;
 
 void write_bytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
-std::shared_ptr<const Field> field_of(const Preset& p) { return make_terrain(p, p.seed); }
+std::shared_ptr<const Field> field_of(const KnobTerrain& p) { return make_terrain(p, p.seed); }
 
 // A world file with a few edits, closed (its WAL checkpointed into the main file).
 std::string world_with_edits(const std::string& name, EditHistory* out = nullptr) {
     const std::string path = temp_path(name);
-    Preset preset = test::classic_preset("alpine");  // the terrain function's: warps, overhangs, caves
+    KnobTerrain preset = test::classic_preset("alpine");  // the terrain function's: warps, overhangs, caves
     preset.seed = 77;
     WorldFile file(path, &preset);
-    EditHistory history(field_of(file.preset()));
+    EditHistory history(field_of(file.knob_terrain()));
     for (int i = 0; i < 5; ++i) {
         const std::size_t first = history.applied();
         const auto changed =
@@ -65,22 +65,22 @@ TEST(WorldFile, holds_the_preset_the_log_the_cursor_and_the_deltas_across_a_reop
     const std::string path = world_with_edits("roundtrip.db", &history);
     WorldFile file(path, nullptr);
     EXPECT_FALSE(file.created());
-    EXPECT_EQ(file.preset().name, "alpine");
-    EXPECT_EQ(file.preset().seed, 77u);
+    EXPECT_EQ(file.knob_terrain().name, "alpine");
+    EXPECT_EQ(file.knob_terrain().seed, 77u);
     EXPECT_EQ(file.ops(), history.ops());
     EXPECT_EQ(file.applied(), 4u);
     EXPECT_TRUE(file.deltas().same_as(history.deltas()));
     EXPECT_FALSE(file.deltas().empty());
     // Replaying the stored log over the stored preset gives the stored deltas.
-    EXPECT_TRUE(replay_edits(*field_of(file.preset()), file.ops(), file.applied()).same_as(file.deltas()));
+    EXPECT_TRUE(replay_edits(*field_of(file.knob_terrain()), file.ops(), file.applied()).same_as(file.deltas()));
 }
 
 TEST(WorldFile, an_existing_file_keeps_its_own_preset) {
     const std::string path = world_with_edits("keeps.db");
-    const Preset other = test::classic_preset("islands");
+    const KnobTerrain other = test::classic_preset("islands");
     WorldFile file(path, &other);
     EXPECT_FALSE(file.created());
-    EXPECT_EQ(file.preset().name, "alpine");
+    EXPECT_EQ(file.knob_terrain().name, "alpine");
 }
 
 TEST(WorldFile, refuses_what_is_not_a_world_file_and_changes_nothing_in_it) {
@@ -159,7 +159,7 @@ TEST(WorldFile, refuses_a_corrupt_blob_and_corrupt_pages) {
 }
 
 TEST(DeltaBlob, round_trips_bit_for_bit_and_compresses_a_brush_chunk) {
-    const auto field = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto field = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     ChunkDeltas deltas;
     apply_edit(*field, EditOp{BrushKind::sphere, BrushMode::carve, {16.0, 12.0, 16.0}, 9.0}, deltas);
     const DeltaChunk* chunk = deltas.find({0, 0, 0, 0});
@@ -176,7 +176,7 @@ TEST(DeltaBlob, round_trips_bit_for_bit_and_compresses_a_brush_chunk) {
 // throws std::runtime_error; it never crashes or reads outside the bytes (run under
 // valgrind/ASan to see the latter).
 TEST(DeltaBlob, decoder_survives_twenty_thousand_mangled_blobs) {
-    const auto field = make_terrain(builtin_preset("tutorial"), 20261114);
+    const auto field = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     ChunkDeltas deltas;
     apply_edit(*field, EditOp{BrushKind::smooth, BrushMode::carve, {16.0, 12.0, 16.0}, 9.0}, deltas);
     const auto good = encode_delta_chunk(*deltas.find({0, 0, 0, 0}));
@@ -218,7 +218,7 @@ TEST(DeltaBlob, decoder_survives_twenty_thousand_mangled_blobs) {
 // first one's edit, and its memory goes back to what it had (the file and it agree).
 TEST(WorldEditor, refuses_to_overwrite_another_writer_and_rolls_its_memory_back) {
     const std::string path = world_with_edits("two_writers.db");
-    const Preset preset = WorldFile(path, nullptr).preset();
+    const KnobTerrain preset = WorldFile(path, nullptr).knob_terrain();
     const auto field = field_of(preset);
     WorldEditor first(field, std::make_unique<WorldFile>(path, nullptr));
     WorldEditor second(field, std::make_unique<WorldFile>(path, nullptr));

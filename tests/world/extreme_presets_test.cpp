@@ -1,4 +1,4 @@
-// Presets at the far ends of what parse_preset accepts: every value of the field stays finite,
+// Presets at the far ends of what parse_knob_terrain accepts: every value of the field stays finite,
 // and the world meshes them with each mesher into finite vertices where the ground is.
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ namespace {
 
 struct End {
     const char* key;
-    double lo, hi;  // the ends parse_preset accepts (open ends: a hair inside)
+    double lo, hi;  // the ends parse_knob_terrain accepts (open ends: a hair inside)
 };
 
 // The documented ranges of docs/design/reliability.md.
@@ -77,7 +77,9 @@ void expect_finite_meshes(const Field& field, double x, double z, const std::str
     }
 }
 
-Preset with(const std::string& lines) { return parse_preset("name = \"extreme\"\ncaves = true\nreshape = true\n" + lines, "extreme.toml"); }
+KnobTerrain with(const std::string& lines) {
+    return parse_knob_terrain("name = \"extreme\"\ncaves = true\nreshape = true\n" + lines, "extreme.toml");
+}
 
 }  // namespace
 
@@ -88,7 +90,7 @@ TEST(ExtremePresets, each_key_at_each_end_of_its_range_meshes_finitely) {
             // A slow (sanitizer) build: one end of each key, the low and the high in turn.
             if (test::slow_build() && (v == e.hi) != (key % 2 == 1)) continue;
             const std::string line = fmt::format("{} = {:.17g}\n", e.key, v);
-            Preset p;
+            KnobTerrain p;
             ASSERT_NO_THROW(p = with(line)) << line;
             const auto field = make_terrain(p, 7);
             expect_finite_meshes(*field, 1234.5, -5678.25, line);
@@ -100,8 +102,8 @@ TEST(ExtremePresets, each_key_at_each_end_of_its_range_meshes_finitely) {
 TEST(ExtremePresets, just_past_each_end_is_refused) {
     for (const End& e : kEnds) {
         const double below = e.lo - std::max(1.0, std::fabs(e.lo)) * 1e-3, above = e.hi + std::max(1.0, std::fabs(e.hi)) * 1e-3;
-        EXPECT_THROW(with(fmt::format("{} = {:.17g}\n", e.key, below)), PresetError) << e.key << " " << below;
-        EXPECT_THROW(with(fmt::format("{} = {:.17g}\n", e.key, above)), PresetError) << e.key << " " << above;
+        EXPECT_THROW(with(fmt::format("{} = {:.17g}\n", e.key, below)), KnobTerrainError) << e.key << " " << below;
+        EXPECT_THROW(with(fmt::format("{} = {:.17g}\n", e.key, above)), KnobTerrainError) << e.key << " " << above;
     }
 }
 

@@ -17,7 +17,7 @@ using Key = std::tuple<int, int, int, int>;  // lod, x, y, z
 inline Key key(const ChunkCoord& c) { return {c.lod, c.x, c.y, c.z}; }
 
 inline std::shared_ptr<const Field> tutorial() {
-    static const std::shared_ptr<const Field> t = make_terrain(builtin_preset("tutorial"), 20261114);
+    static const std::shared_ptr<const Field> t = make_terrain(builtin_knob_terrain("tutorial"), 20261114);
     return t;
 }
 

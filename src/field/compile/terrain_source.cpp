@@ -60,16 +60,16 @@ std::string without_bom(const std::string& text) { return text.rfind("\xef\xbb\x
 std::unique_ptr<GraphField> GraphField::with_seed(std::uint32_t seed) const { return std::make_unique<GraphField>(program_, seed); }
 
 std::shared_ptr<const Field> TerrainSource::make_field() const {
-    if (!is_graph()) return std::make_shared<GraphField>(classic_program(preset), seed);  // a terrain node
+    if (!is_graph()) return std::make_shared<GraphField>(classic_program(knobs), seed);  // a terrain node
     if (compiled && compiled->text == graph && compiled->directory == directory) return compiled->field->with_seed(seed);
     return parse_graph(graph, name, directory)->with_seed(seed);
 }
 
 std::string TerrainSource::to_text() const {
     if (!is_graph()) {
-        Preset p = preset;
+        KnobTerrain p = knobs;
         p.seed = seed;
-        return preset_to_toml(p);
+        return knob_terrain_to_toml(p);
     }
     const std::string text = with_seed_line(graph, seed);
     if (seed_of(text) != seed)  // a seed line this reader did not find
@@ -90,7 +90,7 @@ TerrainSource parse_terrain_source(const std::string& file_text, const std::stri
         t.seed = g->file_seed();
         t.graph_sea_level_m = g->sea_level_m();
     } else {
-        t = terrain_of(parse_preset(text, source));
+        t = terrain_of(parse_knob_terrain(text, source));
     }
     return t;
 }
@@ -101,7 +101,7 @@ TerrainSource load_terrain_file(const std::string& path) {
 
 TerrainSource builtin_terrain(const std::string& name) {
     const std::string& text = builtin_preset_text(name);
-    if (!is_graph_text(text)) return terrain_of(builtin_preset(name));
+    if (!is_graph_text(text)) return terrain_of(builtin_knob_terrain(name));
     return parse_terrain_source(text, "presets/" + name + ".toml");
 }
 
@@ -119,11 +119,11 @@ void set_terrain_seed(TerrainSource& terrain, std::int64_t seed) {
     terrain.seed = static_cast<std::uint32_t>(static_cast<std::uint64_t>(seed));
 }
 
-TerrainSource terrain_of(const Preset& preset) {
+TerrainSource terrain_of(const KnobTerrain& knobs) {
     TerrainSource t;
-    t.preset = preset;
-    t.name = preset.name;
-    t.seed = preset.seed;
+    t.knobs = knobs;
+    t.name = knobs.name;
+    t.seed = knobs.seed;
     return t;
 }
 

@@ -23,7 +23,7 @@ std::string fbm(const FbmShape& f) {
 
 }  // namespace
 
-std::string preset_to_graph(const Preset& preset) {
+std::string knob_terrain_to_graph(const KnobTerrain& preset) {
     const TerrainParams& t = preset.terrain;
     std::string out =
         fmt::format("# The '{}' preset as a field graph (isoterra graph export): the same terrain, bit for bit.\n", preset.name);

@@ -1,7 +1,7 @@
 // The seed's terrain function (internal to field/): its steps of evaluation (nodes/terrain/function.cpp)
 // and of proven ranges (nodes/terrain/bounds.cpp) over a parameter set and a seed's noises, both
 // owned by the caller. The `terrain` and `terrain_ground` nodes of field graphs run it
-// (nodes/terrain/node.cpp); its knobs are the classic presets' (preset.cpp).
+// (nodes/terrain/node.cpp); its knobs are the knob terrains' (compile/knob_terrain.cpp).
 #pragma once
 
 #include <cstddef>

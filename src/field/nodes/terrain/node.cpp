@@ -84,7 +84,7 @@ const TerrainParams* fused_terrain(const Program& program) {
 
 namespace isoterra {
 
-std::string classic_graph_text(const Preset& preset) {
+std::string classic_graph_text(const KnobTerrain& preset) {
     std::string knobs;
     const std::vector<TerrainKnob>& list = terrain_knobs();
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -98,7 +98,7 @@ std::string classic_graph_text(const Preset& preset) {
         knobs, knobs);
 }
 
-std::shared_ptr<const graph::Program> classic_program(const Preset& preset) {
+std::shared_ptr<const graph::Program> classic_program(const KnobTerrain& preset) {
     auto program =
         std::make_shared<graph::Program>(graph::compile_graph(classic_graph_text(preset), "preset " + text_excerpt(preset.name, 100), ""));
     program->name = preset.name;
@@ -110,7 +110,7 @@ std::shared_ptr<const graph::Program> classic_program(const Preset& preset) {
     return program;
 }
 
-std::unique_ptr<Field> make_terrain(const Preset& preset, std::uint32_t seed) {
+std::unique_ptr<Field> make_terrain(const KnobTerrain& preset, std::uint32_t seed) {
     return std::make_unique<GraphField>(classic_program(preset), seed);
 }
 

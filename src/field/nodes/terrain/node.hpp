@@ -41,8 +41,8 @@ const TerrainParams* fused_terrain(const Program& program);
 namespace isoterra {
 /// The graph text of a classic preset's terrain: its terrain node and its ground as the sdf
 /// and ground outputs.
-std::string classic_graph_text(const Preset& preset);
+std::string classic_graph_text(const KnobTerrain& preset);
 /// A classic preset compiled: classic_graph_text's graph with the preset's name, description,
 /// seed, materials (their surface reach the most the overhangs bend) and sea level.
-std::shared_ptr<const graph::Program> classic_program(const Preset& preset);
+std::shared_ptr<const graph::Program> classic_program(const KnobTerrain& preset);
 }  // namespace isoterra

@@ -1,4 +1,4 @@
-// Preset files: TOML with one flat table of named knobs, units in the names. Every key is
+// Knob terrain files (classic presets): TOML with one flat table of named knobs, units in the names. Every key is
 // checked for its type and range; the first problem is reported as "file:line: key ...".
 #include <algorithm>
 #include <cmath>
@@ -45,7 +45,7 @@ struct Key {
     const char* name;
     Kind kind;
     Range range;
-    // Reads the value into the preset, and writes it back out for preset_to_toml.
+    // Reads the value into the preset, and writes it back out for knob_terrain_to_toml.
     std::function<void(TerrainParams&, double)> set_number;
     std::function<double(const TerrainParams&)> get_number;
 };
@@ -126,7 +126,7 @@ const std::vector<Key>& keys() {
 #undef ISO_BOOL
 
 [[noreturn]] void fail(const std::string& at, const std::string& key, const std::string& what) {
-    throw PresetError(fmt::format("{}: key '{}': {}", at, key, what));
+    throw KnobTerrainError(fmt::format("{}: key '{}': {}", at, key, what));
 }
 
 // The value of `node` for `key`, checked for its kind and range.
@@ -187,7 +187,7 @@ const std::vector<TerrainKnob>& terrain_knobs() {
 void set_terrain_knob(TerrainParams& params, std::size_t index, double value) { keys()[index].set_number(params, value); }
 double terrain_knob(const TerrainParams& params, std::size_t index) { return keys()[index].get_number(params); }
 
-Preset parse_preset(const std::string& text, const std::string& file) {
+KnobTerrain parse_knob_terrain(const std::string& text, const std::string& file) {
     // Every message names the file, and quotes nothing of it whole or raw.
     const std::string source = text_excerpt(file, 200);
     // A preset is one flat table: a megabyte and eight levels leave room for comments and
@@ -195,16 +195,16 @@ Preset parse_preset(const std::string& text, const std::string& file) {
     try {
         detail::check_toml_shape(text, source, std::size_t{1} << 20, 8);
     } catch (const TerrainError& e) {
-        throw PresetError(e.what());
+        throw KnobTerrainError(e.what());
     }
     toml::table table;
     try {
         table = toml::parse(text, source);
     } catch (const toml::parse_error& e) {
-        throw PresetError(fmt::format("{}:{}: {}", source, e.source().begin.line, text_excerpt(std::string(e.description()), 200)));
+        throw KnobTerrainError(fmt::format("{}:{}: {}", source, e.source().begin.line, text_excerpt(std::string(e.description()), 200)));
     }
 
-    Preset preset;
+    KnobTerrain preset;
     std::map<std::string, const Key*> by_name;
     for (const Key& k : keys()) by_name[k.name] = &k;
 
@@ -225,7 +225,7 @@ Preset parse_preset(const std::string& text, const std::string& file) {
             continue;
         }
         const auto found = by_name.find(name);
-        if (found == by_name.end()) throw PresetError(fmt::format("{}: unknown key '{}'", at, name));
+        if (found == by_name.end()) throw KnobTerrainError(fmt::format("{}: unknown key '{}'", at, name));
         found->second->set_number(preset.terrain, read_key(*found->second, node, at, name));
     }
 
@@ -233,14 +233,14 @@ Preset parse_preset(const std::string& text, const std::string& file) {
     const TerrainParams& t = preset.terrain;
     if (!(t.mountain_to > t.mountain_from)) {
         const toml::node* n = table.get("mountain_to");
-        throw PresetError(fmt::format("{}: key 'mountain_to': expected a number > mountain_from ({}), got {}",
-                                      n ? detail::toml_where(source, *n) : source, t.mountain_from, t.mountain_to));
+        throw KnobTerrainError(fmt::format("{}: key 'mountain_to': expected a number > mountain_from ({}), got {}",
+                                           n ? detail::toml_where(source, *n) : source, t.mountain_from, t.mountain_to));
     }
     if (preset.name.empty()) preset.name = file;
     return preset;
 }
 
-std::vector<std::string> builtin_preset_names() {
+std::vector<std::string> builtin_knob_terrain_names() {
     std::vector<std::string> names;
     for (const auto& [name, text] : embedded_presets())
         if (!is_graph_text(text)) names.push_back(name);
@@ -259,16 +259,16 @@ const std::string& builtin_preset_text(const std::string& name) {
     if (it == all.end()) {
         std::string known;
         for (const auto& [n, text] : all) known += (known.empty() ? "" : ", ") + n;
-        throw PresetError(fmt::format("unknown preset '{}' (known: {})", text_excerpt(name), known));
+        throw KnobTerrainError(fmt::format("unknown preset '{}' (known: {})", text_excerpt(name), known));
     }
     return it->second;
 }
 
-Preset builtin_preset(const std::string& name) {
+KnobTerrain builtin_knob_terrain(const std::string& name) {
     const std::string& text = builtin_preset_text(name);
     if (is_graph_text(text))
-        throw PresetError(fmt::format("presets/{}.toml is a field graph, not a preset (builtin_terrain reads both)", name));
-    return parse_preset(text, "presets/" + name + ".toml");
+        throw KnobTerrainError(fmt::format("presets/{}.toml is a field graph, not a knob terrain (builtin_terrain reads both)", name));
+    return parse_knob_terrain(text, "presets/" + name + ".toml");
 }
 
 namespace detail {
@@ -286,7 +286,7 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
             for (const Key& k : keys())
                 if (name == k.name) key = &k;
         if (!key)
-            throw PresetError(
+            throw KnobTerrainError(
                 fmt::format("{}: unknown material key '{}' (rock_slope_deg, slope_blend_deg, snow_line_m, "
                             "snow_blend_m, snow_max_slope_deg, soil_depth_m, sand_height_m)",
                             at, name));
@@ -297,17 +297,17 @@ void read_material_keys(const toml::table& table, const std::string& source, Mat
 
 }  // namespace detail
 
-Preset load_preset_file(const std::string& path) {
+KnobTerrain load_knob_terrain_file(const std::string& path) {
     std::string text;
     try {
         text = detail::read_small_file(path, "preset", std::size_t{1} << 20);
     } catch (const TerrainError& e) {
-        throw PresetError(e.what());
+        throw KnobTerrainError(e.what());
     }
-    return parse_preset(text, path);
+    return parse_knob_terrain(text, path);
 }
 
-std::string preset_to_toml(const Preset& preset) {
+std::string knob_terrain_to_toml(const KnobTerrain& preset) {
     std::string out;
     out += fmt::format("name = {}\n", detail::toml_quote(preset.name));
     out += fmt::format("description = {}\n", detail::toml_quote(preset.description));

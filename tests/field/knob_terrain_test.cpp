@@ -1,4 +1,4 @@
-// Preset files: every built-in loads, round-trips, and each kind of mistake has its message.
+// Knob terrain files: every built-in loads, round-trips, and each kind of mistake has its message.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,8 +14,8 @@ namespace {
 
 std::string preset_error_of(const std::string& text) {
     try {
-        parse_preset(text, "my.toml");
-    } catch (const PresetError& e) {
+        parse_knob_terrain(text, "my.toml");
+    } catch (const KnobTerrainError& e) {
         return e.what();
     }
     return "(no error)";
@@ -24,9 +24,9 @@ std::string preset_error_of(const std::string& text) {
 }  // namespace
 
 TEST(Presets, every_builtin_loads_and_the_five_differ) {
-    // Five built-in terrains: the tutorial is the terrain function's preset, the other four
-    // are field graphs (issue 24), which builtin_preset() refuses.
-    ASSERT_EQ(builtin_preset_names(), (std::vector<std::string>{"tutorial"}));
+    // Five built-in terrains: the tutorial is a knob terrain (the terrain function's), the other four
+    // are field graphs (issue 24), which builtin_knob_terrain() refuses.
+    ASSERT_EQ(builtin_knob_terrain_names(), (std::vector<std::string>{"tutorial"}));
     const auto names = builtin_terrain_names();
     ASSERT_EQ(names, (std::vector<std::string>{"alpine", "canyons", "islands", "rivers", "tutorial"}));
     std::vector<std::shared_ptr<const Field>> fields;
@@ -35,18 +35,19 @@ TEST(Presets, every_builtin_loads_and_the_five_differ) {
         EXPECT_EQ(t.name, n);
         EXPECT_EQ(t.is_graph(), n != "tutorial") << n;
         EXPECT_EQ(is_graph_text(builtin_preset_text(n)), n != "tutorial") << n;
-        EXPECT_FALSE((t.is_graph() ? parse_graph(t.graph, n)->description() : t.preset.description).empty()) << n;
+        EXPECT_FALSE((t.is_graph() ? parse_graph(t.graph, n)->description() : t.knobs.description).empty()) << n;
         if (n != "tutorial") {
             try {
-                builtin_preset(n);
+                builtin_knob_terrain(n);
                 ADD_FAILURE() << n << " read as a preset";
-            } catch (const PresetError& e) {
-                EXPECT_EQ(std::string(e.what()), "presets/" + n + ".toml is a field graph, not a preset (builtin_terrain reads both)");
+            } catch (const KnobTerrainError& e) {
+                EXPECT_EQ(std::string(e.what()),
+                          "presets/" + n + ".toml is a field graph, not a knob terrain (builtin_terrain reads both)");
             }
         }
         fields.push_back(t.make_field());
     }
-    EXPECT_EQ(builtin_preset("tutorial").name, "tutorial");
+    EXPECT_EQ(builtin_knob_terrain("tutorial").name, "tutorial");
     // Each one's ground differs from every other's over a 10 km line.
     for (std::size_t a = 0; a < fields.size(); ++a)
         for (std::size_t b = a + 1; b < fields.size(); ++b) {
@@ -62,25 +63,25 @@ TEST(Presets, every_builtin_loads_and_the_five_differ) {
     EXPECT_TRUE(test::classic_preset("islands").terrain.reshape);
 }
 
-TEST(Presets, tutorial_file_holds_exactly_the_default_knobs) {
-    const Preset p = builtin_preset("tutorial");
-    EXPECT_EQ(preset_to_toml(p), preset_to_toml(Preset{"tutorial", p.description, 20261114, TerrainParams{}}));
+TEST(KnobTerrains, tutorial_file_holds_exactly_the_default_knobs) {
+    const KnobTerrain p = builtin_knob_terrain("tutorial");
+    EXPECT_EQ(knob_terrain_to_toml(p), knob_terrain_to_toml(KnobTerrain{"tutorial", p.description, 20261114, TerrainParams{}}));
 }
 
-TEST(Presets, to_toml_reads_back_to_the_same_values) {
+TEST(KnobTerrains, to_toml_reads_back_to_the_same_values) {
     for (const auto& n : test::classic_preset_names()) {
-        const Preset p = test::classic_preset(n);
-        const Preset back = parse_preset(preset_to_toml(p), "roundtrip.toml");
-        EXPECT_EQ(preset_to_toml(back), preset_to_toml(p)) << n;
+        const KnobTerrain p = test::classic_preset(n);
+        const KnobTerrain back = parse_knob_terrain(knob_terrain_to_toml(p), "roundtrip.toml");
+        EXPECT_EQ(knob_terrain_to_toml(back), knob_terrain_to_toml(p)) << n;
     }
 }
 
 TEST(Presets, unknown_names_are_refused) {
-    EXPECT_THROW(builtin_preset("nope"), PresetError);
-    EXPECT_THROW(builtin_terrain("nope"), PresetError);
+    EXPECT_THROW(builtin_knob_terrain("nope"), KnobTerrainError);
+    EXPECT_THROW(builtin_terrain("nope"), KnobTerrainError);
 }
 
-TEST(PresetErrors, each_kind_of_bad_value_names_file_line_and_key) {
+TEST(KnobTerrainErrors, each_kind_of_bad_value_names_file_line_and_key) {
     EXPECT_EQ(preset_error_of("name = \"x\"\n\n\n\n\n\nhill_scale_m = -3\n"),
               "my.toml:7: key 'hill_scale_m': expected a number in [0.1, 10000000], got -3");
     EXPECT_EQ(preset_error_of("hill_scael_m = 3\n"), "my.toml:1: unknown key 'hill_scael_m'");
@@ -100,27 +101,27 @@ TEST(PresetErrors, each_kind_of_bad_value_names_file_line_and_key) {
     EXPECT_EQ(syntax.rfind("my.toml:1: ", 0), 0u) << syntax;
 }
 
-TEST(PresetErrors, a_missing_file_is_named) {
+TEST(KnobTerrainErrors, a_missing_file_is_named) {
     try {
-        load_preset_file("/nonexistent/dir/p.toml");
+        load_knob_terrain_file("/nonexistent/dir/p.toml");
         FAIL();
-    } catch (const PresetError& e) {
+    } catch (const KnobTerrainError& e) {
         EXPECT_EQ(std::string(e.what()), "/nonexistent/dir/p.toml: cannot open the preset file (No such file or directory)");
     }
 }
 
-TEST(PresetErrors, a_folder_is_not_a_preset) {
+TEST(KnobTerrainErrors, a_folder_is_not_a_preset) {
     try {
-        load_preset_file(ISOTERRA_SOURCE_DIR);
+        load_knob_terrain_file(ISOTERRA_SOURCE_DIR);
         FAIL();
-    } catch (const PresetError& e) {
+    } catch (const KnobTerrainError& e) {
         EXPECT_EQ(std::string(e.what()), std::string(ISOTERRA_SOURCE_DIR) + ": not a preset file (not a regular file)");
     }
 }
 
 // Deep nesting of every kind TOML has is refused before the parser (which recurses) sees it;
 // so is a text of more than a megabyte. Eight levels are fine (and then the keys are wrong).
-TEST(PresetErrors, nesting_and_size_are_bounded_before_parsing) {
+TEST(KnobTerrainErrors, nesting_and_size_are_bounded_before_parsing) {
     const auto repeat = [](const std::string& s, int n) {
         std::string out;
         for (int i = 0; i < n; ++i) out += s;
