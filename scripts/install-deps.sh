@@ -22,7 +22,7 @@ packages=(
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libnoise-dev gdal-bin
-  python-matplotlib-data python3-numpy pybind11-dev python3-dev python3-pytest
+  python-matplotlib-data python3-numpy python3-pil pybind11-dev python3-dev python3-pytest
   xvfb xauth xdotool emscripten chromium openmpi-bin libopenmpi-dev
   mono-mcs mono-runtime blender clang-format mkdocs doxygen python3-matplotlib
 )
